@@ -1,0 +1,154 @@
+//! The one trait every game implements. A value is one position without
+//! history; positions are small, so moves are played by copy ("copy-make"),
+//! and there is no undo code to get wrong. History-dependent rules
+//! (repetition) are applied by `History`, owned by search and referee.
+
+use super::{
+    Color, End, EndReason, MoveSink, MoveText, OptionSpec, OptionValue, Outcome, PositionText,
+    movelist::MoveCounter,
+};
+use std::fmt::Debug;
+use std::ops::DerefMut;
+
+/// A game's rule options, with the spec's defaults as `Default`.
+pub trait Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
+    /// The options this game reads, as the engine lists them.
+    fn specs() -> &'static [OptionSpec];
+    /// Applies one option; `name` is one of `specs()`' names (exact spelling)
+    /// and `value` was already checked against that spec.
+    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String>;
+}
+
+/// Rules for a game without options.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct NoRules;
+
+impl Rules for NoRules {
+    fn specs() -> &'static [OptionSpec] {
+        &[]
+    }
+    fn set(&mut self, name: &str, _value: &OptionValue) -> Result<(), String> {
+        Err(format!("no rule option {name}"))
+    }
+}
+
+/// Why a position string was refused, in words that name the offending part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl PositionError {
+    pub fn new(msg: impl Into<String>) -> PositionError {
+        PositionError(msg.into())
+    }
+}
+
+impl std::fmt::Display for PositionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// One legal move: small and `Copy`.
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+    type Rules: Rules;
+    /// A buffer large enough for every position's legal moves.
+    type MoveList: MoveSink<Self::Move> + Default + DerefMut<Target = [Self::Move]> + Send;
+
+    /// The name `UCI_Variant` uses.
+    const NAME: &'static str;
+    const FILES: u8;
+    const RANKS: u8;
+    /// How many occurrences of one position end the game (see
+    /// `repetition_end`), or `None` when the rules have no repetition rule.
+    const REPETITION_LIMIT: Option<usize>;
+    /// `move_key` maps every move into `0..MOVE_KEYS` (history tables).
+    const MOVE_KEYS: usize;
+
+    /// The start position under these rules.
+    fn start(rules: &Self::Rules) -> Self;
+    /// A position from its parsed string, fully validated.
+    fn from_text(text: &PositionText, rules: &Self::Rules) -> Result<Self, PositionError>;
+    /// The position string; `from_text(to_text(p)) == p` for every position.
+    fn to_text(&self) -> PositionText;
+
+    fn side_to_move(&self) -> Color;
+
+    /// Every legal move, each exactly once (distinct move texts). Only
+    /// meaningful when `terminal()` is `None`.
+    fn generate<S: MoveSink<Self::Move>>(&self, out: &mut S);
+
+    /// The number of legal moves (perft's bulk count); games may override
+    /// with something faster than generating.
+    fn count_moves(&self) -> usize {
+        let mut c = MoveCounter(0);
+        self.generate(&mut c);
+        c.0
+    }
+
+    /// The position after a legal move.
+    fn play(&self, mv: Self::Move) -> Self;
+
+    /// The end decided by the position alone, except "no legal move", which
+    /// `game_status` checks with the move generator.
+    fn terminal(&self) -> Option<End>;
+
+    /// Ends by move-count limits (Hasami's 300 plies). Perft ignores them.
+    fn limit_end(&self) -> Option<End> {
+        None
+    }
+
+    /// How the game ends when the current position reaches the repetition
+    /// limit.
+    fn repetition_end(&self) -> End {
+        End::new(Outcome::Draw, EndReason::Repetition)
+    }
+
+    /// Zobrist hash of everything that decides the future of the game.
+    fn hash(&self) -> u64;
+
+    /// The key positions are compared by for repetition.
+    fn repetition_key(&self) -> u64 {
+        self.hash()
+    }
+
+    /// The move as text, in the position it is played from.
+    fn move_text(&self, mv: Self::Move) -> MoveText;
+
+    /// The legal move written as `text`, if there is one.
+    fn find_move(&self, text: &MoveText) -> Option<Self::Move> {
+        let mut moves = Self::MoveList::default();
+        self.generate(&mut moves);
+        moves.iter().copied().find(|&m| self.move_text(m) == *text)
+    }
+
+    /// Static evaluation in centipawns from the side to move's view.
+    fn evaluate(&self) -> i32;
+
+    /// Captures, flips, promotions: what quiescence search looks at and
+    /// move ordering tries first.
+    fn is_tactical(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// A small index for history tables, in `0..MOVE_KEYS`.
+    fn move_key(&self, mv: Self::Move) -> usize;
+}
+
+/// The end of the game in this position by its rules, ignoring history:
+/// first what the position decides, then the no-legal-move loss, then
+/// move-count limits.
+pub fn game_status<G: Game>(pos: &G) -> Option<End> {
+    if let Some(end) = pos.terminal() {
+        return Some(end);
+    }
+    if pos.count_moves() == 0 {
+        return Some(End::win(
+            pos.side_to_move().opponent(),
+            EndReason::NoLegalMove,
+        ));
+    }
+    pos.limit_end()
+}

@@ -1,0 +1,115 @@
+//! The conformance suite every game runs, from its start position and from
+//! seeded random playouts: no duplicate moves, text and position round
+//! trips, legality lookup agreeing with generation, incremental hash equal
+//! to the from-scratch hash, bulk count equal to generation, and playouts
+//! that end without a panic.
+
+use crate::core::{Game, History, MoveSink, game_status, status_with_history};
+use crate::protocol::{parse_move, parse_position};
+use std::collections::HashSet;
+
+/// A tiny deterministic generator, so failures replay exactly.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Every check on one position.
+pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
+    let text = pos.to_text();
+    let s = text.to_string();
+    let parsed = parse_position(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
+    assert_eq!(parsed, text, "position string does not parse back: {s}");
+    let again = G::from_text(&parsed, rules).unwrap_or_else(|e| panic!("{s}: {e}"));
+    assert_eq!(again.to_text().to_string(), s, "position does not round-trip");
+    assert_eq!(again.hash(), pos.hash(), "incremental hash differs from scratch: {s}");
+    if pos.terminal().is_some() {
+        return;
+    }
+    let mut moves = G::MoveList::default();
+    pos.generate(&mut moves);
+    assert_eq!(moves.len(), pos.count_moves(), "count_moves disagrees: {s}");
+    let mut seen = HashSet::new();
+    for &m in moves.iter() {
+        let t = pos.move_text(m);
+        let ms = t.to_string();
+        assert!(seen.insert(ms.clone()), "duplicate move {ms} in {s}");
+        assert_eq!(parse_move(&ms).as_ref(), Ok(&t), "move text {ms} does not parse back");
+        assert_eq!(pos.find_move(&t), Some(m), "find_move({ms}) in {s}");
+        let next = pos.play(m);
+        assert_eq!(next.side_to_move(), pos.side_to_move().opponent(), "{ms} in {s}");
+    }
+}
+
+/// Plays `games` random games of at most `max_plies` plies from the start,
+/// checking every position on the way; returns the number of finished
+/// games, so callers can check playouts do reach ends.
+pub fn random_playouts<G: Game>(rules: &G::Rules, games: usize, max_plies: usize, seed: u64) -> usize {
+    let mut rng = Lcg(seed);
+    let mut finished = 0;
+    for _ in 0..games {
+        let mut pos = G::start(rules);
+        let mut history = History::starting_at(&pos);
+        for _ in 0..max_plies {
+            check_position(&pos, rules);
+            if status_with_history(&pos, &history).is_some() {
+                finished += 1;
+                break;
+            }
+            let mut moves = G::MoveList::default();
+            pos.generate(&mut moves);
+            assert!(!moves.is_empty(), "no moves but no end: {}", pos.to_text());
+            pos = pos.play(moves[rng.below(moves.len())]);
+            history.push(pos.repetition_key());
+        }
+    }
+    finished
+}
+
+/// A move sink that records move texts, for readable assertions.
+pub fn move_strings<G: Game>(pos: &G) -> Vec<String> {
+    struct Texts<'a, G: Game>(&'a G, Vec<String>);
+    impl<G: Game> MoveSink<G::Move> for Texts<'_, G> {
+        fn push(&mut self, m: G::Move) {
+            self.1.push(self.0.move_text(m).to_string());
+        }
+    }
+    let mut t = Texts(pos, Vec::new());
+    if game_status(pos).is_none() {
+        pos.generate(&mut t);
+    }
+    let mut v = t.1;
+    v.sort();
+    v
+}
+
+/// A position from its string, panicking with the reason in tests.
+pub fn position<G: Game>(s: &str, rules: &G::Rules) -> G {
+    let t = parse_position(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+    G::from_text(&t, rules).unwrap_or_else(|e| panic!("{s}: {e}"))
+}
+
+/// Plays a move given as text, panicking if it is not legal.
+pub fn play<G: Game>(pos: &G, mv: &str) -> G {
+    let t = parse_move(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    let m = pos
+        .find_move(&t)
+        .unwrap_or_else(|| panic!("{mv} is not legal in {}", pos.to_text()));
+    pos.play(m)
+}
+
+/// Whether a move given as text is legal.
+pub fn is_legal<G: Game>(pos: &G, mv: &str) -> bool {
+    parse_move(mv).ok().and_then(|t| pos.find_move(&t)).is_some()
+}

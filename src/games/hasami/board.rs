@@ -1,0 +1,104 @@
+//! The 9x9 board as 81-bit sets in a `u128`, squares, neighbour tables and
+//! Zobrist keys.
+
+use crate::core::{Coord, zobrist};
+
+pub const FILES: u8 = 9;
+pub const RANKS: u8 = 9;
+pub const SQUARES: usize = 81;
+
+pub type Bitboard = u128;
+
+pub const RANK_1: Bitboard = 0x1ff;
+pub const RANK_9: Bitboard = 0x1ff << 72;
+
+/// A square index: `rank * 9 + file`, always on the board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    pub const fn new(file: u8, rank: u8) -> Square {
+        Square(rank * FILES + file)
+    }
+
+    pub fn from_coord(c: Coord) -> Option<Square> {
+        c.on_board(FILES, RANKS).then(|| Square::new(c.file, c.rank))
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    pub const fn file(self) -> u8 {
+        self.0 % FILES
+    }
+
+    pub const fn rank(self) -> u8 {
+        self.0 / FILES
+    }
+
+    pub const fn bit(self) -> Bitboard {
+        1 << self.0
+    }
+
+    pub fn coord(self) -> Coord {
+        Coord::new(self.file(), self.rank())
+    }
+
+    /// The neighbour in direction `d` (see `DIRS`), if on the board.
+    #[inline]
+    pub fn step(self, d: usize) -> Option<Square> {
+        let n = NEIGHBOUR[d][self.index()];
+        (n != NONE).then_some(Square(n))
+    }
+}
+
+/// Up, down, right, left.
+pub const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const NONE: u8 = u8::MAX;
+
+const fn neighbours() -> [[u8; SQUARES]; 4] {
+    let mut t = [[NONE; SQUARES]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut s = 0;
+        while s < SQUARES {
+            let f = (s % 9) as i8 + DIRS[d].0;
+            let r = (s / 9) as i8 + DIRS[d].1;
+            if f >= 0 && f < 9 && r >= 0 && r < 9 {
+                t[d][s] = (r * 9 + f) as u8;
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+static NEIGHBOUR: [[u8; SQUARES]; 4] = neighbours();
+
+/// The squares of a set, lowest first.
+#[inline]
+pub fn squares(mut b: Bitboard) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            return None;
+        }
+        let s = b.trailing_zeros() as u8;
+        b &= b - 1;
+        Some(Square(s))
+    })
+}
+
+const KEYS: [u64; 2 * SQUARES + 1] = zobrist::keys(0x4841_5341_4d49);
+pub static ZOBRIST_MEN: [[u64; SQUARES]; 2] = {
+    let mut t = [[0; SQUARES]; 2];
+    let mut i = 0;
+    while i < SQUARES {
+        t[0][i] = KEYS[i];
+        t[1][i] = KEYS[SQUARES + i];
+        i += 1;
+    }
+    t
+};
+pub const ZOBRIST_SIDE: u64 = KEYS[2 * SQUARES];

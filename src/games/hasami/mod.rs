@@ -1,0 +1,219 @@
+//! Hasami Shogi (`../shared/spec/hasami.md`): 9x9, nine men a side sliding
+//! like rooks, custodian captures by the moved man, with the table options
+//! `HasamiWin`, `HasamiLines`, `HasamiCorners`, threefold repetition and the
+//! 300-ply rule.
+
+mod board;
+mod capture;
+mod eval;
+mod movegen;
+mod rules;
+mod text;
+#[cfg(test)]
+mod tests;
+
+pub use board::Square;
+pub use rules::{HasamiRules, WinRule};
+
+use crate::core::{Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, StepText};
+use board::{Bitboard, ZOBRIST_MEN, ZOBRIST_SIDE};
+
+/// Men each side starts with; captures are counted from what is missing.
+pub const MEN: u32 = 9;
+/// After this many plies without a result the game is decided by captures.
+pub const PLY_LIMIT: u32 = 300;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hasami {
+    men: [Bitboard; 2],
+    side: Color,
+    /// Plies played since the start of the game (for the 300-ply rule).
+    ply: u32,
+    rules: HasamiRules,
+    hash: u64,
+}
+
+impl Hasami {
+    pub fn men(&self, c: Color) -> Bitboard {
+        self.men[c.index()]
+    }
+
+    /// Men `c` has captured: the opponent's missing men.
+    pub fn captured_by(&self, c: Color) -> u32 {
+        MEN.saturating_sub(self.men[c.opponent().index()].count_ones())
+    }
+
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    fn occupied(&self) -> Bitboard {
+        self.men[0] | self.men[1]
+    }
+
+    fn compute_hash(men: &[Bitboard; 2], side: Color) -> u64 {
+        let mut h = if side == Color::Second { ZOBRIST_SIDE } else { 0 };
+        for c in Color::BOTH {
+            for sq in board::squares(men[c.index()]) {
+                h ^= ZOBRIST_MEN[c.index()][sq.index()];
+            }
+        }
+        h
+    }
+}
+
+impl Game for Hasami {
+    type Move = Move;
+    type Rules = HasamiRules;
+    /// Nine men with at most 16 destinations each.
+    type MoveList = MoveList<Move, 144>;
+
+    const NAME: &'static str = "hasami";
+    const FILES: u8 = board::FILES;
+    const RANKS: u8 = board::RANKS;
+    const REPETITION_LIMIT: Option<usize> = Some(3);
+    const MOVE_KEYS: usize = board::SQUARES * board::SQUARES;
+
+    fn start(rules: &HasamiRules) -> Self {
+        let men = [board::RANK_1, board::RANK_9];
+        Hasami {
+            men,
+            side: Color::First,
+            ply: 0,
+            rules: *rules,
+            hash: Self::compute_hash(&men, Color::First),
+        }
+    }
+
+    fn from_text(
+        text: &crate::core::PositionText,
+        rules: &HasamiRules,
+    ) -> Result<Self, crate::core::PositionError> {
+        text::from_text(text, rules)
+    }
+
+    fn to_text(&self) -> crate::core::PositionText {
+        text::to_text(self)
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn generate<S: MoveSink<Move>>(&self, out: &mut S) {
+        movegen::generate(self.men[self.side.index()], self.occupied(), out);
+    }
+
+    fn count_moves(&self) -> usize {
+        movegen::count(self.men[self.side.index()], self.occupied())
+    }
+
+    fn play(&self, mv: Move) -> Self {
+        let us = self.side.index();
+        let them = 1 - us;
+        let mut men = self.men;
+        men[us] ^= mv.from.bit() | mv.to.bit();
+        let mut hash = self.hash
+            ^ ZOBRIST_SIDE
+            ^ ZOBRIST_MEN[us][mv.from.index()]
+            ^ ZOBRIST_MEN[us][mv.to.index()];
+        let taken = capture::captured(&self.rules, men[us], men[them], mv.to);
+        men[them] &= !taken;
+        for sq in board::squares(taken) {
+            hash ^= ZOBRIST_MEN[them][sq.index()];
+        }
+        Hasami {
+            men,
+            side: self.side.opponent(),
+            ply: self.ply + 1,
+            rules: self.rules,
+            hash,
+        }
+    }
+
+    fn terminal(&self) -> Option<End> {
+        let mover = self.side.opponent();
+        match self.rules.win {
+            WinRule::Five => {
+                for c in [mover, self.side] {
+                    if self.captured_by(c) >= 5 {
+                        return Some(End::win(c, EndReason::Captures));
+                    }
+                }
+                None
+            }
+            WinRule::All => {
+                for c in [mover, self.side] {
+                    if self.men[c.opponent().index()] == 0 {
+                        return Some(End::win(c, EndReason::AllCaptured));
+                    }
+                }
+                None
+            }
+            WinRule::Lead3 => {
+                let lead = self.captured_by(self.side) as i32 - self.captured_by(mover) as i32;
+                (lead >= 3).then(|| End::win(self.side, EndReason::CaptureLead))
+            }
+        }
+    }
+
+    fn limit_end(&self) -> Option<End> {
+        (self.ply >= PLY_LIMIT).then(|| {
+            End::new(
+                Outcome::by_count(
+                    self.captured_by(Color::First),
+                    self.captured_by(Color::Second),
+                ),
+                EndReason::MoveLimit,
+            )
+        })
+    }
+
+    /// Board and side to move only: the ply count is not part of the
+    /// position for repetition.
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn move_text(&self, mv: Move) -> MoveText {
+        MoveText::Step(StepText {
+            from: mv.from.coord(),
+            to: mv.to.coord(),
+            promote: false,
+        })
+    }
+
+    fn find_move(&self, text: &MoveText) -> Option<Move> {
+        let MoveText::Step(s) = text else { return None };
+        if s.promote {
+            return None;
+        }
+        let mv = Move {
+            from: Square::from_coord(s.from)?,
+            to: Square::from_coord(s.to)?,
+        };
+        let mut moves = Self::MoveList::default();
+        self.generate(&mut moves);
+        moves.contains(&mv).then_some(mv)
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        let us = self.side.index();
+        let mine = self.men[us] ^ mv.from.bit() ^ mv.to.bit();
+        capture::captured(&self.rules, mine, self.men[1 - us], mv.to) != 0
+    }
+
+    fn move_key(&self, mv: Move) -> usize {
+        mv.from.index() * board::SQUARES + mv.to.index()
+    }
+}

@@ -1,0 +1,62 @@
+//! Hasami's table options, as the engine options of `notation.md`.
+
+use crate::core::{OptionSpec, OptionValue, Rules};
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum WinRule {
+    /// First to capture five men.
+    #[default]
+    Five,
+    /// Capture every enemy man.
+    All,
+    /// A lead of three captures at the start of the own turn.
+    Lead3,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HasamiRules {
+    pub win: WinRule,
+    /// Whole closed lines are captured, not only single men.
+    pub lines: bool,
+    /// Corner men are captured by the two squares next to them.
+    pub corners: bool,
+}
+
+impl Default for HasamiRules {
+    fn default() -> Self {
+        HasamiRules {
+            win: WinRule::Five,
+            lines: true,
+            corners: true,
+        }
+    }
+}
+
+static SPECS: [OptionSpec; 3] = [
+    OptionSpec::combo("HasamiWin", "five", &["five", "all", "lead3"]),
+    OptionSpec::check("HasamiLines", true),
+    OptionSpec::check("HasamiCorners", true),
+];
+
+impl Rules for HasamiRules {
+    fn specs() -> &'static [OptionSpec] {
+        &SPECS
+    }
+
+    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
+        match (name, value) {
+            ("HasamiWin", OptionValue::Combo(v)) => {
+                self.win = match v.as_str() {
+                    "five" => WinRule::Five,
+                    "all" => WinRule::All,
+                    "lead3" => WinRule::Lead3,
+                    _ => return Err(format!("unknown HasamiWin value {v}")),
+                }
+            }
+            ("HasamiLines", OptionValue::Check(b)) => self.lines = *b,
+            ("HasamiCorners", OptionValue::Check(b)) => self.corners = *b,
+            _ => return Err(format!("no Hasami option {name} with value {value}")),
+        }
+        Ok(())
+    }
+}

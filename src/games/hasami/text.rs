@@ -1,0 +1,68 @@
+//! Hasami position strings: `<board> <side> <move number>`, men `P`/`p`, no
+//! hand. The move number starts at 1 and grows after the second player's
+//! move, so the ply count is `2 * (n - 1)` plus one when `b` is to move.
+
+use super::board::{self, Square};
+use super::{Hasami, HasamiRules, MEN};
+use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
+
+pub fn from_text(t: &PositionText, rules: &HasamiRules) -> Result<Hasami, PositionError> {
+    t.check_size(board::FILES, board::RANKS)?;
+    if let Some(h) = &t.hand
+        && !h.is_empty()
+    {
+        return Err(PositionError::new("Hasami Shogi has no pieces in hand"));
+    }
+    let mut men = [0u128; 2];
+    for r in 0..board::RANKS {
+        for f in 0..board::FILES {
+            if let Some(p) = t.at(Coord::new(f, r)) {
+                if p.letter != 'P' || p.promoted {
+                    return Err(PositionError::new(format!(
+                        "unknown piece {p} on {}: Hasami men are P and p",
+                        Coord::new(f, r)
+                    )));
+                }
+                men[p.color.index()] |= Square::new(f, r).bit();
+            }
+        }
+    }
+    for c in Color::BOTH {
+        if men[c.index()].count_ones() > MEN {
+            return Err(PositionError::new(format!("the {c} has more than {MEN} men")));
+        }
+    }
+    let ply = match t.counters.as_slice() {
+        [] => u32::from(t.side == Color::Second),
+        [n] if *n >= 1 => 2 * (n - 1) + u32::from(t.side == Color::Second),
+        [_] => return Err(PositionError::new("the move number starts at 1")),
+        _ => return Err(PositionError::new("Hasami position strings have one counter, the move number")),
+    };
+    Ok(Hasami {
+        hash: Hasami::compute_hash(&men, t.side),
+        men,
+        side: t.side,
+        ply,
+        rules: *rules,
+    })
+}
+
+pub fn to_text(pos: &Hasami) -> PositionText {
+    let ranks = PositionText::grid(board::FILES, board::RANKS, |c| {
+        let sq = Square::new(c.file, c.rank);
+        Color::BOTH
+            .into_iter()
+            .find(|col| pos.men[col.index()] & sq.bit() != 0)
+            .map(|color| PieceText {
+                letter: 'P',
+                color,
+                promoted: false,
+            })
+    });
+    PositionText {
+        ranks,
+        hand: None,
+        side: pos.side,
+        counters: vec![pos.ply / 2 + 1],
+    }
+}

@@ -1,0 +1,283 @@
+//! Lines an engine sends back (what the referee reads), typed, and their
+//! canonical text, which the engine itself prints through `Display`.
+
+use super::error::{PResult, ParseError};
+use super::notation::move_text;
+use crate::core::MoveText;
+use nom::{
+    Parser,
+    branch::alt,
+    bytes::complete::{tag, take_till1},
+    character::complete::space1,
+    combinator::{all_consuming, cut, map_res, opt, rest, value},
+    error::context,
+    sequence::preceded,
+};
+use std::fmt;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    /// Moves (not plies) to mate; negative when being mated.
+    Mate(i32),
+}
+
+/// An `info` line. Unknown fields are skipped when reading other engines'
+/// output; `string` takes the rest of the line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InfoLine {
+    pub depth: Option<u32>,
+    pub seldepth: Option<u32>,
+    pub multipv: Option<u32>,
+    pub score: Option<Score>,
+    pub nodes: Option<u64>,
+    pub nps: Option<u64>,
+    pub hashfull: Option<u32>,
+    pub time: Option<u64>,
+    pub pv: Vec<MoveText>,
+    pub string: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Id { field: String, value: String },
+    /// `option name …`: kept as the text after `option `.
+    Option(String),
+    UciOk,
+    UgiOk,
+    ReadyOk,
+    /// `None` is `bestmove (none)`.
+    BestMove { mv: Option<MoveText>, ponder: Option<MoveText> },
+    Info(InfoLine),
+    /// UGI `response <answer>`.
+    Response(String),
+}
+
+fn word(i: &str) -> PResult<'_, &str> {
+    take_till1(|c: char| c.is_whitespace()).parse(i)
+}
+
+fn bestmove(i: &str) -> PResult<'_, Reply> {
+    let mv = alt((value(None, tag("(none)")), move_text.map(Some)));
+    let ponder = preceded((space1, tag("ponder"), space1), cut(move_text));
+    preceded(
+        (tag("bestmove"), space1),
+        cut(context("a move after bestmove", (mv, opt(ponder)))),
+    )
+    .map(|(mv, ponder)| Reply::BestMove { mv, ponder })
+    .parse(i)
+}
+
+fn num<T: std::str::FromStr>(i: &str) -> PResult<'_, T> {
+    map_res(word, |w: &str| w.parse::<T>()).parse(i)
+}
+
+/// Reads `info` fields leniently: a known key with a bad value is an error,
+/// an unknown key is skipped with its value-less token.
+fn info(line: &str) -> Result<InfoLine, ParseError> {
+    let mut out = InfoLine::default();
+    let mut rest = line.strip_prefix("info").unwrap_or("");
+    let bad = |rest: &str, what: &str| ParseError::at_rest(line, rest, what.to_string());
+    loop {
+        rest = rest.trim_start();
+        let Ok((after, key)) = word(rest) else { break };
+        let after_ws = after.trim_start();
+        macro_rules! field {
+            ($f:expr, $what:expr) => {{
+                let (r, v) = num(after_ws).map_err(|_| bad(after_ws, $what))?;
+                $f = Some(v);
+                rest = r;
+            }};
+        }
+        match key {
+            "depth" => field!(out.depth, "an integer after depth"),
+            "seldepth" => field!(out.seldepth, "an integer after seldepth"),
+            "multipv" => field!(out.multipv, "an integer after multipv"),
+            "nodes" => field!(out.nodes, "an integer after nodes"),
+            "nps" => field!(out.nps, "an integer after nps"),
+            "hashfull" => field!(out.hashfull, "an integer after hashfull"),
+            "time" => field!(out.time, "an integer after time"),
+            "score" => {
+                let (r, kind) = word(after_ws).map_err(|_| bad(after_ws, "cp or mate after score"))?;
+                let r2 = r.trim_start();
+                let (r3, v) = num::<i32>(r2).map_err(|_| bad(r2, "an integer score"))?;
+                out.score = Some(match kind {
+                    "cp" => Score::Cp(v),
+                    "mate" => Score::Mate(v),
+                    _ => return Err(bad(after_ws, "cp or mate after score")),
+                });
+                rest = r3;
+                // Bounds are accepted and dropped.
+                let t = rest.trim_start();
+                for b in ["lowerbound", "upperbound"] {
+                    if let Some(r) = t.strip_prefix(b) {
+                        rest = r;
+                    }
+                }
+            }
+            "pv" => {
+                rest = after;
+                loop {
+                    let t = rest.trim_start();
+                    match move_text(t) {
+                        Ok((r, m)) if !t.is_empty() => {
+                            out.pv.push(m);
+                            rest = r;
+                        }
+                        _ => break,
+                    }
+                }
+            }
+            "string" => {
+                out.string = Some(after_ws.to_string());
+                break;
+            }
+            _ => rest = after,
+        }
+    }
+    Ok(out)
+}
+
+/// Parses one line an engine printed. Unknown lines are errors; the
+/// referee decides whether that matters.
+pub fn parse_reply(line: &str) -> Result<Reply, ParseError> {
+    let t = line.trim();
+    let first = t.split_whitespace().next().unwrap_or("");
+    if first == "info" {
+        return info(t).map(Reply::Info);
+    }
+    let simple = alt((
+        value(Reply::UciOk, tag("uciok")),
+        value(Reply::UgiOk, tag("ugiok")),
+        value(Reply::ReadyOk, tag("readyok")),
+        bestmove,
+        preceded((tag("response"), space1), rest).map(|r: &str| Reply::Response(r.to_string())),
+        preceded((tag("option"), space1), rest).map(|r: &str| Reply::Option(r.to_string())),
+        preceded((tag("id"), space1), (word, opt(preceded(space1, rest)))).map(
+            |(f, v): (&str, Option<&str>)| Reply::Id {
+                field: f.to_string(),
+                value: v.unwrap_or("").to_string(),
+            },
+        ),
+    ));
+    all_consuming(context("an engine reply", simple))
+        .parse(t)
+        .map(|(_, r)| r)
+        .map_err(|e| ParseError::from_nom(t, e))
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(v) => write!(f, "cp {v}"),
+            Score::Mate(v) => write!(f, "mate {v}"),
+        }
+    }
+}
+
+impl fmt::Display for InfoLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("info")?;
+        let nums: [(&str, Option<u64>); 3] = [
+            ("depth", self.depth.map(u64::from)),
+            ("seldepth", self.seldepth.map(u64::from)),
+            ("multipv", self.multipv.map(u64::from)),
+        ];
+        for (k, v) in nums {
+            if let Some(v) = v {
+                write!(f, " {k} {v}")?;
+            }
+        }
+        if let Some(s) = self.score {
+            write!(f, " score {s}")?;
+        }
+        let nums: [(&str, Option<u64>); 4] = [
+            ("nodes", self.nodes),
+            ("nps", self.nps),
+            ("hashfull", self.hashfull.map(u64::from)),
+            ("time", self.time),
+        ];
+        for (k, v) in nums {
+            if let Some(v) = v {
+                write!(f, " {k} {v}")?;
+            }
+        }
+        if !self.pv.is_empty() {
+            f.write_str(" pv")?;
+            for m in &self.pv {
+                write!(f, " {m}")?;
+            }
+        }
+        if let Some(s) = &self.string {
+            write!(f, " string {s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Id { field, value } => write!(f, "id {field} {value}"),
+            Reply::Option(s) => write!(f, "option {s}"),
+            Reply::UciOk => f.write_str("uciok"),
+            Reply::UgiOk => f.write_str("ugiok"),
+            Reply::ReadyOk => f.write_str("readyok"),
+            Reply::BestMove { mv, ponder } => {
+                match mv {
+                    Some(m) => write!(f, "bestmove {m}")?,
+                    None => f.write_str("bestmove (none)")?,
+                }
+                if let Some(p) = ponder {
+                    write!(f, " ponder {p}")?;
+                }
+                Ok(())
+            }
+            Reply::Info(i) => i.fmt(f),
+            Reply::Response(r) => write!(f, "response {r}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_round_trip() {
+        for s in [
+            "uciok",
+            "ugiok",
+            "readyok",
+            "id name Koma 0.1",
+            "option name Hash type spin default 16 min 1 max 4096",
+            "bestmove a1b1",
+            "bestmove (none)",
+            "bestmove P@c4 ponder a3a4",
+            "response p1win",
+            "info depth 3 seldepth 5 score cp -12 nodes 100 nps 1000 hashfull 3 time 5 pv a1b1 c1c2",
+            "info depth 9 score mate -2 nodes 1 time 0 pv pass",
+            "info string hello world",
+        ] {
+            let r = parse_reply(s).unwrap();
+            assert_eq!(r.to_string(), s, "{s}");
+        }
+    }
+
+    #[test]
+    fn foreign_info_fields_are_skipped() {
+        let Reply::Info(i) = parse_reply("info depth 3 currmove a1a2 currmovenumber 1 score cp 5 lowerbound nodes 9").unwrap() else {
+            panic!()
+        };
+        assert_eq!(i.depth, Some(3));
+        assert_eq!(i.score, Some(Score::Cp(5)));
+        assert_eq!(i.nodes, Some(9));
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        for s in ["bestmove", "bestmove xyz", "hello", "info depth x", "info score cp", "readyokay", "bestmove a1b1 ponder"] {
+            assert!(parse_reply(s).is_err(), "{s}");
+        }
+    }
+}
