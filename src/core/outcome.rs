@@ -97,8 +97,19 @@ impl End {
 impl fmt::Display for End {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.outcome {
-            Outcome::Win(c) => write!(f, "{} {{{} wins by {}}}", self.outcome.score_text(), c, self.reason),
-            Outcome::Draw => write!(f, "{} {{draw by {}}}", self.outcome.score_text(), self.reason),
+            Outcome::Win(c) => write!(
+                f,
+                "{} {{{} wins by {}}}",
+                self.outcome.score_text(),
+                c,
+                self.reason
+            ),
+            Outcome::Draw => write!(
+                f,
+                "{} {{draw by {}}}",
+                self.outcome.score_text(),
+                self.reason
+            ),
         }
     }
 }

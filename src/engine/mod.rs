@@ -1,1 +1,15 @@
-//! Engine.
+//! The engine: one protocol loop over any reader and writer, a session per
+//! selected game (the one `dyn` seam), the search thread, options, and the
+//! `bench` and `perft` jobs.
+
+pub mod bench;
+pub mod display;
+pub mod jobs;
+pub mod lines;
+pub mod options;
+pub mod output;
+pub mod session;
+pub mod uci;
+
+pub use output::Output;
+pub use uci::{Engine, run};

@@ -32,8 +32,16 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
     let parsed = parse_position(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
     assert_eq!(parsed, text, "position string does not parse back: {s}");
     let again = G::from_text(&parsed, rules).unwrap_or_else(|e| panic!("{s}: {e}"));
-    assert_eq!(again.to_text().to_string(), s, "position does not round-trip");
-    assert_eq!(again.hash(), pos.hash(), "incremental hash differs from scratch: {s}");
+    assert_eq!(
+        again.to_text().to_string(),
+        s,
+        "position does not round-trip"
+    );
+    assert_eq!(
+        again.hash(),
+        pos.hash(),
+        "incremental hash differs from scratch: {s}"
+    );
     if pos.terminal().is_some() {
         return;
     }
@@ -45,17 +53,30 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
         let t = pos.move_text(m);
         let ms = t.to_string();
         assert!(seen.insert(ms.clone()), "duplicate move {ms} in {s}");
-        assert_eq!(parse_move(&ms).as_ref(), Ok(&t), "move text {ms} does not parse back");
+        assert_eq!(
+            parse_move(&ms).as_ref(),
+            Ok(&t),
+            "move text {ms} does not parse back"
+        );
         assert_eq!(pos.find_move(&t), Some(m), "find_move({ms}) in {s}");
         let next = pos.play(m);
-        assert_eq!(next.side_to_move(), pos.side_to_move().opponent(), "{ms} in {s}");
+        assert_eq!(
+            next.side_to_move(),
+            pos.side_to_move().opponent(),
+            "{ms} in {s}"
+        );
     }
 }
 
 /// Plays `games` random games of at most `max_plies` plies from the start,
 /// checking every position on the way; returns the number of finished
 /// games, so callers can check playouts do reach ends.
-pub fn random_playouts<G: Game>(rules: &G::Rules, games: usize, max_plies: usize, seed: u64) -> usize {
+pub fn random_playouts<G: Game>(
+    rules: &G::Rules,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+) -> usize {
     let mut rng = Lcg(seed);
     let mut finished = 0;
     for _ in 0..games {
@@ -111,5 +132,8 @@ pub fn play<G: Game>(pos: &G, mv: &str) -> G {
 
 /// Whether a move given as text is legal.
 pub fn is_legal<G: Game>(pos: &G, mv: &str) -> bool {
-    parse_move(mv).ok().and_then(|t| pos.find_move(&t)).is_some()
+    parse_move(mv)
+        .ok()
+        .and_then(|t| pos.find_move(&t))
+        .is_some()
 }

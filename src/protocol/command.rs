@@ -44,7 +44,10 @@ pub enum Command {
     Ugi,
     Debug(bool),
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     UciNewGame,
     UgiNewGame,
     Position(PositionCommand),
@@ -56,6 +59,8 @@ pub enum Command {
     /// `d`: show the board, the position string and the game state.
     Display,
     Query(QueryKind),
+    /// `bench`: the fixed benchmark (Koma extension).
+    Bench,
 }
 
 impl fmt::Display for GoParams {
@@ -136,6 +141,7 @@ impl fmt::Display for Command {
             Command::Quit => f.write_str("quit"),
             Command::Display => f.write_str("d"),
             Command::Query(q) => write!(f, "query {q}"),
+            Command::Bench => f.write_str("bench"),
         }
     }
 }

@@ -76,11 +76,7 @@ pub(crate) fn move_text(i: &str) -> PResult<'_, MoveText> {
     whole_token(
         i,
         "a move",
-        alt((
-            value(MoveText::Pass, tag("pass")),
-            drop_move,
-            step_or_bond,
-        )),
+        alt((value(MoveText::Pass, tag("pass")), drop_move, step_or_bond)),
     )
 }
 
@@ -130,10 +126,7 @@ fn empties(i: &str) -> PResult<'_, usize> {
 }
 
 fn rank(i: &str) -> PResult<'_, Vec<Option<PieceText>>> {
-    let cell = alt((
-        empties.map(|n| vec![None; n]),
-        piece.map(|p| vec![Some(p)]),
-    ));
+    let cell = alt((empties.map(|n| vec![None; n]), piece.map(|p| vec![Some(p)])));
     verify(
         many1(cell).map(|cells| cells.concat()),
         |r: &Vec<Option<PieceText>>| r.len() <= MAX_FILES,
@@ -166,7 +159,10 @@ fn side(i: &str) -> PResult<'_, Color> {
     context(
         "w or b for the side to move",
         (
-            alt((value(Color::First, char('w')), value(Color::Second, char('b')))),
+            alt((
+                value(Color::First, char('w')),
+                value(Color::Second, char('b')),
+            )),
             token_end,
         ),
     )
@@ -191,10 +187,7 @@ pub(crate) fn position_text(i: &str) -> PResult<'_, PositionText> {
     };
     (
         board_and_hand,
-        cut(preceded(
-            context("the side to move", space1),
-            side,
-        )),
+        cut(preceded(context("the side to move", space1), side)),
         many0(preceded(space1, counter)),
     )
         .map(|((ranks, hand), side, counters)| PositionText {
@@ -342,8 +335,8 @@ mod tests {
     #[test]
     fn malformed_moves_are_refused_with_their_column() {
         for s in [
-            "", "a", "a3", "a3b", "a0b1", "a01b1", "A3B3", "p@c4", "P@", "P@C4", "a3b3++",
-            "a3b3,", "a3b3,c1", "passx", "a3b3 x", "a3b3+,", "é", "\u{0}",
+            "", "a", "a3", "a3b", "a0b1", "a01b1", "A3B3", "p@c4", "P@", "P@C4", "a3b3++", "a3b3,",
+            "a3b3,c1", "passx", "a3b3 x", "a3b3+,", "é", "\u{0}",
         ] {
             assert!(parse_move(s).is_err(), "{s:?} should be refused");
         }

@@ -10,7 +10,11 @@ pub fn parse_option_value(spec: &OptionSpec, raw: Option<&str>) -> Result<Option
         OptionKind::Check { .. } => match raw.to_ascii_lowercase().as_str() {
             "true" => Ok(OptionValue::Check(true)),
             "false" => Ok(OptionValue::Check(false)),
-            _ => Err(format!("expected true or false for {} at {}", spec.name, shown(raw))),
+            _ => Err(format!(
+                "expected true or false for {} at {}",
+                spec.name,
+                shown(raw)
+            )),
         },
         OptionKind::Spin { min, max, .. } => match raw.parse::<i64>() {
             Ok(v) if (*min..=*max).contains(&v) => Ok(OptionValue::Spin(v)),
@@ -66,7 +70,11 @@ pub fn option_line(spec: &OptionSpec) -> String {
         OptionKind::Text { default } => format!(
             "option name {} type string default {}",
             spec.name,
-            if default.is_empty() { "<empty>" } else { default }
+            if default.is_empty() {
+                "<empty>"
+            } else {
+                default
+            }
         ),
         OptionKind::Button => format!("option name {} type button", spec.name),
     }
@@ -79,25 +87,41 @@ mod tests {
     #[test]
     fn values_are_checked_against_their_spec() {
         let check = OptionSpec::check("HasamiLines", true);
-        assert_eq!(parse_option_value(&check, Some("FALSE")), Ok(OptionValue::Check(false)));
+        assert_eq!(
+            parse_option_value(&check, Some("FALSE")),
+            Ok(OptionValue::Check(false))
+        );
         assert!(parse_option_value(&check, Some("no")).is_err());
         let spin = OptionSpec::spin("NegaeriChainLimit", 5, 1, 5);
-        assert_eq!(parse_option_value(&spin, Some("3")), Ok(OptionValue::Spin(3)));
+        assert_eq!(
+            parse_option_value(&spin, Some("3")),
+            Ok(OptionValue::Spin(3))
+        );
         assert!(parse_option_value(&spin, Some("0")).is_err());
         assert!(parse_option_value(&spin, Some("6")).is_err());
         assert!(parse_option_value(&spin, Some("x")).is_err());
         assert!(parse_option_value(&spin, None).is_err());
         let combo = OptionSpec::combo("HasamiWin", "five", &["five", "all", "lead3"]);
-        assert_eq!(parse_option_value(&combo, Some("ALL")), Ok(OptionValue::Combo("all".into())));
+        assert_eq!(
+            parse_option_value(&combo, Some("ALL")),
+            Ok(OptionValue::Combo("all".into()))
+        );
         assert!(parse_option_value(&combo, Some("four")).is_err());
         let text = OptionSpec::text("NanaTable", "");
-        assert_eq!(parse_option_value(&text, Some("<empty>")), Ok(OptionValue::Text(String::new())));
+        assert_eq!(
+            parse_option_value(&text, Some("<empty>")),
+            Ok(OptionValue::Text(String::new()))
+        );
     }
 
     #[test]
     fn option_lines_follow_uci() {
         assert_eq!(
-            option_line(&OptionSpec::combo("HasamiWin", "five", &["five", "all", "lead3"])),
+            option_line(&OptionSpec::combo(
+                "HasamiWin",
+                "five",
+                &["five", "all", "lead3"]
+            )),
             "option name HasamiWin type combo default five var five var all var lead3"
         );
         assert_eq!(
@@ -108,6 +132,9 @@ mod tests {
             option_line(&OptionSpec::check("KaniBondAnyType", false)),
             "option name KaniBondAnyType type check default false"
         );
-        assert_eq!(option_line(&OptionSpec::text("NanaTable", "")), "option name NanaTable type string default <empty>");
+        assert_eq!(
+            option_line(&OptionSpec::text("NanaTable", "")),
+            "option name NanaTable type string default <empty>"
+        );
     }
 }

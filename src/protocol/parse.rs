@@ -17,7 +17,9 @@ use nom::{
 use std::str::FromStr;
 
 /// A whole word `k`, not a prefix of a longer word.
-fn keyword<'a>(k: &'static str) -> impl Parser<&'a str, Output = &'a str, Error = super::error::PErr<'a>> {
+fn keyword<'a>(
+    k: &'static str,
+) -> impl Parser<&'a str, Output = &'a str, Error = super::error::PErr<'a>> {
     verify(word, move |w: &str| w == k)
 }
 
@@ -30,11 +32,16 @@ fn word(i: &str) -> PResult<'_, &str> {
 fn number<'a, T: FromStr>(
     what: &'static str,
 ) -> impl Parser<&'a str, Output = T, Error = super::error::PErr<'a>> {
-    context(what, preceded(space1, map_res(word, |w: &str| w.parse::<T>())))
+    context(
+        what,
+        preceded(space1, map_res(word, |w: &str| w.parse::<T>())),
+    )
 }
 
 /// A clock value; GUIs sometimes send negative times, read as zero.
-fn millis<'a>(what: &'static str) -> impl Parser<&'a str, Output = u64, Error = super::error::PErr<'a>> {
+fn millis<'a>(
+    what: &'static str,
+) -> impl Parser<&'a str, Output = u64, Error = super::error::PErr<'a>> {
     number::<i64>(what).map(|v| v.max(0) as u64)
 }
 
@@ -74,7 +81,10 @@ fn position(i: &str) -> PResult<'_, Command> {
     let start = alt((
         value(PositionStart::StartPos, keyword("startpos")),
         preceded(
-            (keyword("fen"), cut(context("a position string after fen", space1))),
+            (
+                keyword("fen"),
+                cut(context("a position string after fen", space1)),
+            ),
             cut(position_text),
         )
         .map(PositionStart::Fen),
@@ -201,6 +211,7 @@ fn command(i: &str) -> PResult<'_, Command> {
             value(Command::Quit, keyword("quit")),
             value(Command::Display, keyword("d")),
             query,
+            value(Command::Bench, keyword("bench")),
         )),
     )
     .parse(i)

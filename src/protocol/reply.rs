@@ -40,14 +40,20 @@ pub struct InfoLine {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reply {
-    Id { field: String, value: String },
+    Id {
+        field: String,
+        value: String,
+    },
     /// `option name …`: kept as the text after `option `.
     Option(String),
     UciOk,
     UgiOk,
     ReadyOk,
     /// `None` is `bestmove (none)`.
-    BestMove { mv: Option<MoveText>, ponder: Option<MoveText> },
+    BestMove {
+        mv: Option<MoveText>,
+        ponder: Option<MoveText>,
+    },
     Info(InfoLine),
     /// UGI `response <answer>`.
     Response(String),
@@ -98,7 +104,8 @@ fn info(line: &str) -> Result<InfoLine, ParseError> {
             "hashfull" => field!(out.hashfull, "an integer after hashfull"),
             "time" => field!(out.time, "an integer after time"),
             "score" => {
-                let (r, kind) = word(after_ws).map_err(|_| bad(after_ws, "cp or mate after score"))?;
+                let (r, kind) =
+                    word(after_ws).map_err(|_| bad(after_ws, "cp or mate after score"))?;
                 let r2 = r.trim_start();
                 let (r3, v) = num::<i32>(r2).map_err(|_| bad(r2, "an integer score"))?;
                 out.score = Some(match kind {
@@ -266,7 +273,10 @@ mod tests {
 
     #[test]
     fn foreign_info_fields_are_skipped() {
-        let Reply::Info(i) = parse_reply("info depth 3 currmove a1a2 currmovenumber 1 score cp 5 lowerbound nodes 9").unwrap() else {
+        let Reply::Info(i) = parse_reply(
+            "info depth 3 currmove a1a2 currmovenumber 1 score cp 5 lowerbound nodes 9",
+        )
+        .unwrap() else {
             panic!()
         };
         assert_eq!(i.depth, Some(3));
@@ -276,7 +286,15 @@ mod tests {
 
     #[test]
     fn garbage_is_an_error() {
-        for s in ["bestmove", "bestmove xyz", "hello", "info depth x", "info score cp", "readyokay", "bestmove a1b1 ponder"] {
+        for s in [
+            "bestmove",
+            "bestmove xyz",
+            "hello",
+            "info depth x",
+            "info score cp",
+            "readyokay",
+            "bestmove a1b1 ponder",
+        ] {
             assert!(parse_reply(s).is_err(), "{s}");
         }
     }

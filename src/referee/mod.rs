@@ -1,1 +1,2 @@
-//! Referee.
+//! The referee: engine processes, clocks, games, matches, statistics and
+//! records. (Filled by the referee issue.)

@@ -22,7 +22,8 @@ impl Square {
     }
 
     pub fn from_coord(c: Coord) -> Option<Square> {
-        c.on_board(FILES, RANKS).then(|| Square::new(c.file, c.rank))
+        c.on_board(FILES, RANKS)
+            .then(|| Square::new(c.file, c.rank))
     }
 
     pub const fn index(self) -> usize {

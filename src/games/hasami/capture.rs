@@ -13,8 +13,7 @@ pub fn captured(rules: &HasamiRules, mine: Bitboard, theirs: Bitboard, to: Squar
         let mut run: Bitboard = 0;
         let mut len = 0;
         let mut sq = to;
-        loop {
-            let Some(next) = sq.step(d) else { break };
+        while let Some(next) = sq.step(d) {
             if theirs & next.bit() != 0 {
                 run |= next.bit();
                 len += 1;

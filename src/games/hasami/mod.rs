@@ -8,9 +8,9 @@ mod capture;
 mod eval;
 mod movegen;
 mod rules;
-mod text;
 #[cfg(test)]
 mod tests;
+mod text;
 
 pub use board::Square;
 pub use rules::{HasamiRules, WinRule};
@@ -58,7 +58,11 @@ impl Hasami {
     }
 
     fn compute_hash(men: &[Bitboard; 2], side: Color) -> u64 {
-        let mut h = if side == Color::Second { ZOBRIST_SIDE } else { 0 };
+        let mut h = if side == Color::Second {
+            ZOBRIST_SIDE
+        } else {
+            0
+        };
         for c in Color::BOTH {
             for sq in board::squares(men[c.index()]) {
                 h ^= ZOBRIST_MEN[c.index()][sq.index()];

@@ -4,7 +4,9 @@
 
 use super::*;
 use crate::core::{Game, History, OptionValue, Rules, perft, status_with_history};
-use crate::games::conformance::{Lcg, check_position, is_legal, move_strings, play, position, random_playouts};
+use crate::games::conformance::{
+    Lcg, check_position, is_legal, move_strings, play, position, random_playouts,
+};
 
 fn rules() -> HasamiRules {
     HasamiRules::default()
@@ -62,7 +64,10 @@ const FIRST_SPARE: &str = "a5 b5 c5 d5";
 const SECOND_SPARE: &str = "f5 g5 h5 i5";
 
 fn spare(first: &str, second: &str) -> (String, String) {
-    (format!("{first} {FIRST_SPARE}"), format!("{second} {SECOND_SPARE}"))
+    (
+        format!("{first} {FIRST_SPARE}"),
+        format!("{second} {SECOND_SPARE}"),
+    )
 }
 
 /// Men of one side as a sorted string, without the spares.
@@ -83,7 +88,10 @@ fn game(first: &str, second: &str) -> Hasami {
 #[test]
 fn start_position_has_nine_men_each_on_the_home_ranks() {
     let p = Hasami::start(&rules());
-    assert_eq!(p.to_text().to_string(), "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP w 1");
+    assert_eq!(
+        p.to_text().to_string(),
+        "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP w 1"
+    );
     assert_eq!(p.side_to_move(), Color::First);
 }
 
@@ -119,7 +127,10 @@ fn perft_hand_counted_capture_ends_the_branch() {
     // over, so that move has no children at depth 2.
     let p = setup_with("a2 c1", "b2", Color::First, &r);
     let q = crate::games::conformance::play(&p, "c1c2");
-    assert_eq!(q.terminal(), Some(End::win(Color::First, EndReason::AllCaptured)));
+    assert_eq!(
+        q.terminal(),
+        Some(End::win(Color::First, EndReason::AllCaptured))
+    );
     // So at depth 2 that move contributes nothing below it.
     let total: u64 = move_strings(&p)
         .iter()
@@ -145,7 +156,11 @@ fn a_man_slides_along_rank_and_file_but_never_jumps_or_moves_diagonally() {
 fn a_single_sandwiched_man_is_captured() {
     let p = game("a1 g1", "c1");
     let q = play(&p, "g1d1");
-    assert_eq!(men_of(&q, Color::Second), "c1", "the far end must touch the run");
+    assert_eq!(
+        men_of(&q, Color::Second),
+        "c1",
+        "the far end must touch the run"
+    );
     let p = game("b1 g1", "c1");
     let q = play(&p, "g1d1");
     assert_eq!(men_of(&q, Color::Second), "");
@@ -166,7 +181,11 @@ fn with_lines_off_only_a_single_man_is_captured() {
     let (f, s) = spare("a1 h1", "b1 c1");
     let p = setup_with(&f, &s, Color::First, &r);
     let q = play(&p, "h1d1");
-    assert_eq!(men_of(&q, Color::Second), "b1 c1", "a longer line captures nothing");
+    assert_eq!(
+        men_of(&q, Color::Second),
+        "b1 c1",
+        "a longer line captures nothing"
+    );
     let (f, s) = spare("a1 h1", "b1");
     let p = setup_with(&f, &s, Color::First, &r);
     let q = play(&p, "h1c1");
@@ -189,7 +208,11 @@ fn the_board_edge_never_closes_a_sandwich() {
     assert_eq!(men_of(&q, Color::Second), "a1 b1");
     let p = game("b9", "a9 a8");
     let q = play(&p, "b9b8");
-    assert_eq!(men_of(&q, Color::Second), "a8 a9", "nor does a corner in a line");
+    assert_eq!(
+        men_of(&q, Color::Second),
+        "a8 a9",
+        "nor does a corner in a line"
+    );
 }
 
 #[test]
@@ -251,9 +274,17 @@ fn corner_captures_work_in_every_corner_for_both_sides() {
                 Color::First => (mine, corner.to_string()),
                 Color::Second => (corner.to_string(), mine),
             };
-            let p = setup(&format!("{f} a5 b5 c5 d5"), &format!("{s} f5 g5 h5 i5"), side);
+            let p = setup(
+                &format!("{f} a5 b5 c5 d5"),
+                &format!("{s} f5 g5 h5 i5"),
+                side,
+            );
             let q = play(&p, mv);
-            assert_eq!(q.men(side.opponent()) & sq(corner).bit(), 0, "{corner} for {side:?}");
+            assert_eq!(
+                q.men(side.opponent()) & sq(corner).bit(),
+                0,
+                "{corner} for {side:?}"
+            );
         }
     }
 }
@@ -267,7 +298,10 @@ fn five_captures_win_at_once() {
     assert_eq!(p.captured_by(Color::First), 4);
     assert_eq!(p.terminal(), None);
     let q = play(&p, "h1d1");
-    assert_eq!(q.terminal(), Some(End::win(Color::First, EndReason::Captures)));
+    assert_eq!(
+        q.terminal(),
+        Some(End::win(Color::First, EndReason::Captures))
+    );
     assert_eq!(move_strings(&q), Vec::<String>::new());
 }
 
@@ -279,7 +313,10 @@ fn with_win_all_five_captures_do_not_end_the_game() {
     assert_eq!(q.terminal(), None);
     let p = setup_with("b1 h1", "c1", Color::First, &r);
     let q = play(&p, "h1d1");
-    assert_eq!(q.terminal(), Some(End::win(Color::First, EndReason::AllCaptured)));
+    assert_eq!(
+        q.terminal(),
+        Some(End::win(Color::First, EndReason::AllCaptured))
+    );
 }
 
 #[test]
@@ -295,7 +332,10 @@ fn with_lead3_the_lead_must_survive_the_reply() {
     assert_eq!(q.captured_by(Color::First), 3);
     assert_eq!(q.terminal(), None, "the opponent may reply");
     let quiet = play(&q, "f9f8");
-    assert_eq!(quiet.terminal(), Some(End::win(Color::First, EndReason::CaptureLead)));
+    assert_eq!(
+        quiet.terminal(),
+        Some(End::win(Color::First, EndReason::CaptureLead))
+    );
     // A reply that captures back brings the lead under three: i9i2 takes h2
     // against g2.
     let first = "a1 h1 h2 a5 b5 c5 d5 e5 e6";
@@ -323,13 +363,21 @@ fn a_player_with_no_legal_move_loses() {
 fn the_third_occurrence_of_a_position_is_a_draw_counting_the_start() {
     let mut p = Hasami::start(&rules());
     let mut h = History::starting_at(&p);
-    for (i, mv) in ["a1a2", "a9a8", "a2a1", "a8a9", "a1a2", "a9a8", "a2a1", "a8a9"].iter().enumerate() {
+    for (i, mv) in [
+        "a1a2", "a9a8", "a2a1", "a8a9", "a1a2", "a9a8", "a2a1", "a8a9",
+    ]
+    .iter()
+    .enumerate()
+    {
         assert_eq!(status_with_history(&p, &h), None, "before ply {i}");
         p = play(&p, mv);
         h.push(p.repetition_key());
     }
     assert_eq!(h.occurrences_of_last(), 3);
-    assert_eq!(status_with_history(&p, &h), Some(End::new(Outcome::Draw, EndReason::Repetition)));
+    assert_eq!(
+        status_with_history(&p, &h),
+        Some(End::new(Outcome::Draw, EndReason::Repetition))
+    );
 }
 
 #[test]
@@ -340,10 +388,16 @@ fn after_300_plies_more_captures_win_and_equal_draws() {
     assert_eq!(crate::core::game_status(&p), None);
     let q = play(&p, "a9a8");
     assert_eq!(q.ply(), 300);
-    assert_eq!(crate::core::game_status(&q), Some(End::win(Color::First, EndReason::MoveLimit)));
+    assert_eq!(
+        crate::core::game_status(&q),
+        Some(End::win(Color::First, EndReason::MoveLimit))
+    );
     let p = pos("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b 150");
     let q = play(&p, "a9a8");
-    assert_eq!(crate::core::game_status(&q), Some(End::new(Outcome::Draw, EndReason::MoveLimit)));
+    assert_eq!(
+        crate::core::game_status(&q),
+        Some(End::new(Outcome::Draw, EndReason::MoveLimit))
+    );
 }
 
 #[test]
@@ -353,7 +407,10 @@ fn a_result_on_the_300th_ply_takes_precedence() {
     assert_eq!(p.captured_by(Color::Second), 4);
     let q = play(&p, "a9a1");
     assert_eq!(q.captured_by(Color::Second), 5);
-    assert_eq!(crate::core::game_status(&q), Some(End::win(Color::Second, EndReason::Captures)));
+    assert_eq!(
+        crate::core::game_status(&q),
+        Some(End::win(Color::Second, EndReason::Captures))
+    );
 }
 
 fn pos(s: &str) -> Hasami {
@@ -417,7 +474,10 @@ mod naive {
         g
     }
 
-    pub fn moves(g: &Grid, me: i8, r: &HasamiRules) -> Vec<((usize, usize), (usize, usize), Grid)> {
+    /// (from, to, board after) for every legal move, as (rank, file).
+    pub type Moves = Vec<((usize, usize), (usize, usize), Grid)>;
+
+    pub fn moves(g: &Grid, me: i8, r: &HasamiRules) -> Moves {
         let mut out = Vec::new();
         for fr in 0..9 {
             for ff in 0..9 {
@@ -430,8 +490,20 @@ mod naive {
                             continue; // not on a line, or no move
                         }
                         let path_clear = (1..=fr.abs_diff(tr).max(ff.abs_diff(tf))).all(|k| {
-                            let rr = if tr > fr { fr + k } else if tr < fr { fr - k } else { fr };
-                            let f2 = if tf > ff { ff + k } else if tf < ff { ff - k } else { ff };
+                            let rr = if tr > fr {
+                                fr + k
+                            } else if tr < fr {
+                                fr - k
+                            } else {
+                                fr
+                            };
+                            let f2 = if tf > ff {
+                                ff + k
+                            } else if tf < ff {
+                                ff - k
+                            } else {
+                                ff
+                            };
                             g[rr][f2] == 0
                         });
                         if path_clear {
@@ -458,7 +530,8 @@ mod naive {
                 r += dr;
                 f += df;
             }
-            let closed = (0..9).contains(&r) && (0..9).contains(&f) && n[r as usize][f as usize] == me;
+            let closed =
+                (0..9).contains(&r) && (0..9).contains(&f) && n[r as usize][f as usize] == me;
             if closed && !run.is_empty() && (rules.lines || run.len() == 1) {
                 taken.extend(run);
             }
@@ -467,7 +540,11 @@ mod naive {
             for (cr, cf) in [(0usize, 0usize), (0, 8), (8, 0), (8, 8)] {
                 let a = (cr, if cf == 0 { 1 } else { 7 });
                 let b = (if cr == 0 { 1 } else { 7 }, cf);
-                if n[cr][cf] == -me && n[a.0][a.1] == me && n[b.0][b.1] == me && ((r0, f0) == a || (r0, f0) == b) {
+                if n[cr][cf] == -me
+                    && n[a.0][a.1] == me
+                    && n[b.0][b.1] == me
+                    && ((r0, f0) == a || (r0, f0) == b)
+                {
                     taken.push((cr, cf));
                 }
             }
@@ -481,9 +558,13 @@ mod naive {
 #[test]
 fn move_generation_and_captures_agree_with_a_naive_implementation() {
     let mut rng = Lcg(99);
-    for (k, r) in [rules(), with("HasamiLines", OptionValue::Check(false)), with("HasamiCorners", OptionValue::Check(false))]
-        .iter()
-        .enumerate()
+    for (k, r) in [
+        rules(),
+        with("HasamiLines", OptionValue::Check(false)),
+        with("HasamiCorners", OptionValue::Check(false)),
+    ]
+    .iter()
+    .enumerate()
     {
         for game in 0..30 {
             let mut p = Hasami::start(r);
@@ -491,13 +572,25 @@ fn move_generation_and_captures_agree_with_a_naive_implementation() {
                 if p.terminal().is_some() {
                     break;
                 }
-                let me = if p.side_to_move() == Color::First { 1 } else { -1 };
+                let me = if p.side_to_move() == Color::First {
+                    1
+                } else {
+                    -1
+                };
                 let expected = naive::moves(&naive::grid(&p), me, r);
                 let mut moves = <Hasami as Game>::MoveList::default();
                 p.generate(&mut moves);
-                assert_eq!(moves.len(), expected.len(), "rules {k} game {game}: {}", p.to_text());
+                assert_eq!(
+                    moves.len(),
+                    expected.len(),
+                    "rules {k} game {game}: {}",
+                    p.to_text()
+                );
                 for &((fr, ff), (tr, tf), after) in &expected {
-                    let m = Move { from: Square::new(ff as u8, fr as u8), to: Square::new(tf as u8, tr as u8) };
+                    let m = Move {
+                        from: Square::new(ff as u8, fr as u8),
+                        to: Square::new(tf as u8, tr as u8),
+                    };
                     assert!(moves.contains(&m));
                     assert_eq!(naive::grid(&p.play(m)), after, "{:?} in {}", m, p.to_text());
                 }

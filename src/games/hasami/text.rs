@@ -29,14 +29,20 @@ pub fn from_text(t: &PositionText, rules: &HasamiRules) -> Result<Hasami, Positi
     }
     for c in Color::BOTH {
         if men[c.index()].count_ones() > MEN {
-            return Err(PositionError::new(format!("the {c} has more than {MEN} men")));
+            return Err(PositionError::new(format!(
+                "the {c} has more than {MEN} men"
+            )));
         }
     }
     let ply = match t.counters.as_slice() {
         [] => u32::from(t.side == Color::Second),
         [n] if *n >= 1 => 2 * (n - 1) + u32::from(t.side == Color::Second),
         [_] => return Err(PositionError::new("the move number starts at 1")),
-        _ => return Err(PositionError::new("Hasami position strings have one counter, the move number")),
+        _ => {
+            return Err(PositionError::new(
+                "Hasami position strings have one counter, the move number",
+            ));
+        }
     };
     Ok(Hasami {
         hash: Hasami::compute_hash(&men, t.side),

@@ -1,0 +1,94 @@
+//! `bench`: a fixed search of fixed positions per game at a fixed depth on
+//! one thread. Its node total is a signature of the search: identical on
+//! every run of the same build, changed by any change to search or
+//! evaluation.
+
+use super::Output;
+use crate::core::Game;
+use crate::games::{GameId, GameVisitor};
+use crate::protocol::parse_position;
+use crate::search::{self, Limits};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Positions per game: the start and a few middlegames, with the depth each
+/// game is searched to.
+pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
+    match game {
+        GameId::Hasami => (
+            4,
+            &[
+                "startpos",
+                "ppp1ppppp/9/3p5/9/9/4P4/9/9/PPPP1PPPP w 3",
+                "p1pp1p1pp/1p7/4p4/6p2/2P6/9/3P1P3/1P7/P1P1P2PP b 6",
+                "2p2pp1p/p8/3p5/1P5p1/4p4/2P3P2/5P3/P8/1P1P3PP w 12",
+            ],
+        ),
+    }
+}
+
+pub struct BenchLine {
+    pub position: String,
+    pub nodes: u64,
+}
+
+/// Runs one game's bench positions; `depth` overrides the game's depth.
+pub fn run_game(game: GameId, depth: Option<u32>) -> Vec<BenchLine> {
+    struct Bench(GameId, Option<u32>);
+    impl GameVisitor for Bench {
+        type Output = Vec<BenchLine>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let (d, positions) = suite(self.0);
+            let rules = G::Rules::default();
+            positions
+                .iter()
+                .map(|&p| {
+                    let pos = if p == "startpos" {
+                        G::start(&rules)
+                    } else {
+                        let t =
+                            parse_position(p).unwrap_or_else(|e| panic!("bench position {p}: {e}"));
+                        G::from_text(&t, &rules)
+                            .unwrap_or_else(|e| panic!("bench position {p}: {e}"))
+                    };
+                    let history = crate::core::History::starting_at(&pos);
+                    let stop = AtomicBool::new(false);
+                    let r = search::search(
+                        &pos,
+                        &history,
+                        &Limits::depth(self.1.unwrap_or(d)),
+                        &stop,
+                        |_| {},
+                    );
+                    BenchLine {
+                        position: format!("{} {p}", G::NAME),
+                        nodes: r.nodes,
+                    }
+                })
+                .collect()
+        }
+    }
+    game.visit(Bench(game, depth))
+}
+
+/// The whole bench, printed line by line; returns the node total.
+pub fn run(out: &Output, depth: Option<u32>) -> u64 {
+    let start = Instant::now();
+    let mut total = 0;
+    for &g in GameId::ALL {
+        for line in run_game(g, depth) {
+            out.line(format_args!(
+                "info string bench {} nodes {}",
+                line.position, line.nodes
+            ));
+            total += line.nodes;
+        }
+    }
+    let ms = start.elapsed().as_millis().max(1) as u64;
+    out.line(format_args!(
+        "info string bench total nodes {total} time {ms} nps {}",
+        total * 1000 / ms
+    ));
+    out.line(format_args!("Nodes searched: {total}"));
+    total
+}

@@ -1,0 +1,43 @@
+//! Command-line jobs that reuse the engine's pieces: perft from a position
+//! given as text.
+
+use super::options::OptionStore;
+use super::session::new_session;
+use crate::games::GameId;
+use crate::protocol::{PositionCommand, PositionStart, parse_move, parse_position};
+use std::time::Instant;
+
+pub struct PerftRun {
+    pub rows: Vec<(String, u64)>,
+    pub total: u64,
+    pub millis: u128,
+}
+
+/// Perft of `variant` at `depth` from the start or `fen`, after `moves`;
+/// the error names the bad argument.
+pub fn perft(
+    variant: &str,
+    fen: Option<&str>,
+    moves: &[String],
+    depth: u32,
+) -> Result<PerftRun, String> {
+    let game = GameId::from_name(variant).ok_or_else(|| format!("unknown variant at {variant}"))?;
+    let options = OptionStore::new();
+    let mut session = new_session(game, &options.rule_values(game))?;
+    let start = match fen {
+        Some(f) => PositionStart::Fen(parse_position(f).map_err(|e| e.to_string())?),
+        None => PositionStart::StartPos,
+    };
+    let moves = moves
+        .iter()
+        .map(|m| parse_move(m).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    session.set_position(&PositionCommand { start, moves })?;
+    let t = Instant::now();
+    let (rows, total) = session.perft(depth);
+    Ok(PerftRun {
+        rows,
+        total,
+        millis: t.elapsed().as_millis(),
+    })
+}

@@ -1,0 +1,99 @@
+//! The engine's options: its own (variant, overhead) and every game's rule
+//! options, each with its current value.
+
+use crate::core::{OptionSpec, OptionValue};
+use crate::games::GameId;
+use crate::protocol::options::parse_option_value;
+
+pub const VARIANT: &str = "UCI_Variant";
+pub const MOVE_OVERHEAD: &str = "Move Overhead";
+
+pub struct OptionStore {
+    entries: Vec<(OptionSpec, OptionValue)>,
+}
+
+fn variant_names() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| GameId::ALL.iter().map(|g| g.name()).collect())
+}
+
+impl OptionStore {
+    pub fn new() -> OptionStore {
+        let mut specs = vec![
+            OptionSpec::combo(VARIANT, GameId::DEFAULT.name(), variant_names()),
+            OptionSpec::spin(MOVE_OVERHEAD, 30, 0, 5000),
+        ];
+        for g in GameId::ALL {
+            for s in g.rule_specs() {
+                if !specs.iter().any(|x| x.name == s.name) {
+                    specs.push(s.clone());
+                }
+            }
+        }
+        OptionStore {
+            entries: specs
+                .into_iter()
+                .map(|s| {
+                    let v = s.default_value();
+                    (s, v)
+                })
+                .collect(),
+        }
+    }
+
+    pub fn specs(&self) -> impl Iterator<Item = &OptionSpec> {
+        self.entries.iter().map(|(s, _)| s)
+    }
+
+    /// The spec of an option; names match without regard to case, as UCI
+    /// asks.
+    pub fn spec(&self, name: &str) -> Option<&OptionSpec> {
+        self.entries
+            .iter()
+            .map(|(s, _)| s)
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Checks a raw value; does not store it.
+    pub fn check(
+        &self,
+        name: &str,
+        raw: Option<&str>,
+    ) -> Result<(&'static str, OptionValue), String> {
+        let spec = self
+            .spec(name)
+            .ok_or_else(|| format!("unknown option at {name}"))?;
+        Ok((spec.name, parse_option_value(spec, raw)?))
+    }
+
+    pub fn set(&mut self, name: &str, value: OptionValue) {
+        if let Some(e) = self.entries.iter_mut().find(|(s, _)| s.name == name) {
+            e.1 = value;
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&OptionValue> {
+        self.entries
+            .iter()
+            .find(|(s, _)| s.name == name)
+            .map(|(_, v)| v)
+    }
+
+    pub fn int(&self, name: &str) -> i64 {
+        self.get(name).and_then(OptionValue::as_int).unwrap_or(0)
+    }
+
+    /// The current values of `game`'s rule options.
+    pub fn rule_values(&self, game: GameId) -> Vec<(&'static str, OptionValue)> {
+        game.rule_specs()
+            .iter()
+            .filter_map(|s| self.get(s.name).map(|v| (s.name, v.clone())))
+            .collect()
+    }
+}
+
+impl Default for OptionStore {
+    fn default() -> Self {
+        Self::new()
+    }
+}

@@ -1,0 +1,28 @@
+//! The protocol channel: whole lines, flushed at once, shared by the loop
+//! and the search thread. Nothing else may write to stdout.
+
+use std::fmt::Display;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(w))))
+    }
+
+    /// Writes one line and flushes. A closed channel is ignored: the loop
+    /// ends at end of input anyway.
+    pub fn line(&self, s: impl Display) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+
+    /// `info string error: …`, the reply to every rejected line.
+    pub fn error(&self, what: impl Display) {
+        self.line(format_args!("info string error: {what}"));
+    }
+}

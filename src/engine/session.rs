@@ -1,0 +1,193 @@
+//! One game being played: its rules, the current position and its history.
+//! `Session` is the engine's one dynamic seam; `GameSession<G>` implements
+//! it once for every game, so nothing below pays dynamic dispatch.
+
+use super::Output;
+use super::display;
+use crate::core::{
+    Color, End, Game, History, OptionValue, Rules, perft, perft_divide, status_with_history,
+};
+use crate::games::{GameId, GameVisitor};
+use crate::protocol::{InfoLine, PositionCommand, PositionStart, Reply, Score};
+use crate::search::{self, Limits, Report, score::mate_moves};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Everything a search thread needs from the engine loop.
+pub struct SearchJob {
+    pub out: Output,
+    pub stop: Arc<AtomicBool>,
+    pub limits: Limits,
+    /// While set, the result is held back (`go infinite`, `go ponder`):
+    /// UCI prints `bestmove` only after `stop` or `ponderhit`.
+    pub hold: Arc<AtomicBool>,
+}
+
+pub trait Session: Send {
+    fn game(&self) -> GameId;
+    /// Replaces the position, or changes nothing and says why.
+    fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), String>;
+    /// The board, the position string and the state of the game, for `d`.
+    fn display(&self) -> String;
+    /// Perft per root move as text, sorted, and the total.
+    fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64);
+    fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>>;
+    /// The end of the game by its rules, history included.
+    fn status(&self) -> Option<End>;
+    fn side_to_move(&self) -> Color;
+}
+
+pub struct GameSession<G: Game> {
+    rules: G::Rules,
+    pos: G,
+    history: History,
+}
+
+impl<G: Game> GameSession<G> {
+    pub fn new(rules: G::Rules) -> Self {
+        let pos = G::start(&rules);
+        GameSession {
+            history: History::starting_at(&pos),
+            pos,
+            rules,
+        }
+    }
+}
+
+/// A session for `game` with the given rule option values.
+pub fn new_session(
+    game: GameId,
+    rules: &[(&'static str, OptionValue)],
+) -> Result<Box<dyn Session>, String> {
+    struct Make<'a>(&'a [(&'static str, OptionValue)]);
+    impl GameVisitor for Make<'_> {
+        type Output = Result<Box<dyn Session>, String>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let mut r = G::Rules::default();
+            for (name, value) in self.0 {
+                r.set(name, value)?;
+            }
+            Ok(Box::new(GameSession::<G>::new(r)))
+        }
+    }
+    game.visit(Make(rules))
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn game(&self) -> GameId {
+        GameId::from_name(G::NAME).unwrap_or(GameId::DEFAULT)
+    }
+
+    fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), String> {
+        let mut pos = match &cmd.start {
+            PositionStart::StartPos => G::start(&self.rules),
+            PositionStart::Fen(t) => G::from_text(t, &self.rules).map_err(|e| {
+                let board = t.to_string();
+                let first = board.split(' ').next().unwrap_or("").to_string();
+                format!("invalid {} position ({e}) at {first}", G::NAME)
+            })?,
+        };
+        let mut history = History::starting_at(&pos);
+        for m in &cmd.moves {
+            if let Some(end) = status_with_history(&pos, &history) {
+                return Err(format!("illegal move, the game is over ({end}) at {m}"));
+            }
+            let mv = pos
+                .find_move(m)
+                .ok_or_else(|| format!("illegal move at {m}"))?;
+            pos = pos.play(mv);
+            history.push(pos.repetition_key());
+        }
+        self.pos = pos;
+        self.history = history;
+        Ok(())
+    }
+
+    fn display(&self) -> String {
+        display::render(&self.pos.to_text(), G::FILES, G::RANKS, self.status())
+    }
+
+    fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64) {
+        let mut rows: Vec<(String, u64)> = perft_divide(&self.pos, depth)
+            .into_iter()
+            .map(|(m, n)| (self.pos.move_text(m).to_string(), n))
+            .collect();
+        rows.sort();
+        let total = if depth == 0 {
+            perft(&self.pos, 0)
+        } else {
+            rows.iter().map(|r| r.1).sum()
+        };
+        (rows, total)
+    }
+
+    fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>> {
+        let root = self.pos.clone();
+        let history = self.history.clone();
+        let over = self.status().is_some();
+        std::thread::Builder::new()
+            .name("search".into())
+            .spawn(move || run_search(root, history, over, job))
+    }
+
+    fn status(&self) -> Option<End> {
+        status_with_history(&self.pos, &self.history)
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.pos.side_to_move()
+    }
+}
+
+/// The `info` line of a completed iteration.
+pub fn info_line<G: Game>(root: &G, r: &Report<G::Move>) -> InfoLine {
+    let ms = r.elapsed.as_millis() as u64;
+    InfoLine {
+        depth: Some(r.depth),
+        score: Some(match mate_moves(r.score) {
+            Some(m) => Score::Mate(m),
+            None => Score::Cp(r.score),
+        }),
+        nodes: Some(r.nodes),
+        nps: Some(r.nodes * 1000 / ms.max(1)),
+        time: Some(ms),
+        pv: search::pv_positions(root, &r.pv)
+            .iter()
+            .map(|(p, m)| p.move_text(*m))
+            .collect(),
+        ..InfoLine::default()
+    }
+}
+
+fn run_search<G: Game>(root: G, history: History, over: bool, job: SearchJob) {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if over {
+            return None;
+        }
+        search::search(&root, &history, &job.limits, &job.stop, |r| {
+            job.out.line(info_line(&root, r));
+        })
+        .best
+    }));
+    let best = match result {
+        Ok(b) => b,
+        Err(_) => {
+            job.out
+                .error("internal error in the search; playing the first legal move");
+            let mut moves = G::MoveList::default();
+            if !over {
+                root.generate(&mut moves);
+            }
+            moves.first().copied()
+        }
+    };
+    while job.hold.load(Ordering::Acquire) && !job.stop.load(Ordering::Acquire) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    job.out.line(Reply::BestMove {
+        mv: best.map(|m| root.move_text(m)),
+        ponder: None,
+    });
+}

@@ -1,0 +1,313 @@
+//! The protocol loop: reads lines, answers them, and runs searches on their
+//! own thread so that `isready` and `stop` are answered while one runs.
+//! A rejected line changes nothing and gets `info string error: …`.
+
+use super::lines::{Line, LineReader, MAX_LINE};
+use super::options::{MOVE_OVERHEAD, OptionStore, VARIANT};
+use super::session::{SearchJob, Session, new_session};
+use super::{Output, bench};
+use crate::core::{Color, OptionValue, Outcome};
+use crate::games::GameId;
+use crate::protocol::options::option_line;
+use crate::protocol::{Command, GoParams, QueryKind, parse_command};
+use crate::search::Limits;
+use std::io::Read;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+pub const ENGINE_NAME: &str = concat!("Koma ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the Koma developers";
+
+struct Running {
+    handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    hold: Arc<AtomicBool>,
+    limits: Limits,
+    /// The time budget `ponderhit` arms, if the `go` had clocks.
+    on_ponderhit: Option<(Duration, Duration)>,
+}
+
+pub struct Engine {
+    out: Output,
+    options: OptionStore,
+    session: Box<dyn Session>,
+    search: Option<Running>,
+    debug: bool,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Engine {
+    pub fn new(out: Output) -> Engine {
+        let options = OptionStore::new();
+        let session = new_session(GameId::DEFAULT, &options.rule_values(GameId::DEFAULT))
+            .unwrap_or_else(|e| panic!("default rules are valid: {e}"));
+        Engine {
+            out,
+            options,
+            session,
+            search: None,
+            debug: false,
+        }
+    }
+
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        match parse_command(line) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(cmd)) => self.handle(cmd),
+            Err(e) => {
+                self.out.error(e);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn searching(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| !s.handle.is_finished())
+    }
+
+    /// Stops a running search and waits for its `bestmove`.
+    fn stop_search(&mut self) {
+        if let Some(s) = self.search.take() {
+            s.stop.store(true, Ordering::Release);
+            let _ = s.handle.join();
+        }
+    }
+
+    pub fn handle(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::Uci | Command::Ugi => {
+                self.out.line(format_args!("id name {ENGINE_NAME}"));
+                self.out.line(format_args!("id author {ENGINE_AUTHOR}"));
+                for spec in self.options.specs() {
+                    self.out.line(option_line(spec));
+                }
+                self.out.line(if cmd == Command::Uci {
+                    "uciok"
+                } else {
+                    "ugiok"
+                });
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => {
+                self.stop_search();
+                self.set_option(&name, value.as_deref());
+            }
+            Command::UciNewGame | Command::UgiNewGame => {
+                self.stop_search();
+                self.reset_session();
+            }
+            Command::Position(p) => {
+                self.stop_search();
+                if let Err(e) = self.session.set_position(&p) {
+                    self.out.error(e);
+                }
+            }
+            Command::Go(g) => {
+                self.stop_search();
+                self.go(&g);
+            }
+            Command::Perft(depth) => {
+                self.stop_search();
+                let start = std::time::Instant::now();
+                let (rows, total) = self.session.perft(depth);
+                for (m, n) in rows {
+                    self.out.line(format_args!("{m}: {n}"));
+                }
+                self.out.line("");
+                self.out.line(format_args!("Nodes searched: {total}"));
+                if self.debug {
+                    let ms = start.elapsed().as_millis().max(1) as u64;
+                    self.out.line(format_args!(
+                        "info string perft {} ms, {} nodes/s",
+                        ms,
+                        total * 1000 / ms
+                    ));
+                }
+            }
+            Command::Stop => {
+                if self.searching() || self.search.is_some() {
+                    self.stop_search();
+                }
+            }
+            Command::PonderHit => match &self.search {
+                Some(s) if !s.handle.is_finished() || s.hold.load(Ordering::Acquire) => {
+                    if let Some((soft, hard)) = s.on_ponderhit {
+                        s.limits.arm(soft, hard);
+                    }
+                    s.hold.store(false, Ordering::Release);
+                }
+                _ => self
+                    .out
+                    .error("ponderhit without a ponder search at ponderhit"),
+            },
+            Command::Quit => {
+                self.stop_search();
+                return Flow::Quit;
+            }
+            Command::Display => {
+                for l in self.session.display().lines() {
+                    self.out.line(l);
+                }
+            }
+            Command::Query(q) => self.query(q),
+            Command::Bench => {
+                self.stop_search();
+                bench::run(&self.out, None);
+            }
+        }
+        Flow::Continue
+    }
+
+    fn set_option(&mut self, name: &str, raw: Option<&str>) {
+        let (name, value) = match self.options.check(name, raw) {
+            Ok(v) => v,
+            Err(e) => return self.out.error(e),
+        };
+        if name == VARIANT {
+            let Some(game) = value.as_str().and_then(GameId::from_name) else {
+                return self.out.error(format!("unknown variant at {value}"));
+            };
+            match new_session(game, &self.options.rule_values(game)) {
+                Ok(s) => self.session = s,
+                Err(e) => return self.out.error(e),
+            }
+            self.options.set(name, value);
+            return;
+        }
+        let game = self.session.game();
+        let is_rule_of_current = game.rule_specs().iter().any(|s| s.name == name);
+        let previous = self.options.get(name).cloned();
+        self.options.set(name, value);
+        if is_rule_of_current {
+            // New rules mean a new game from the start position.
+            if let Err(e) = self.try_reset_session() {
+                if let Some(p) = previous {
+                    self.options.set(name, p);
+                }
+                self.out.error(format!("{e} at {name}"));
+            }
+        }
+    }
+
+    fn try_reset_session(&mut self) -> Result<(), String> {
+        let game = self.session.game();
+        self.session = new_session(game, &self.options.rule_values(game))?;
+        Ok(())
+    }
+
+    fn reset_session(&mut self) {
+        if let Err(e) = self.try_reset_session() {
+            self.out.error(e);
+        }
+    }
+
+    fn go(&mut self, g: &GoParams) {
+        let mut limits = Limits::infinite();
+        limits.depth = g.depth;
+        limits.nodes = g.nodes;
+        let overhead = self.options.int(MOVE_OVERHEAD).max(0) as u64;
+        let side = self.session.side_to_move().index();
+        let budget = if let Some(mt) = g.movetime {
+            let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
+            Some((t, t))
+        } else {
+            g.time[side].map(|time| {
+                Limits::from_clock(time, g.inc[side].unwrap_or(0), g.movestogo, overhead)
+            })
+        };
+        let hold = g.infinite || g.ponder;
+        if let (Some((soft, hard)), false) = (budget, g.ponder) {
+            limits.arm(soft, hard);
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let hold_flag = Arc::new(AtomicBool::new(hold));
+        let job = SearchJob {
+            out: self.out.clone(),
+            stop: stop.clone(),
+            limits: limits.clone(),
+            hold: hold_flag.clone(),
+        };
+        match self.session.spawn_search(job) {
+            Ok(handle) => {
+                self.search = Some(Running {
+                    handle,
+                    stop,
+                    hold: hold_flag,
+                    limits,
+                    on_ponderhit: if g.ponder { budget } else { None },
+                })
+            }
+            Err(e) => self
+                .out
+                .error(format!("cannot start the search ({e}) at go")),
+        }
+    }
+
+    fn query(&self, q: QueryKind) {
+        let status = self.session.status();
+        let answer = match q {
+            QueryKind::GameOver => status.is_some().to_string(),
+            QueryKind::P1Turn => (self.session.side_to_move() == Color::First).to_string(),
+            QueryKind::Result => match status.map(|e| e.outcome) {
+                None => "none".into(),
+                Some(Outcome::Draw) => "draw".into(),
+                Some(Outcome::Win(Color::First)) => "p1win".into(),
+                Some(Outcome::Win(Color::Second)) => "p2win".into(),
+            },
+        };
+        self.out.line(format_args!("response {answer}"));
+    }
+
+    /// Ends the session: stops the search so its `bestmove` is printed.
+    pub fn shutdown(&mut self) {
+        self.stop_search();
+    }
+
+    pub fn option(&self, name: &str) -> Option<&OptionValue> {
+        self.options.get(name)
+    }
+}
+
+/// Runs the protocol on `input` and `output` until `quit` or end of input.
+pub fn run<R: Read>(input: R, output: Output) {
+    let mut engine = Engine::new(output.clone());
+    let mut lines = LineReader::new(input, MAX_LINE);
+    while let Some(line) = lines.next_line() {
+        let flow = match line {
+            Line::Text(s) => {
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    engine.handle_line(&s)
+                }));
+                r.unwrap_or_else(|_| {
+                    output.error(format!(
+                        "internal error at {}",
+                        s.split_whitespace().next().unwrap_or("")
+                    ));
+                    Flow::Continue
+                })
+            }
+            Line::TooLong => {
+                output.error(format!("line longer than {MAX_LINE} bytes at line"));
+                Flow::Continue
+            }
+            Line::NotUtf8 => {
+                output.error("line is not UTF-8 text at line");
+                Flow::Continue
+            }
+        };
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    engine.shutdown();
+}

@@ -1,0 +1,181 @@
+//! Helpers shared by the integration tests: an in-process engine over byte
+//! buffers, and the real `koma` binary behind pipes.
+#![allow(dead_code)]
+
+use koma::engine::{Output, run};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Default)]
+pub struct Sink(pub Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Feeds the engine one line at a time; after a `go` with its own limit it
+/// waits for that search's `bestmove` before giving the next line, as a GUI
+/// would (end of input means quit, which would stop the search).
+struct Script {
+    lines: std::collections::VecDeque<Vec<u8>>,
+    current: std::io::Cursor<Vec<u8>>,
+    sink: Sink,
+    wait_for: Option<usize>,
+}
+
+impl Script {
+    fn bestmoves(&self) -> usize {
+        let out = self.sink.0.lock().unwrap();
+        String::from_utf8_lossy(&out)
+            .lines()
+            .filter(|l| l.starts_with("bestmove"))
+            .count()
+    }
+}
+
+impl std::io::Read for Script {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = self.current.read(buf)?;
+            if n > 0 {
+                return Ok(n);
+            }
+            if let Some(count) = self.wait_for.take() {
+                let end = Instant::now() + Duration::from_secs(60);
+                while self.bestmoves() <= count && Instant::now() < end {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            let Some(line) = self.lines.pop_front() else {
+                return Ok(0);
+            };
+            let text = String::from_utf8_lossy(&line);
+            let t = text.trim();
+            if t.starts_with("go")
+                && !t.contains("infinite")
+                && !t.contains("ponder")
+                && !t.contains("perft")
+            {
+                self.wait_for = Some(self.bestmoves());
+            }
+            self.current = std::io::Cursor::new(line);
+        }
+    }
+}
+
+/// Runs the engine in-process on `input` until it ends; returns its lines.
+pub fn converse(input: &str) -> Vec<String> {
+    converse_bytes(input.as_bytes())
+}
+
+pub fn converse_bytes(input: &[u8]) -> Vec<String> {
+    let sink = Sink::default();
+    let lines = input
+        .split_inclusive(|&b| b == b'\n')
+        .map(<[u8]>::to_vec)
+        .collect();
+    let script = Script {
+        lines,
+        current: std::io::Cursor::new(vec![]),
+        sink: sink.clone(),
+        wait_for: None,
+    };
+    run(script, Output::new(sink.clone()));
+    let bytes = sink.0.lock().unwrap().clone();
+    String::from_utf8(bytes)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The real binary, with a reader thread collecting its lines.
+pub struct Koma {
+    pub child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Koma {
+    pub fn spawn() -> Koma {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("koma starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Koma {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Lines until one satisfies `done` (included), or panics after `limit`.
+    pub fn read_until(&mut self, limit: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let end = Instant::now() + limit;
+        let mut out = vec![];
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let stop = done(&l);
+                    out.push(l);
+                    if stop {
+                        return out;
+                    }
+                }
+                Err(_) => panic!("no matching line within {limit:?}; got {out:?}"),
+            }
+        }
+    }
+
+    /// Waits for the process to exit on its own.
+    pub fn wait_exit(&mut self, limit: Duration) -> bool {
+        let end = Instant::now() + limit;
+        while Instant::now() < end {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        false
+    }
+}
+
+impl Drop for Koma {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,303 @@
+//! The engine loop driven in-process over byte buffers: every command, every
+//! rejection leaving position and options unchanged, exactly one bestmove
+//! per go.
+
+mod common;
+use common::{converse, converse_bytes};
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info string error:"))
+        .collect()
+}
+
+fn bestmoves(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|l| l.starts_with("bestmove")).collect()
+}
+
+fn position_line(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("Position: "))
+        .collect()
+}
+
+#[test]
+fn uci_lists_every_option_and_ends_with_uciok() {
+    let out = converse("uci\n");
+    assert!(out[0].starts_with("id name Koma"));
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("option name UCI_Variant type combo default "))
+    );
+    for name in koma::games::GameId::ALL {
+        let combo = out
+            .iter()
+            .find(|l| l.starts_with("option name UCI_Variant"))
+            .unwrap();
+        assert!(combo.contains(&format!(" var {name}")), "{name}");
+        for spec in name.rule_specs() {
+            assert!(
+                out.iter()
+                    .any(|l| l.starts_with(&format!("option name {} type", spec.name))),
+                "{}",
+                spec.name
+            );
+        }
+    }
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("option name Move Overhead type spin"))
+    );
+    assert_eq!(out.last().unwrap(), "uciok");
+}
+
+#[test]
+fn ugi_handshake_ends_with_ugiok() {
+    let out = converse("ugi\n");
+    assert_eq!(out.last().unwrap(), "ugiok");
+}
+
+#[test]
+fn isready_answers_readyok() {
+    assert_eq!(converse("isready\n"), vec!["readyok"]);
+}
+
+#[test]
+fn go_depth_ends_with_exactly_one_legal_bestmove() {
+    let out = converse("setoption name UCI_Variant value hasami\nposition startpos\ngo depth 2\n");
+    let bm = bestmoves(&out);
+    assert_eq!(bm.len(), 1, "{out:?}");
+    let mv = bm[0].strip_prefix("bestmove ").unwrap();
+    // The move is accepted back by the engine.
+    let again = converse(&format!(
+        "setoption name UCI_Variant value hasami\nposition startpos moves {mv}\nd\n"
+    ));
+    assert!(errors(&again).is_empty(), "{again:?}");
+    assert!(out.iter().any(|l| l.starts_with("info depth 2 score cp")));
+}
+
+#[test]
+fn go_with_nodes_and_movetime_limits_each_end_with_one_bestmove() {
+    for go in [
+        "go nodes 500",
+        "go movetime 50",
+        "go wtime 100 btime 100",
+        "go wtime 1000 btime 1 winc 10 binc 10 movestogo 3",
+        "go",
+    ] {
+        let out = converse(&format!("setoption name UCI_Variant value hasami\n{go}\n"));
+        assert_eq!(bestmoves(&out).len(), 1, "{go}: {out:?}");
+        assert!(errors(&out).is_empty(), "{go}: {out:?}");
+    }
+}
+
+#[test]
+fn go_in_a_finished_game_answers_bestmove_none() {
+    let out = converse(
+        "setoption name UCI_Variant value hasami\nposition fen 9/9/9/9/9/9/9/9/PPPP5 b 4\ngo depth 3\nd\n",
+    );
+    assert_eq!(bestmoves(&out), vec!["bestmove (none)"]);
+    assert!(
+        out.iter().any(|l| l.starts_with("Game: over, 1-0")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn malformed_lines_get_an_error_and_change_nothing() {
+    let setup = "setoption name UCI_Variant value hasami\nposition startpos moves a1a2 a9a8\n";
+    let before = converse(&format!("{setup}d\n"));
+    for bad in [
+        "go depth x",
+        "position startpos moves a1a2 a9a8 zz",
+        "position startpos moves a1a2 a9a8 a2a1 a8a7 a1a9",
+        "position fen 9/9 w 1",
+        "position fen 9/9/9/9/9/9/9/9/PPPPPPPPK w 1",
+        "setoption name UCI_Variant value chess",
+        "setoption name Nonexistent value 3",
+        "setoption name HasamiLines value maybe",
+        "setoption name Move Overhead value -5",
+        "frobnicate",
+        "debug",
+        "position",
+    ] {
+        let out = converse(&format!("{setup}{bad}\nd\n"));
+        let errs = errors(&out);
+        assert_eq!(errs.len(), 1, "{bad}: {out:?}");
+        assert!(
+            errs[0].contains(" at "),
+            "error names the token: {}",
+            errs[0]
+        );
+        assert_eq!(
+            position_line(&out),
+            position_line(&before),
+            "{bad} changed the position"
+        );
+    }
+    let out = converse("setoption name Move Overhead value -5\nuci\n");
+    assert!(
+        out.iter()
+            .any(|l| l == "option name Move Overhead type spin default 30 min 0 max 5000")
+    );
+}
+
+#[test]
+fn a_position_command_with_one_bad_move_is_rejected_whole() {
+    let out = converse(
+        "setoption name UCI_Variant value hasami\nposition startpos moves a1a2\nposition startpos moves a1a3 a9a8 a3a9\nd\n",
+    );
+    let e = errors(&out);
+    assert_eq!(e.len(), 1);
+    assert!(e[0].ends_with("at a3a9"), "{}", e[0]);
+    assert_eq!(
+        position_line(&out),
+        vec!["Position: ppppppppp/9/9/9/9/9/9/P8/1PPPPPPPP b 1"]
+    );
+}
+
+#[test]
+fn position_strings_round_trip_through_d() {
+    for (game, fen) in [
+        ("hasami", "ppp1ppppp/9/3p5/9/9/4P4/9/9/PPPP1PPPP w 3"),
+        (
+            "hasami",
+            "p1pp1p1pp/1p7/4p4/6p2/2P6/9/3P1P3/1P7/P1P1P2PP b 6",
+        ),
+    ] {
+        let out = converse(&format!(
+            "setoption name UCI_Variant value {game}\nposition fen {fen}\nd\n"
+        ));
+        assert_eq!(
+            position_line(&out),
+            vec![&format!("Position: {fen}")],
+            "{out:?}"
+        );
+    }
+}
+
+#[test]
+fn go_perft_prints_each_move_a_blank_line_and_the_total() {
+    let out = converse("setoption name UCI_Variant value hasami\ngo perft 2\n");
+    let blank = out.iter().position(|l| l.is_empty()).unwrap();
+    assert_eq!(blank, 63);
+    let sum: u64 = out[..blank]
+        .iter()
+        .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 3717);
+    assert_eq!(out[blank + 1], "Nodes searched: 3717");
+}
+
+#[test]
+fn variant_and_rule_changes_take_effect() {
+    // Three captures ahead: over at once under lead3, not under five.
+    let fen = "pppppp3/9/9/9/9/9/9/9/PPPPPPPPP w 1";
+    let out = converse(&format!(
+        "setoption name UCI_Variant value hasami\nposition fen {fen}\nd\n"
+    ));
+    assert!(out.iter().any(|l| l == "Game: in progress"), "{out:?}");
+    let out = converse(&format!(
+        "setoption name UCI_Variant value hasami\nsetoption name HasamiWin value lead3\nposition fen {fen}\nd\n"
+    ));
+    assert!(errors(&out).is_empty(), "{out:?}");
+    assert!(
+        out.iter().any(|l| l.starts_with("Game: over, 1-0")),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn queries_answer_from_the_current_position() {
+    let out = converse(
+        "setoption name UCI_Variant value hasami\nquery gameover\nquery p1turn\nquery result\nposition startpos moves a1a2\nquery p1turn\n",
+    );
+    assert_eq!(
+        out,
+        vec![
+            "response false",
+            "response true",
+            "response none",
+            "response false"
+        ]
+    );
+}
+
+#[test]
+fn end_of_input_during_an_infinite_search_still_prints_its_bestmove() {
+    let out = converse("setoption name UCI_Variant value hasami\ngo infinite\n");
+    assert_eq!(bestmoves(&out).len(), 1, "{out:?}");
+}
+
+#[test]
+fn quit_ends_the_loop_and_later_lines_are_not_read() {
+    let out = converse("quit\nisready\n");
+    assert!(out.is_empty(), "{out:?}");
+}
+
+#[test]
+fn binary_and_overlong_input_get_errors_and_the_loop_goes_on() {
+    let mut input = b"\xff\xfe\x00\n".to_vec();
+    input.extend(std::iter::repeat_n(b'a', 2 << 20));
+    input.extend_from_slice(b"\nisready\n");
+    let out = converse_bytes(&input);
+    assert_eq!(errors(&out).len(), 2, "{:?}", &out);
+    assert_eq!(out.last().unwrap(), "readyok");
+}
+
+#[test]
+fn random_lines_never_panic_the_engine() {
+    let words = [
+        "uci",
+        "isready",
+        "go",
+        "depth",
+        "1",
+        "nodes",
+        "50",
+        "perft",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "a1a2",
+        "a9a8",
+        "setoption",
+        "name",
+        "value",
+        "UCI_Variant",
+        "hasami",
+        "HasamiWin",
+        "all",
+        "d",
+        "stop",
+        "query",
+        "result",
+        "9/9/9/9/9/9/9/9/PPPPPPPPP",
+        "w",
+        "b",
+        "ponderhit",
+        "-1",
+        "x",
+        "P@a1",
+        "pass",
+        "ucinewgame",
+    ];
+    let mut seed = 7u64;
+    let mut script = String::new();
+    for _ in 0..400 {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+        let n = (seed >> 60) as usize;
+        for _ in 0..n {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            script.push_str(words[(seed >> 33) as usize % words.len()]);
+            script.push(' ');
+        }
+        script.push('\n');
+    }
+    script.push_str("isready\n");
+    let out = converse(&script);
+    assert_eq!(out.last().unwrap(), "readyok");
+}
