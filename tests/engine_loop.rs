@@ -85,7 +85,6 @@ fn go_with_nodes_and_movetime_limits_each_end_with_one_bestmove() {
         "go movetime 50",
         "go wtime 100 btime 100",
         "go wtime 1000 btime 1 winc 10 binc 10 movestogo 3",
-        "go",
     ] {
         let out = converse(&format!("setoption name UCI_Variant value hasami\n{go}\n"));
         assert_eq!(bestmoves(&out).len(), 1, "{go}: {out:?}");

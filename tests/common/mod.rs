@@ -33,11 +33,12 @@ struct Script {
 }
 
 impl Script {
-    fn bestmoves(&self) -> usize {
+    /// Lines that end a `go`: its `bestmove`, or the error refusing it.
+    fn answers(&self) -> usize {
         let out = self.sink.0.lock().unwrap();
         String::from_utf8_lossy(&out)
             .lines()
-            .filter(|l| l.starts_with("bestmove"))
+            .filter(|l| l.starts_with("bestmove") || l.starts_with("info string error"))
             .count()
     }
 }
@@ -51,7 +52,7 @@ impl std::io::Read for Script {
             }
             if let Some(count) = self.wait_for.take() {
                 let end = Instant::now() + Duration::from_secs(60);
-                while self.bestmoves() <= count && Instant::now() < end {
+                while self.answers() <= count && Instant::now() < end {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             }
@@ -60,12 +61,11 @@ impl std::io::Read for Script {
             };
             let text = String::from_utf8_lossy(&line);
             let t = text.trim();
-            if t.starts_with("go")
-                && !t.contains("infinite")
-                && !t.contains("ponder")
-                && !t.contains("perft")
-            {
-                self.wait_for = Some(self.bestmoves());
+            let limited = ["depth", "nodes", "movetime", "wtime", "btime"]
+                .iter()
+                .any(|w| t.contains(w));
+            if t.starts_with("go") && limited && !t.contains("infinite") && !t.contains("ponder") {
+                self.wait_for = Some(self.answers());
             }
             self.current = std::io::Cursor::new(line);
         }
