@@ -5,11 +5,13 @@
 #[cfg(test)]
 pub(crate) mod conformance;
 pub mod hasami;
+pub mod kaninariebi;
 
 use crate::core::{Game, OptionSpec, Rules};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
+    KaniNariEbi,
     Hasami,
 }
 
@@ -20,11 +22,12 @@ pub trait GameVisitor {
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::Hasami];
-    pub const DEFAULT: GameId = GameId::Hasami;
+    pub const ALL: &'static [GameId] = &[GameId::KaniNariEbi, GameId::Hasami];
+    pub const DEFAULT: GameId = GameId::KaniNariEbi;
 
     pub fn name(self) -> &'static str {
         match self {
+            GameId::KaniNariEbi => kaninariebi::KaniNariEbi::NAME,
             GameId::Hasami => hasami::Hasami::NAME,
         }
     }
@@ -35,6 +38,7 @@ impl GameId {
 
     pub fn visit<V: GameVisitor>(self, v: V) -> V::Output {
         match self {
+            GameId::KaniNariEbi => v.visit::<kaninariebi::KaniNariEbi>(),
             GameId::Hasami => v.visit::<hasami::Hasami>(),
         }
     }

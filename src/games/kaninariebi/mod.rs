@@ -1,0 +1,350 @@
+//! Kani Nari Ebi (`../shared/spec/kaninariebi.md`), Koma's main game: 5x5,
+//! Crabs sliding along their rank and Shrimps stepping diagonally, the River
+//! current on file c, optional promotion in the opponent's home column,
+//! custodian capture of whole runs by the moved piece, the Bond (one extra
+//! diagonal step by a member of the moved piece's group), and the wins by
+//! three captures and by three Shrimps, with the option `KaniBondAnyType`.
+//!
+//! A turn is one `Move`: the normal movement and, when the turn has one,
+//! the Bond movement, each written with the square where the piece comes to
+//! rest after the current (`notation.md`).
+
+mod board;
+mod capture;
+mod eval;
+mod movegen;
+mod rules;
+#[cfg(test)]
+mod tests;
+mod text;
+
+pub use board::Square;
+pub use movegen::PIECES;
+pub use rules::KaniRules;
+
+use crate::core::{Color, End, EndReason, Game, MoveList, MoveSink, MoveText, StepText};
+use board::{Bitboard, ZOBRIST, ZOBRIST_SIDE};
+use movegen::{Mover, has_won};
+
+/// One movement: the piece's square, its resting square, and whether it
+/// promotes; packed in 11 bits (from, to << 5, promote << 10).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Movement {
+    pub from: Square,
+    pub to: Square,
+    pub promote: bool,
+}
+
+impl Movement {
+    const fn pack(self) -> u32 {
+        self.from.index() as u32 | (self.to.index() as u32) << 5 | (self.promote as u32) << 10
+    }
+
+    const fn unpack(bits: u32) -> Movement {
+        Movement {
+            from: Square::from_index(bits & 31),
+            to: Square::from_index((bits >> 5) & 31),
+            promote: bits & (1 << 10) != 0,
+        }
+    }
+
+    fn text(self) -> StepText {
+        StepText {
+            from: self.from.coord(),
+            to: self.to.coord(),
+            promote: self.promote,
+        }
+    }
+
+    fn from_text(t: &StepText) -> Option<Movement> {
+        Some(Movement {
+            from: Square::from_coord(t.from)?,
+            to: Square::from_coord(t.to)?,
+            promote: t.promote,
+        })
+    }
+}
+
+/// A turn, packed in a `u32`: the normal movement in bits 0..11, the Bond
+/// movement in bits 11..22, bit 22 set when the turn has a Bond. Every
+/// legal turn has exactly one packing, so turns compare as integers.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct Move(u32);
+
+const BOND: u32 = 1 << 22;
+
+impl Move {
+    #[inline]
+    pub const fn single(from: Square, to: Square, promote: bool) -> Move {
+        Move(Movement { from, to, promote }.pack())
+    }
+
+    /// This turn's normal movement followed by a Bond movement.
+    #[inline]
+    pub const fn with_bond(self, from: Square, to: Square, promote: bool) -> Move {
+        Move((self.0 & 0x7ff) | Movement { from, to, promote }.pack() << 11 | BOND)
+    }
+
+    pub const fn first(self) -> Movement {
+        Movement::unpack(self.0)
+    }
+
+    pub const fn bond(self) -> Option<Movement> {
+        if self.0 & BOND != 0 {
+            Some(Movement::unpack(self.0 >> 11))
+        } else {
+            None
+        }
+    }
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = match self.bond() {
+            None => MoveText::Step(self.first().text()),
+            Some(b) => MoveText::Bond(self.first().text(), b.text()),
+        };
+        write!(f, "{text}")
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KaniNariEbi {
+    /// Pieces of each side.
+    pieces: [Bitboard; 2],
+    /// Shrimps of both sides (the other pieces are Crabs).
+    shrimps: Bitboard,
+    side: Color,
+    /// The move number: 1 at the start, one more after each second-player
+    /// turn.
+    move_number: u32,
+    rules: KaniRules,
+    hash: u64,
+}
+
+impl KaniNariEbi {
+    pub fn pieces(&self, c: Color) -> Bitboard {
+        self.pieces[c.index()]
+    }
+
+    pub fn shrimps(&self, c: Color) -> Bitboard {
+        self.pieces[c.index()] & self.shrimps
+    }
+
+    pub fn crabs(&self, c: Color) -> Bitboard {
+        self.pieces[c.index()] & !self.shrimps
+    }
+
+    /// Pieces `c` has captured: the opponent's missing pieces.
+    pub fn captured_by(&self, c: Color) -> u32 {
+        PIECES.saturating_sub(self.pieces[c.opponent().index()].count_ones())
+    }
+
+    pub fn move_number(&self) -> u32 {
+        self.move_number
+    }
+
+    pub fn rules(&self) -> &KaniRules {
+        &self.rules
+    }
+
+    /// Whether `c` meets a winning condition: three captures or three
+    /// Shrimps of its own on the board.
+    pub fn has_won(&self, c: Color) -> Option<EndReason> {
+        let enemy = self.pieces[c.opponent().index()];
+        if !has_won(self.shrimps(c), enemy) {
+            None
+        } else if enemy.count_ones() <= PIECES - 3 {
+            Some(EndReason::Captures)
+        } else {
+            Some(EndReason::Shrimps)
+        }
+    }
+
+    fn mover(&self) -> Mover {
+        let us = self.side;
+        Mover {
+            own: self.pieces[us.index()],
+            shrimps: self.shrimps(us),
+            enemy: self.pieces[us.opponent().index()],
+            promotion_zone: board::home(us.opponent()),
+            any_type: self.rules.bond_any_type,
+        }
+    }
+
+    fn compute_hash(pieces: &[Bitboard; 2], shrimps: Bitboard, side: Color) -> u64 {
+        let mut h = if side == Color::Second {
+            ZOBRIST_SIDE
+        } else {
+            0
+        };
+        for c in Color::BOTH {
+            for sq in board::squares(pieces[c.index()]) {
+                let kind = usize::from(shrimps & sq.bit() != 0);
+                h ^= ZOBRIST[c.index()][kind][sq.index()];
+            }
+        }
+        h
+    }
+
+    /// Plays one movement of the side to move (resting square given) with
+    /// its promotion and capture; the side to move does not change.
+    #[inline]
+    fn apply(&mut self, m: Movement) {
+        let us = self.side.index();
+        let them = 1 - us;
+        let (bf, bt) = (m.from.bit(), m.to.bit());
+        let was = usize::from(self.shrimps & bf != 0);
+        let now = was | usize::from(m.promote);
+        self.pieces[us] ^= bf | bt;
+        self.shrimps &= !bf;
+        if now == 1 {
+            self.shrimps |= bt;
+        }
+        self.hash ^= ZOBRIST[us][was][m.from.index()] ^ ZOBRIST[us][now][m.to.index()];
+        let taken = capture::captured(m.to, self.pieces[us], self.pieces[them]);
+        if taken != 0 {
+            for sq in board::squares(taken) {
+                let kind = usize::from(self.shrimps & sq.bit() != 0);
+                self.hash ^= ZOBRIST[them][kind][sq.index()];
+            }
+            self.pieces[them] &= !taken;
+            self.shrimps &= !taken;
+        }
+    }
+}
+
+/// A proven bound on the number of turns in any position. Normal
+/// movements: a Crab reaches at most the 4 other files of its rank, of which
+/// the River gives at most 2 resting squares and the opponent's home column
+/// 2 strings (plain and `+`): at most 6. A Shrimp has 4 diagonal squares, at
+/// most 2 of them in the River (at most 2 resting squares each): at most 6.
+/// So at most 5 x 6 = 30 normal movements. After one, the Bond group has at
+/// most 5 members; a member's 4 diagonal squares lie in two files, one of
+/// which may be the River (at most 2 + 2 resting squares) and the other the
+/// opponent's home column (at most 2 + 2 strings): at most 8 Bond movements
+/// per member, 40 per normal movement. Total at most 30 x (1 + 40) = 1230.
+pub const MAX_TURNS: usize = 1230;
+
+impl Game for KaniNariEbi {
+    type Move = Move;
+    type Rules = KaniRules;
+    type MoveList = MoveList<Move, MAX_TURNS>;
+
+    const NAME: &'static str = "kaninariebi";
+    const FILES: u8 = board::FILES;
+    const RANKS: u8 = board::RANKS;
+    /// The rules have no draw: repetition is the search's business only, and
+    /// the referee adjudicates games that run too long.
+    const REPETITION_LIMIT: Option<usize> = None;
+    /// Turns without a Bond: the normal movement's `from * 25 + to` and its
+    /// promotion bit (0..1250); turns with a Bond: 1250 plus the same index
+    /// of the Bond movement.
+    const MOVE_KEYS: usize = 2 * 2 * board::SQUARES * board::SQUARES;
+
+    fn start(rules: &KaniRules) -> Self {
+        let pieces = [board::FILE_A, board::FILE_E];
+        KaniNariEbi {
+            pieces,
+            shrimps: 0,
+            side: Color::First,
+            move_number: 1,
+            rules: *rules,
+            hash: Self::compute_hash(&pieces, 0, Color::First),
+        }
+    }
+
+    fn from_text(
+        text: &crate::core::PositionText,
+        rules: &KaniRules,
+    ) -> Result<Self, crate::core::PositionError> {
+        text::from_text(text, rules)
+    }
+
+    fn to_text(&self) -> crate::core::PositionText {
+        text::to_text(self)
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn generate<S: MoveSink<Move>>(&self, out: &mut S) {
+        self.mover().generate(out);
+    }
+
+    fn count_moves(&self) -> usize {
+        self.mover().count()
+    }
+
+    fn play(&self, mv: Move) -> Self {
+        let mut next = self.clone();
+        next.apply(mv.first());
+        if let Some(b) = mv.bond() {
+            next.apply(b);
+        }
+        if next.side == Color::Second {
+            next.move_number = next.move_number.saturating_add(1);
+        }
+        next.side = next.side.opponent();
+        next.hash ^= ZOBRIST_SIDE;
+        next
+    }
+
+    /// The player who just moved wins by three captures or three Shrimps.
+    /// (`from_text` refuses positions where the side to move already won.)
+    fn terminal(&self) -> Option<End> {
+        let mover = self.side.opponent();
+        self.has_won(mover).map(|reason| End::win(mover, reason))
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn move_text(&self, mv: Move) -> MoveText {
+        match mv.bond() {
+            None => MoveText::Step(mv.first().text()),
+            Some(b) => MoveText::Bond(mv.first().text(), b.text()),
+        }
+    }
+
+    fn find_move(&self, text: &MoveText) -> Option<Move> {
+        let mv = match text {
+            MoveText::Step(s) => {
+                let m = Movement::from_text(s)?;
+                Move::single(m.from, m.to, m.promote)
+            }
+            MoveText::Bond(a, b) => {
+                let (a, b) = (Movement::from_text(a)?, Movement::from_text(b)?);
+                Move::single(a.from, a.to, a.promote).with_bond(b.from, b.to, b.promote)
+            }
+            _ => return None,
+        };
+        let mut moves = Self::MoveList::default();
+        self.generate(&mut moves);
+        moves.contains(&mv).then_some(mv)
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    /// Turns that capture or promote.
+    fn is_tactical(&self, mv: Move) -> bool {
+        let next = self.play(mv);
+        let them = self.side.opponent();
+        next.pieces(them) != self.pieces(them)
+            || next.shrimps(self.side).count_ones() > self.shrimps(self.side).count_ones()
+    }
+
+    fn move_key(&self, mv: Move) -> usize {
+        let key = |m: Movement| {
+            (m.from.index() * board::SQUARES + m.to.index()) * 2 + usize::from(m.promote)
+        };
+        match mv.bond() {
+            None => key(mv.first()),
+            Some(b) => 2 * board::SQUARES * board::SQUARES + key(b),
+        }
+    }
+}

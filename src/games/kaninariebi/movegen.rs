@@ -1,0 +1,210 @@
+//! Legal turns: every normal movement (with the current's choices merged by
+//! resting square, and both promotion choices), and after each movement
+//! that neither wins nor leaves the moved piece alone, every Bond step of a
+//! member of its group. `count` gives the same number as `generate` without
+//! building the moves (perft's bulk count).
+
+use super::Move;
+use super::board::{
+    Bitboard, DIAGONAL, RIVER, Square, crab_targets, orthogonal, river_rest, squares,
+};
+use super::capture::captured;
+use crate::core::MoveSink;
+
+/// Pieces each side starts with; captures are counted from what is missing.
+pub const PIECES: u32 = 5;
+
+/// The position as the side to move sees it.
+#[derive(Copy, Clone, Debug)]
+pub struct Mover {
+    pub own: Bitboard,
+    /// The mover's Shrimps (a subset of `own`).
+    pub shrimps: Bitboard,
+    pub enemy: Bitboard,
+    /// The opponent's home column, where the mover's Crabs promote.
+    pub promotion_zone: Bitboard,
+    /// `KaniBondAnyType`.
+    pub any_type: bool,
+}
+
+/// Whether a side with `shrimps` Shrimps facing `enemy` pieces has won:
+/// three captures (two or fewer enemy pieces left) or three own Shrimps.
+#[inline]
+pub fn has_won(shrimps: Bitboard, enemy: Bitboard) -> bool {
+    enemy.count_ones() <= PIECES - 3 || shrimps.count_ones() >= 3
+}
+
+/// The movements of one piece onto the empty squares `reach` it can step
+/// or slide to, on the board `occupied` (without the moving piece in the
+/// River: a piece entering the River never comes from it). Returns the
+/// resting squares (one movement each, without promotion) and those where
+/// the piece may also promote (a Crab in the opponent's home column).
+#[inline(always)]
+pub fn resting(
+    reach: Bitboard,
+    occupied: Bitboard,
+    crab: bool,
+    zone: Bitboard,
+) -> (Bitboard, Bitboard) {
+    let entries = reach & RIVER;
+    let mut plain = reach & !RIVER;
+    if entries != 0 {
+        plain |= river_rest(occupied, entries);
+    }
+    // The River is never a home column, so `promote` rests where it arrives.
+    let promote = if crab { reach & zone } else { 0 };
+    (plain, promote)
+}
+
+impl Mover {
+    /// Calls `f(from, to, promote)` for every normal movement, `to` being
+    /// the resting square.
+    #[inline(always)]
+    fn movements(&self, mut f: impl FnMut(Square, Square, bool)) {
+        let occupied = self.own | self.enemy;
+        for from in squares(self.own) {
+            let crab = self.shrimps & from.bit() == 0;
+            let reach = if crab {
+                crab_targets(from, occupied)
+            } else {
+                DIAGONAL[from.index()] & !occupied
+            };
+            let (plain, promote) = resting(reach, occupied, crab, self.promotion_zone);
+            for to in squares(plain) {
+                f(from, to, false);
+            }
+            for to in squares(promote) {
+                f(from, to, true);
+            }
+        }
+    }
+
+    /// Own pieces and own Shrimps after a movement (before any capture).
+    #[inline(always)]
+    pub fn moved(&self, from: Square, to: Square, promote: bool) -> (Bitboard, Bitboard) {
+        let (bf, bt) = (from.bit(), to.bit());
+        let own = self.own ^ bf ^ bt;
+        let is_shrimp = promote || self.shrimps & bf != 0;
+        let shrimps = (self.shrimps & !bf) | if is_shrimp { bt } else { 0 };
+        (own, shrimps)
+    }
+
+    /// The moved piece's Bond group on `to` (rule 6): own pieces of its type
+    /// (of any type with `KaniBondAnyType`) orthogonally connected to it, or
+    /// 0 when it has no such neighbour. Captures take enemy pieces only, so
+    /// the group is the same before and after them.
+    #[inline(always)]
+    fn group(&self, own: Bitboard, shrimps: Bitboard, to: Square) -> Bitboard {
+        let bt = to.bit();
+        let kin = if self.any_type {
+            own
+        } else if shrimps & bt != 0 {
+            shrimps
+        } else {
+            own & !shrimps
+        };
+        if orthogonal(bt) & kin == 0 {
+            return 0;
+        }
+        let mut group = bt;
+        loop {
+            let grown = (group | orthogonal(group)) & kin;
+            if grown == group {
+                return group;
+            }
+            group = grown;
+        }
+    }
+
+    /// For a movement with a Bond group: the enemy pieces left after its
+    /// capture, or `None` when it wins (a winning movement ends the turn).
+    #[inline(always)]
+    fn bond_board(&self, own: Bitboard, shrimps: Bitboard, to: Square) -> Option<Bitboard> {
+        let enemy = self.enemy & !captured(to, own, self.enemy);
+        (!has_won(shrimps, enemy)).then_some(enemy)
+    }
+
+    /// Calls `f(from, plain, promote)` with each group member's Bond steps
+    /// as `resting` gives them.
+    #[inline(always)]
+    fn bond_steps(
+        &self,
+        group: Bitboard,
+        own: Bitboard,
+        shrimps: Bitboard,
+        enemy: Bitboard,
+        mut f: impl FnMut(Square, Bitboard, Bitboard),
+    ) {
+        let occupied = own | enemy;
+        for from in squares(group) {
+            let crab = shrimps & from.bit() == 0;
+            let (plain, promote) = resting(
+                DIAGONAL[from.index()] & !occupied,
+                occupied,
+                crab,
+                self.promotion_zone,
+            );
+            f(from, plain, promote);
+        }
+    }
+
+    pub fn generate<S: MoveSink<Move>>(&self, out: &mut S) {
+        self.movements(|from, to, promote| {
+            let first = Move::single(from, to, promote);
+            out.push(first);
+            let (own, shrimps) = self.moved(from, to, promote);
+            let group = self.group(own, shrimps, to);
+            if group == 0 {
+                return;
+            }
+            let Some(enemy) = self.bond_board(own, shrimps, to) else {
+                return;
+            };
+            self.bond_steps(group, own, shrimps, enemy, |bond_from, plain, promote| {
+                for t in squares(plain) {
+                    out.push(first.with_bond(bond_from, t, false));
+                }
+                for t in squares(promote) {
+                    out.push(first.with_bond(bond_from, t, true));
+                }
+            });
+        });
+    }
+
+    pub fn count(&self) -> usize {
+        let mut n = 0;
+        self.movements(|from, to, promote| {
+            n += 1;
+            let (own, shrimps) = self.moved(from, to, promote);
+            let group = self.group(own, shrimps, to);
+            if group == 0 {
+                return;
+            }
+            let Some(enemy) = self.bond_board(own, shrimps, to) else {
+                return;
+            };
+            self.bond_steps(group, own, shrimps, enemy, |_, plain, promote| {
+                n += (plain.count_ones() + promote.count_ones()) as usize;
+            });
+        });
+        n
+    }
+
+    /// The number of normal movements (without Bonds): mobility for the
+    /// evaluation.
+    pub fn movement_count(&self) -> u32 {
+        let occupied = self.own | self.enemy;
+        let mut n = 0;
+        for from in squares(self.own) {
+            let crab = self.shrimps & from.bit() == 0;
+            let reach = if crab {
+                crab_targets(from, occupied)
+            } else {
+                DIAGONAL[from.index()] & !occupied
+            };
+            let (plain, promote) = resting(reach, occupied, crab, self.promotion_zone);
+            n += plain.count_ones() + promote.count_ones();
+        }
+        n
+    }
+}
