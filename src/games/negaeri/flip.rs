@@ -11,6 +11,11 @@
 //! not move during a drop and enemy pieces only ever leave the enemy side,
 //! so the loyal enemy pieces are those on the enemy King's square and the 8
 //! around it, on the board as the drop found it.
+//!
+//! Only the newest level looks for the next one, as the spec says; letting
+//! older levels look again would find nothing more anyway: a run from an
+//! older own piece closed by a newer flip is the same run the newer piece
+//! sees looking back (the edge and loyalty do not change within a move).
 
 use super::board::{Bitboard, KING, RAY, STEP, nearest, squares};
 use super::rules::MAX_CHAIN;
