@@ -15,6 +15,25 @@ use std::time::Instant;
 /// game is searched to.
 pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
     match game {
+        GameId::KaniNariEbi => (
+            5,
+            &[
+                "startpos",
+                "1C1sc/C1S2/2cCs/C2c1/5 w 12",
+                "CC1cc/C3c/5/C4/C2cc w 1",
+                "2S2/1s1C1/S3c/1c1s1/C3c b 20",
+            ],
+        ),
+        GameId::Negaeri => (
+            3,
+            &[
+                "startpos",
+                "2bkr1/2ppp1/6/Rpp3/1PPP2/1RKB2[Rbp] w 0 1",
+                "+r+PbP2/2bkr1/B1pP1R/p1PB+PP/pP1P2/1RK3[pp] b 0 14",
+                "R1Pkr1/2pp2/2+pp1B/6/pPbPpr/PRKBp+p[BP] w 0 11",
+                "2bkr+R/3pp+B/5+P/+RPp1BP/+PPPPPP/1RKB2[p] b 0 8",
+            ],
+        ),
         GameId::Hasami => (
             4,
             &[

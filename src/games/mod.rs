@@ -6,6 +6,7 @@
 pub(crate) mod conformance;
 pub mod hasami;
 pub mod kaninariebi;
+pub mod negaeri;
 
 use crate::core::{Game, OptionSpec, Rules};
 
@@ -13,6 +14,7 @@ use crate::core::{Game, OptionSpec, Rules};
 pub enum GameId {
     KaniNariEbi,
     Hasami,
+    Negaeri,
 }
 
 /// A computation generic over the game, run by `GameId::visit`.
@@ -22,13 +24,15 @@ pub trait GameVisitor {
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::KaniNariEbi, GameId::Hasami];
+    /// In the order of `../shared/spec/notation.md`.
+    pub const ALL: &'static [GameId] = &[GameId::KaniNariEbi, GameId::Hasami, GameId::Negaeri];
     pub const DEFAULT: GameId = GameId::KaniNariEbi;
 
     pub fn name(self) -> &'static str {
         match self {
             GameId::KaniNariEbi => kaninariebi::KaniNariEbi::NAME,
             GameId::Hasami => hasami::Hasami::NAME,
+            GameId::Negaeri => negaeri::Negaeri::NAME,
         }
     }
 
@@ -40,6 +44,7 @@ impl GameId {
         match self {
             GameId::KaniNariEbi => v.visit::<kaninariebi::KaniNariEbi>(),
             GameId::Hasami => v.visit::<hasami::Hasami>(),
+            GameId::Negaeri => v.visit::<negaeri::Negaeri>(),
         }
     }
 

@@ -1,0 +1,131 @@
+//! Flips after a drop (`negaeri.md`, "Flips after a drop"): sandwiches in
+//! eight directions closed by an own piece or the edge, loyalty around the
+//! enemy King, and chains resolved level by level. Pure bit arithmetic on
+//! the precomputed rays; nothing allocates.
+//!
+//! Why no piece can flip twice in one move: every flip turns an enemy piece
+//! into one of the mover's, and only enemy pieces are ever in a run, so a
+//! flipped piece is never seen as flippable again in the same move. (Within
+//! one level two sources may sandwich the same piece; the level's set is a
+//! union, so it flips once.) Loyalty is fixed for the whole move: Kings do
+//! not move during a drop and enemy pieces only ever leave the enemy side,
+//! so the loyal enemy pieces are those on the enemy King's square and the 8
+//! around it, on the board as the drop found it.
+//!
+//! Only the newest level looks for the next one, as the spec says; letting
+//! older levels look again would find nothing more anyway: a run from an
+//! older own piece closed by a newer flip is the same run the newer piece
+//! sees looking back (the edge and loyalty do not change within a move).
+
+use super::board::{Bitboard, KING, RAY, STEP, nearest, squares};
+use super::rules::MAX_CHAIN;
+
+/// What one drop flips, level by level.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flips {
+    /// `levels[n - 1]`: the pieces flipped at level `n`.
+    pub levels: [Bitboard; MAX_CHAIN as usize],
+    /// Every flipped piece.
+    pub all: Bitboard,
+}
+
+impl Flips {
+    /// The deepest level that flipped something (0 when nothing flipped).
+    pub fn depth(&self) -> usize {
+        self.levels
+            .iter()
+            .rposition(|&l| l != 0)
+            .map_or(0, |i| i + 1)
+    }
+}
+
+/// The enemy pieces sandwiched from `src` on a board where `ours` are the
+/// mover's pieces (with `src` among them) and `flippable` the enemy pieces
+/// that may flip (not the enemy King, not loyal to it). A run ends at the
+/// first square that is not flippable: an own piece closes it; an empty
+/// square or a loyal or royal enemy piece leaves it open; running off the
+/// board closes it when `edge` is on.
+#[inline]
+pub fn sandwiched(src: usize, ours: Bitboard, flippable: Bitboard, edge: bool) -> Bitboard {
+    // Fast path: without a flippable neighbour there is no run at all.
+    if KING[src] & flippable == 0 {
+        return 0;
+    }
+    let mut out = 0;
+    for d in 0..8 {
+        if STEP[d][src] & flippable == 0 {
+            continue;
+        }
+        let ray = RAY[d][src];
+        let stop = ray & !flippable;
+        if stop == 0 {
+            if edge {
+                out |= ray;
+            }
+            continue;
+        }
+        let b = nearest(d, stop);
+        if ours & (1 << b) != 0 {
+            // The squares strictly between `src` and the closing piece.
+            out |= ray & !RAY[d][b] & !(1 << b);
+        }
+    }
+    out
+}
+
+/// Resolves a drop on `dropped`: `ours` and `theirs` are the two sides'
+/// pieces before the drop (the dropped piece not yet in `ours`),
+/// `their_king` the enemy King's square set (may be empty), `limit` the
+/// highest level that flips.
+#[inline]
+pub fn resolve(
+    dropped: usize,
+    ours: Bitboard,
+    theirs: Bitboard,
+    their_king: Bitboard,
+    edge: bool,
+    limit: u8,
+) -> Flips {
+    let mut flips = Flips::default();
+    let loyal = match their_king {
+        0 => 0,
+        k => k | KING[k.trailing_zeros() as usize],
+    };
+    let mut ours = ours | (1 << dropped);
+    let mut theirs = theirs;
+    let mut frontier: Bitboard = 1 << dropped;
+    for level in 0..limit.min(MAX_CHAIN) as usize {
+        let flippable = theirs & !loyal;
+        let mut next = 0;
+        // Every source of this level looks at the same board: `ours` and
+        // `theirs` change only after the whole level is found.
+        for src in squares(frontier) {
+            next |= sandwiched(src.index(), ours, flippable, edge);
+        }
+        if next == 0 {
+            break;
+        }
+        flips.levels[level] = next;
+        flips.all |= next;
+        ours |= next;
+        theirs &= !next;
+        frontier = next;
+    }
+    flips
+}
+
+/// Whether a drop on `dropped` flips anything (level 1 decides it).
+#[inline]
+pub fn flips_any(
+    dropped: usize,
+    ours: Bitboard,
+    theirs: Bitboard,
+    their_king: Bitboard,
+    edge: bool,
+) -> bool {
+    let loyal = match their_king {
+        0 => 0,
+        k => k | KING[k.trailing_zeros() as usize],
+    };
+    sandwiched(dropped, ours | (1 << dropped), theirs & !loyal, edge) != 0
+}

@@ -1,0 +1,408 @@
+//! Negaeri Shogi (`../shared/spec/negaeri.md`): 6x6 shogi with King, Pawn,
+//! Rook and Bishop, drops, and Othello-like flips after drops (edge rule,
+//! loyalty around the King, chains up to level 5); King capture wins, two
+//! passes in a row or the fourth repetition end the game by pieces on the
+//! board. Options `NegaeriEdge`, `NegaeriEqualHands`, `NegaeriChainLimit`.
+//!
+//! Choices where the spec is silent:
+//! - A captured King does not go into hand: the game is over at once.
+//! - "Pieces on the board" (double pass, repetition) counts every piece of a
+//!   side on the board, its King included (both Kings are on the board
+//!   whenever those rules apply, so this decides nothing by itself).
+//! - Repetition compares board, hands and side to move; the pass counter is
+//!   not part of it (it is part of `hash`, since it decides the future).
+//! - A position string may hold at most the pieces of the set (13 pawns,
+//!   4 rooks, 4 bishops, one King a side, promoted or not, on the board or
+//!   in hand); the side not to move must have its King.
+
+mod board;
+mod eval;
+mod flip;
+mod movegen;
+mod rules;
+#[cfg(test)]
+mod tests;
+mod text;
+
+pub use board::{Kind, Square};
+pub use flip::Flips;
+pub use rules::{MAX_CHAIN, NegaeriRules};
+
+use crate::core::{Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, StepText};
+use board::{Bitboard, ZOBRIST_HAND, ZOBRIST_PASSES, ZOBRIST_PIECE, ZOBRIST_SIDE};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A board move (a capture when `to` holds an enemy piece).
+    Step { from: Square, to: Square },
+    /// A drop of an unpromoted piece from hand on an empty square.
+    Drop { kind: Kind, to: Square },
+    /// Only when there is no board move and no drop.
+    Pass,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Negaeri {
+    /// The squares of each kind, both sides together.
+    kinds: [Bitboard; 7],
+    /// The squares of each side's pieces.
+    colors: [Bitboard; 2],
+    /// `hands[color][kind]` for Pawn, Rook, Bishop.
+    hands: [[u8; 3]; 2],
+    side: Color,
+    /// Passes in a row just played (two end the game).
+    passes: u8,
+    /// Starts at 1, grows after the second player's move.
+    fullmove: u32,
+    rules: NegaeriRules,
+    hash: u64,
+}
+
+/// The start position's pieces: (file, rank, kind) for the first player;
+/// the second player's are the same turned half a circle.
+const START: [(u8, u8, Kind); 6] = [
+    (1, 0, Kind::Rook),
+    (2, 0, Kind::King),
+    (3, 0, Kind::Bishop),
+    (1, 1, Kind::Pawn),
+    (2, 1, Kind::Pawn),
+    (3, 1, Kind::Pawn),
+];
+
+impl Negaeri {
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<(Color, Kind)> {
+        let color = Color::BOTH
+            .into_iter()
+            .find(|c| self.colors[c.index()] & sq.bit() != 0)?;
+        Some((color, self.kind_at(sq)?))
+    }
+
+    fn kind_at(&self, sq: Square) -> Option<Kind> {
+        Kind::ALL
+            .into_iter()
+            .find(|k| self.kinds[k.index()] & sq.bit() != 0)
+    }
+
+    /// How many pieces of `kind` (Pawn, Rook or Bishop) `c` holds in hand.
+    pub fn in_hand(&self, c: Color, kind: Kind) -> u8 {
+        self.hands[c.index()]
+            .get(kind.index())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The squares of `c`'s pieces.
+    pub fn pieces(&self, c: Color) -> Bitboard {
+        self.colors[c.index()]
+    }
+
+    /// The squares of `c`'s pieces of `kind`.
+    pub fn pieces_of(&self, c: Color, kind: Kind) -> Bitboard {
+        self.colors[c.index()] & self.kinds[kind.index()]
+    }
+
+    /// Pieces of `c` on the board (its King included).
+    pub fn board_count(&self, c: Color) -> u32 {
+        self.colors[c.index()].count_ones()
+    }
+
+    /// Passes in a row just played.
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+
+    pub fn rules(&self) -> &NegaeriRules {
+        &self.rules
+    }
+
+    fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+
+    /// The King square of `c` as a set (empty once captured).
+    fn king(&self, c: Color) -> Bitboard {
+        self.pieces_of(c, Kind::King)
+    }
+
+    /// What a move flips, level by level (nothing unless it is a drop).
+    /// For statistics and tests; `play` applies the same resolution.
+    pub fn flips(&self, mv: Move) -> Flips {
+        match mv {
+            Move::Drop { to, .. } => {
+                let us = self.side;
+                flip::resolve(
+                    to.index(),
+                    self.colors[us.index()],
+                    self.colors[us.opponent().index()],
+                    self.king(us.opponent()),
+                    self.rules.edge,
+                    self.rules.chain_limit,
+                )
+            }
+            _ => Flips::default(),
+        }
+    }
+
+    fn by_board_count(&self) -> Outcome {
+        Outcome::by_count(
+            self.board_count(Color::First),
+            self.board_count(Color::Second),
+        )
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = if self.side == Color::Second {
+            ZOBRIST_SIDE
+        } else {
+            0
+        };
+        for c in Color::BOTH {
+            for k in Kind::ALL {
+                for sq in board::squares(self.pieces_of(c, k)) {
+                    h ^= ZOBRIST_PIECE[c.index()][k.index()][sq.index()];
+                }
+            }
+            for k in Kind::HAND {
+                h ^= ZOBRIST_HAND[c.index()][k.index()][self.hands[c.index()][k.index()] as usize];
+            }
+        }
+        h ^ ZOBRIST_PASSES[self.passes as usize]
+    }
+}
+
+impl Game for Negaeri {
+    type Move = Move;
+    type Rules = NegaeriRules;
+    /// At most 299 moves: a position holds at most the set (13 pawn-kind,
+    /// 4 rook-kind, 4 bishop-kind pieces, one King a side; `from_text`
+    /// checks it and play keeps it). Board moves are at most 8 for the King,
+    /// 14 per rook or dragon (10 along the lines on 6x6, 4 diagonal steps),
+    /// 13 per bishop or horse (9 along the diagonals from the centre, 4
+    /// steps) and 6 per pawn or tokin: 8 + 4*14 + 4*13 + 13*6 = 194. Drops
+    /// are at most 3 kinds on at most 35 empty squares (the own King stands
+    /// on one): 105.
+    type MoveList = MoveList<Move, 300>;
+
+    const NAME: &'static str = "negaeri";
+    const FILES: u8 = board::FILES;
+    const RANKS: u8 = board::RANKS;
+    const REPETITION_LIMIT: Option<usize> = Some(4);
+    /// Board moves `from * 36 + to`, then drops `1296 + kind * 36 + to`,
+    /// then the pass.
+    const MOVE_KEYS: usize = board::SQUARES * board::SQUARES + 3 * board::SQUARES + 1;
+
+    fn start(rules: &NegaeriRules) -> Self {
+        let mut p = Negaeri {
+            kinds: [0; 7],
+            colors: [0; 2],
+            hands: [[if rules.equal_hands { 3 } else { 4 }, 1, 1], [3, 1, 1]],
+            side: Color::First,
+            passes: 0,
+            fullmove: 1,
+            rules: *rules,
+            hash: 0,
+        };
+        for (f, r, k) in START {
+            for (c, sq) in [
+                (Color::First, Square::new(f, r)),
+                (Color::Second, Square::new(5 - f, 5 - r)),
+            ] {
+                p.kinds[k.index()] |= sq.bit();
+                p.colors[c.index()] |= sq.bit();
+            }
+        }
+        p.hash = p.compute_hash();
+        p
+    }
+
+    fn from_text(
+        text: &crate::core::PositionText,
+        rules: &NegaeriRules,
+    ) -> Result<Self, crate::core::PositionError> {
+        text::from_text(text, rules)
+    }
+
+    fn to_text(&self) -> crate::core::PositionText {
+        text::to_text(self)
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    fn generate<S: MoveSink<Move>>(&self, out: &mut S) {
+        movegen::generate(self, out);
+    }
+
+    fn count_moves(&self) -> usize {
+        movegen::count(self)
+    }
+
+    fn play(&self, mv: Move) -> Self {
+        let us = self.side.index();
+        let them = 1 - us;
+        let mut p = self.clone();
+        let mut hash = self.hash;
+        match mv {
+            Move::Step { from, to } => {
+                if self.colors[them] & to.bit() != 0 {
+                    if let Some(taken) = self.kind_at(to) {
+                        p.kinds[taken.index()] ^= to.bit();
+                        hash ^= ZOBRIST_PIECE[them][taken.index()][to.index()];
+                        // A captured King ends the game; it is not held.
+                        if taken != Kind::King {
+                            let k = taken.unpromoted().index();
+                            let n = p.hands[us][k] as usize;
+                            hash ^= ZOBRIST_HAND[us][k][n] ^ ZOBRIST_HAND[us][k][n + 1];
+                            p.hands[us][k] += 1;
+                        }
+                    }
+                    p.colors[them] ^= to.bit();
+                }
+                if let Some(k) = self.kind_at(from) {
+                    let path = from.bit() | to.bit();
+                    p.kinds[k.index()] ^= path;
+                    hash ^= ZOBRIST_PIECE[us][k.index()][from.index()]
+                        ^ ZOBRIST_PIECE[us][k.index()][to.index()];
+                }
+                p.colors[us] ^= from.bit() | to.bit();
+            }
+            Move::Drop { kind, to } => {
+                let k = kind.index();
+                let n = p.hands[us][k] as usize;
+                hash ^= ZOBRIST_HAND[us][k][n] ^ ZOBRIST_HAND[us][k][n.saturating_sub(1)];
+                p.hands[us][k] = p.hands[us][k].saturating_sub(1);
+                let flips = self.flips(mv);
+                p.kinds[k] |= to.bit();
+                p.colors[us] |= to.bit();
+                hash ^= ZOBRIST_PIECE[us][k][to.index()];
+                let flipped = flips.all;
+                if flipped != 0 {
+                    // Promoted pieces keep their kind and only change side;
+                    // the others move to their promoted kind. (The King
+                    // never flips.) Promoted kinds first, before the newly
+                    // promoted join them.
+                    for k in [Kind::Tokin, Kind::Dragon, Kind::Horse] {
+                        for sq in board::squares(p.kinds[k.index()] & flipped) {
+                            hash ^= ZOBRIST_PIECE[them][k.index()][sq.index()]
+                                ^ ZOBRIST_PIECE[us][k.index()][sq.index()];
+                        }
+                    }
+                    for k in Kind::HAND {
+                        let moved = p.kinds[k.index()] & flipped;
+                        let pk = k.promoted().index();
+                        for sq in board::squares(moved) {
+                            hash ^= ZOBRIST_PIECE[them][k.index()][sq.index()]
+                                ^ ZOBRIST_PIECE[us][pk][sq.index()];
+                        }
+                        p.kinds[k.index()] ^= moved;
+                        p.kinds[pk] |= moved;
+                    }
+                    p.colors[them] ^= flipped;
+                    p.colors[us] |= flipped;
+                }
+            }
+            Move::Pass => {}
+        }
+        let passes = if mv == Move::Pass {
+            (self.passes + 1).min(2)
+        } else {
+            0
+        };
+        hash ^= ZOBRIST_PASSES[self.passes as usize] ^ ZOBRIST_PASSES[passes as usize];
+        p.passes = passes;
+        p.side = self.side.opponent();
+        hash ^= ZOBRIST_SIDE;
+        if self.side == Color::Second {
+            p.fullmove = self.fullmove.saturating_add(1);
+        }
+        p.hash = hash;
+        p
+    }
+
+    fn terminal(&self) -> Option<End> {
+        for c in [self.side, self.side.opponent()] {
+            if self.king(c) == 0 {
+                return Some(End::win(c.opponent(), EndReason::KingCaptured));
+            }
+        }
+        (self.passes >= 2).then(|| End::new(self.by_board_count(), EndReason::DoublePass))
+    }
+
+    fn repetition_end(&self) -> End {
+        End::new(self.by_board_count(), EndReason::Repetition)
+    }
+
+    /// Everything that decides the future: board, hands, side to move and
+    /// the passes in a row. The move number is not part of it.
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Board, both hands and side to move, as the repetition rule says.
+    fn repetition_key(&self) -> u64 {
+        self.hash ^ ZOBRIST_PASSES[self.passes as usize]
+    }
+
+    fn move_text(&self, mv: Move) -> MoveText {
+        match mv {
+            Move::Step { from, to } => MoveText::Step(StepText {
+                from: from.coord(),
+                to: to.coord(),
+                promote: false,
+            }),
+            Move::Drop { kind, to } => MoveText::Drop {
+                piece: kind.letter(),
+                to: to.coord(),
+            },
+            Move::Pass => MoveText::Pass,
+        }
+    }
+
+    fn find_move(&self, text: &MoveText) -> Option<Move> {
+        let mv = match *text {
+            MoveText::Step(s) if !s.promote => Move::Step {
+                from: Square::from_coord(s.from)?,
+                to: Square::from_coord(s.to)?,
+            },
+            MoveText::Drop { piece, to } => Move::Drop {
+                kind: Kind::from_letter(piece, false).filter(|k| *k != Kind::King)?,
+                to: Square::from_coord(to)?,
+            },
+            MoveText::Pass => Move::Pass,
+            _ => return None,
+        };
+        let mut moves = Self::MoveList::default();
+        self.generate(&mut moves);
+        moves.contains(&mv).then_some(mv)
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        let us = self.side;
+        match mv {
+            Move::Step { to, .. } => self.colors[us.opponent().index()] & to.bit() != 0,
+            Move::Drop { to, .. } => flip::flips_any(
+                to.index(),
+                self.colors[us.index()],
+                self.colors[us.opponent().index()],
+                self.king(us.opponent()),
+                self.rules.edge,
+            ),
+            Move::Pass => false,
+        }
+    }
+
+    fn move_key(&self, mv: Move) -> usize {
+        const SQ: usize = board::SQUARES;
+        match mv {
+            Move::Step { from, to } => from.index() * SQ + to.index(),
+            Move::Drop { kind, to } => SQ * SQ + kind.index() * SQ + to.index(),
+            Move::Pass => SQ * SQ + 3 * SQ,
+        }
+    }
+}

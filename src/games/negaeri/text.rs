@@ -1,0 +1,137 @@
+//! Negaeri position strings: `<board>[<hand>] <side> <passes> <move number>`,
+//! e.g. the start `2bkr1/2ppp1/6/6/1PPP2/1RKB2[RBPPPPrbppp] w 0 1`.
+//! - board: ranks 6 to 1, pieces `K P R B` and promoted `+P +R +B`, first
+//!   player upper case;
+//! - hand: always written, first player's pieces then the second's, each in
+//!   the order Rook, Bishop, Pawn (`[]` when both are empty; any order and
+//!   `[-]` are read);
+//! - `<passes>`: passes in a row just played, 0 to 2 (2: the game is over);
+//! - `<move number>`: starts at 1 and grows after the second player's move.
+//!
+//! Both counters may be left out together (read as `0 1`).
+
+use super::board::{self, Kind, MAX_IN_HAND, Square};
+use super::{Negaeri, NegaeriRules};
+use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
+
+/// How many pieces of each unpromoted kind the set has (Pawn, Rook, Bishop).
+const SET: [u32; 3] = [MAX_IN_HAND as u32, 4, 4];
+
+pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, PositionError> {
+    t.check_size(board::FILES, board::RANKS)?;
+    let mut p = Negaeri {
+        kinds: [0; 7],
+        colors: [0; 2],
+        hands: [[0; 3]; 2],
+        side: t.side,
+        passes: 0,
+        fullmove: 1,
+        rules: *rules,
+        hash: 0,
+    };
+    let mut set = [0u32; 3];
+    for r in 0..board::RANKS {
+        for f in 0..board::FILES {
+            let c = Coord::new(f, r);
+            let Some(pt) = t.at(c) else { continue };
+            let k = Kind::from_letter(pt.letter, pt.promoted).ok_or_else(|| {
+                PositionError::new(format!(
+                    "unknown piece {pt} on {c}: Negaeri pieces are K, P, R, B, +P, +R, +B"
+                ))
+            })?;
+            if k == Kind::King && p.king(pt.color) != 0 {
+                return Err(PositionError::new(format!(
+                    "a second King of the {} on {c}",
+                    pt.color
+                )));
+            }
+            let sq = Square::new(f, r);
+            p.kinds[k.index()] |= sq.bit();
+            p.colors[pt.color.index()] |= sq.bit();
+            if k != Kind::King {
+                set[k.unpromoted().index()] += 1;
+            }
+        }
+    }
+    for pt in t.hand.iter().flatten() {
+        let k = match Kind::from_letter(pt.letter, false) {
+            Some(Kind::King) => {
+                return Err(PositionError::new(format!(
+                    "{pt} in hand: a King is never held in hand"
+                )));
+            }
+            Some(k) => k,
+            None => {
+                return Err(PositionError::new(format!(
+                    "unknown piece {pt} in hand: Negaeri hands hold P, R, B"
+                )));
+            }
+        };
+        set[k.index()] += 1;
+        if set[k.index()] > SET[k.index()] {
+            break; // reported below
+        }
+        p.hands[pt.color.index()][k.index()] += 1;
+    }
+    for k in Kind::HAND {
+        if set[k.index()] > SET[k.index()] {
+            return Err(PositionError::new(format!(
+                "too many {} pieces: the set has {} (promoted, on the board and in hand counted together)",
+                k.letter(),
+                SET[k.index()]
+            )));
+        }
+    }
+    let waiting = t.side.opponent();
+    if p.king(waiting) == 0 {
+        return Err(PositionError::new(format!(
+            "the {waiting} has no King, but only the side to move can have lost its King"
+        )));
+    }
+    (p.passes, p.fullmove) = match t.counters.as_slice() {
+        [] => (0, 1),
+        [passes, _] if *passes > 2 => {
+            return Err(PositionError::new(format!(
+                "passes in a row {passes}: at most 2 (two end the game)"
+            )));
+        }
+        [_, 0] => return Err(PositionError::new("the move number starts at 1")),
+        [passes, n] => (*passes as u8, *n),
+        _ => {
+            return Err(PositionError::new(
+                "Negaeri position strings have two counters: passes in a row and the move number",
+            ));
+        }
+    };
+    p.hash = p.compute_hash();
+    Ok(p)
+}
+
+pub fn to_text(pos: &Negaeri) -> PositionText {
+    let ranks = PositionText::grid(board::FILES, board::RANKS, |c| {
+        let (color, k) = pos.piece_at(Square::new(c.file, c.rank))?;
+        Some(PieceText {
+            letter: k.letter(),
+            color,
+            promoted: k.is_promoted(),
+        })
+    });
+    let mut hand = Vec::new();
+    for color in Color::BOTH {
+        for k in Kind::HAND_ORDER {
+            for _ in 0..pos.in_hand(color, k) {
+                hand.push(PieceText {
+                    letter: k.letter(),
+                    color,
+                    promoted: false,
+                });
+            }
+        }
+    }
+    PositionText {
+        ranks,
+        hand: Some(hand),
+        side: pos.side,
+        counters: vec![pos.passes as u32, pos.fullmove],
+    }
+}
