@@ -135,6 +135,20 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// A small index for history tables, in `0..MOVE_KEYS`.
     fn move_key(&self, mv: Self::Move) -> usize;
+
+    /// An id for the transposition table, distinct for distinct legal moves
+    /// of one position. The default is `move_key`; games whose `move_key`
+    /// can map two moves to one key override it.
+    fn move_id(&self, mv: Self::Move) -> u32 {
+        self.move_key(mv) as u32
+    }
+
+    /// The position with the other side to move and nothing else changed,
+    /// for null-move pruning; `None` (the default) where letting the side to
+    /// move pass is too far from the rules for the search to assume it.
+    fn play_null(&self) -> Option<Self> {
+        None
+    }
 }
 
 /// The end of the game in this position by its rules, ignoring history:

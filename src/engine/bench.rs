@@ -7,7 +7,7 @@ use super::Output;
 use crate::core::Game;
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::parse_position;
-use crate::search::{self, Limits};
+use crate::search::{self, Context, Limits, Settings, Tt};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -72,13 +72,16 @@ pub fn run_game(game: GameId, depth: Option<u32>) -> Vec<BenchLine> {
                     };
                     let history = crate::core::History::starting_at(&pos);
                     let stop = AtomicBool::new(false);
-                    let r = search::search(
-                        &pos,
-                        &history,
-                        &Limits::depth(self.1.unwrap_or(d)),
-                        &stop,
-                        |_| {},
-                    );
+                    // A fresh table per position, one thread: the same
+                    // nodes on every run.
+                    let tt = Tt::new(16);
+                    let ctx = Context {
+                        tt: &tt,
+                        stop: &stop,
+                        limits: &Limits::depth(self.1.unwrap_or(d)),
+                        settings: Settings::default(),
+                    };
+                    let r = search::search(&pos, &history, &ctx, |_| {});
                     BenchLine {
                         position: format!("{} {p}", G::NAME),
                         nodes: r.nodes,

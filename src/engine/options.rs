@@ -4,9 +4,18 @@
 use crate::core::{OptionSpec, OptionValue};
 use crate::games::GameId;
 use crate::protocol::options::parse_option_value;
+use crate::search::Skill;
 
 pub const VARIANT: &str = "UCI_Variant";
 pub const MOVE_OVERHEAD: &str = "Move Overhead";
+pub const HASH: &str = "Hash";
+pub const CLEAR_HASH: &str = "Clear Hash";
+pub const THREADS: &str = "Threads";
+pub const MULTIPV: &str = "MultiPV";
+pub const SKILL: &str = "Skill";
+
+/// Threads beyond this are refused: more than any machine here has.
+pub const MAX_THREADS: i64 = 256;
 
 pub struct OptionStore {
     entries: Vec<(OptionSpec, OptionValue)>,
@@ -22,6 +31,11 @@ impl OptionStore {
         let mut specs = vec![
             OptionSpec::combo(VARIANT, GameId::DEFAULT.name(), variant_names()),
             OptionSpec::spin(MOVE_OVERHEAD, 30, 0, 5000),
+            OptionSpec::spin(HASH, 16, 1, 65536),
+            OptionSpec::button(CLEAR_HASH),
+            OptionSpec::spin(THREADS, 1, 1, MAX_THREADS),
+            OptionSpec::spin(MULTIPV, 1, 1, 256),
+            OptionSpec::combo(SKILL, "hard", Skill::NAMES),
         ];
         for g in GameId::ALL {
             for s in g.rule_specs() {
@@ -77,6 +91,10 @@ impl OptionStore {
             .iter()
             .find(|(s, _)| s.name == name)
             .map(|(_, v)| v)
+    }
+
+    pub fn text(&self, name: &str) -> &str {
+        self.get(name).and_then(OptionValue::as_str).unwrap_or("")
     }
 
     pub fn int(&self, name: &str) -> i64 {

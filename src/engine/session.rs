@@ -9,7 +9,7 @@ use crate::core::{
 };
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{InfoLine, PositionCommand, PositionStart, Reply, Score};
-use crate::search::{self, Limits, Report, score::mate_moves};
+use crate::search::{self, Context, Limits, Report, Settings, Tt, score::mate_moves};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -20,6 +20,8 @@ pub struct SearchJob {
     pub out: Output,
     pub stop: Arc<AtomicBool>,
     pub limits: Limits,
+    pub tt: Arc<Tt>,
+    pub settings: Settings,
     /// While set, the result is held back (`go infinite`, `go ponder`):
     /// UCI prints `bestmove` only after `stop` or `ponderhit`.
     pub hold: Arc<AtomicBool>,
@@ -146,6 +148,9 @@ pub fn info_line<G: Game>(root: &G, r: &Report<G::Move>) -> InfoLine {
     let ms = r.elapsed.as_millis() as u64;
     InfoLine {
         depth: Some(r.depth),
+        seldepth: Some(r.seldepth),
+        multipv: Some(r.multipv as u32),
+        hashfull: Some(r.hashfull),
         score: Some(match mate_moves(r.score) {
             Some(m) => Score::Mate(m),
             None => Score::Cp(r.score),
@@ -166,7 +171,13 @@ fn run_search<G: Game>(root: G, history: History, over: bool, job: SearchJob) {
         if over {
             return None;
         }
-        search::search(&root, &history, &job.limits, &job.stop, |r| {
+        let ctx = Context {
+            tt: &job.tt,
+            stop: &job.stop,
+            limits: &job.limits,
+            settings: job.settings.clone(),
+        };
+        search::search(&root, &history, &ctx, |r| {
             job.out.line(info_line(&root, r));
         })
         .best

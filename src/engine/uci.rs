@@ -3,14 +3,16 @@
 //! A rejected line changes nothing and gets `info string error: …`.
 
 use super::lines::{Line, LineReader, MAX_LINE};
-use super::options::{MOVE_OVERHEAD, OptionStore, VARIANT};
+use super::options::{
+    CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
+};
 use super::session::{SearchJob, Session, new_session};
 use super::{Output, bench};
 use crate::core::{Color, OptionValue, Outcome};
 use crate::games::GameId;
 use crate::protocol::options::option_line;
 use crate::protocol::{Command, GoParams, QueryKind, parse_command};
-use crate::search::Limits;
+use crate::search::{Limits, Settings, Skill, Tt};
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,6 +36,8 @@ pub struct Engine {
     options: OptionStore,
     session: Box<dyn Session>,
     search: Option<Running>,
+    /// Kept between searches of one game; cleared by a new game.
+    tt: Arc<Tt>,
     debug: bool,
 }
 
@@ -48,11 +52,13 @@ impl Engine {
         let options = OptionStore::new();
         let session = new_session(GameId::DEFAULT, &options.rule_values(GameId::DEFAULT))
             .unwrap_or_else(|e| panic!("default rules are valid: {e}"));
+        let tt = Arc::new(Tt::new(options.int(HASH) as usize));
         Engine {
             out,
             options,
             session,
             search: None,
+            tt,
             debug: false,
         }
     }
@@ -105,6 +111,7 @@ impl Engine {
             Command::UciNewGame | Command::UgiNewGame => {
                 self.stop_search();
                 self.reset_session();
+                self.tt.clear();
             }
             Command::Position(p) => {
                 self.stop_search();
@@ -173,6 +180,15 @@ impl Engine {
             Ok(v) => v,
             Err(e) => return self.out.error(e),
         };
+        match name {
+            HASH => {
+                self.tt = Arc::new(Tt::new(value.as_int().unwrap_or(16) as usize));
+                self.options.set(name, value);
+                return;
+            }
+            CLEAR_HASH => return self.tt.clear(),
+            _ => {}
+        }
         if name == VARIANT {
             let Some(game) = value.as_str().and_then(GameId::from_name) else {
                 return self.out.error(format!("unknown variant at {value}"));
@@ -181,6 +197,7 @@ impl Engine {
                 Ok(s) => self.session = s,
                 Err(e) => return self.out.error(e),
             }
+            self.tt.clear();
             self.options.set(name, value);
             return;
         }
@@ -231,11 +248,22 @@ impl Engine {
         }
         let stop = Arc::new(AtomicBool::new(false));
         let hold_flag = Arc::new(AtomicBool::new(hold));
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        let settings = Settings {
+            threads: self.options.int(THREADS).max(1) as usize,
+            multipv: self.options.int(MULTIPV).max(1) as usize,
+            skill: Skill::from_name(self.options.text(SKILL)).unwrap_or_default(),
+            seed,
+        };
         let job = SearchJob {
             out: self.out.clone(),
             stop: stop.clone(),
             limits: limits.clone(),
             hold: hold_flag.clone(),
+            tt: self.tt.clone(),
+            settings,
         };
         match self.session.spawn_search(job) {
             Ok(handle) => {

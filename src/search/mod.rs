@@ -1,25 +1,73 @@
 //! Game-tree search, generic over `Game`: it never names a game and never
-//! prints. The engine gives it a root, the game's history, limits and a stop
-//! flag, and receives `Report`s to format as `info` lines.
+//! prints. The engine gives it a root, the game's history, limits, a shared
+//! transposition table and a stop flag, and receives `Report`s to format as
+//! `info` lines.
+//!
+//! Principal variation search with iterative deepening and aspiration
+//! windows, a lock-free transposition table shared by Lazy SMP threads,
+//! move ordering (hash move, tactical moves, killers, history), quiescence
+//! search over tactical moves, null-move pruning where a game allows it,
+//! reverse futility pruning and late move reductions; MultiPV and strength
+//! levels at the root.
 
-mod alphabeta;
 pub mod limits;
+mod ordering;
 pub mod score;
+pub mod skill;
+pub mod tt;
+mod worker;
 
-pub use alphabeta::search;
 pub use limits::Limits;
 pub use score::{MATE, Score, is_mate};
+pub use skill::Skill;
+pub use tt::Tt;
 
-use crate::core::Game;
+use crate::core::{Game, History};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
+use worker::Worker;
 
-/// What the search knows after a completed iteration.
+/// Deepest ply the search visits, quiescence included.
+pub const MAX_PLY: usize = 128;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub threads: usize,
+    pub multipv: usize,
+    pub skill: Skill,
+    /// Seeds the weaker levels' choices; any value for full strength.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            threads: 1,
+            multipv: 1,
+            skill: Skill::Hard,
+            seed: 0,
+        }
+    }
+}
+
+pub struct Context<'a> {
+    pub tt: &'a Tt,
+    pub stop: &'a AtomicBool,
+    pub limits: &'a Limits,
+    pub settings: Settings,
+}
+
+/// One line of a completed iteration.
 #[derive(Clone, Debug)]
 pub struct Report<M> {
     pub depth: u32,
+    pub seldepth: u32,
+    /// 1 for the best line.
+    pub multipv: usize,
     pub score: Score,
     pub nodes: u64,
     pub elapsed: Duration,
+    pub hashfull: u32,
     pub pv: Vec<M>,
 }
 
@@ -31,6 +79,46 @@ pub struct Outcome<M> {
     pub depth: u32,
     pub nodes: u64,
     pub pv: Vec<M>,
+}
+
+/// Searches `root` (whose game so far is `history`, ending with `root`)
+/// within the limits or until `stop`.
+pub fn search<G: Game>(
+    root: &G,
+    history: &History,
+    ctx: &Context,
+    mut on_report: impl FnMut(&Report<G::Move>),
+) -> Outcome<G::Move> {
+    ctx.tt.new_search();
+    let nodes = AtomicU64::new(0);
+    let helpers_stop = AtomicBool::new(false);
+    let threads = ctx.settings.threads.max(1);
+    let mut main = Worker::<G>::new(root, history, ctx, &nodes, ctx.stop, 0);
+    if main.root_moves.is_empty() {
+        return Outcome {
+            best: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![],
+        };
+    }
+    let result = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let nodes = &nodes;
+            let helpers_stop = &helpers_stop;
+            scope.spawn(move || {
+                let mut w = Worker::<G>::new(root, history, ctx, nodes, helpers_stop, id);
+                w.iterate(&mut |_| {});
+            });
+        }
+        let out = main.iterate(&mut on_report);
+        helpers_stop.store(true, Ordering::Release);
+        out
+    });
+    let mut out = skill::choose(result, &main, &ctx.settings);
+    out.nodes = nodes.load(Ordering::Relaxed);
+    out
 }
 
 /// The moves of a PV as the positions they are played in (for text).

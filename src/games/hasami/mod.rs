@@ -217,6 +217,17 @@ impl Game for Hasami {
         capture::captured(&self.rules, mine, self.men[1 - us], mv.to) != 0
     }
 
+    /// Hasami has no zugzwang worth the name (a player is rarely hurt by
+    /// having to move), so a pass is a sound lower bound for null-move
+    /// pruning.
+    fn play_null(&self) -> Option<Self> {
+        Some(Hasami {
+            side: self.side.opponent(),
+            hash: self.hash ^ ZOBRIST_SIDE,
+            ..self.clone()
+        })
+    }
+
     fn move_key(&self, mv: Move) -> usize {
         mv.from.index() * board::SQUARES + mv.to.index()
     }

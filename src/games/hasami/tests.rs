@@ -429,6 +429,7 @@ fn position_strings_are_checked() {
         "9/9/9/9/9/9/9/P8/PPPPPPPPP w 1",
         "9/9/9/9/9/9/9/9/PPPPPPPPP[P] w 1",
         "9/9/9/9/9/9/9/9/PPPPPPPPP w 1 2",
+        "9/9/9/9/9/9/9/9/PPPPPPPPP w 4294967295",
     ] {
         let t = crate::protocol::parse_position(bad);
         let refused = match t {

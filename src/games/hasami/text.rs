@@ -6,6 +6,10 @@ use super::board::{self, Square};
 use super::{Hasami, HasamiRules, MEN};
 use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
 
+/// Far beyond the 300-ply limit, and small enough that ply arithmetic
+/// cannot overflow.
+const MAX_MOVE_NUMBER: u32 = 1_000_000;
+
 pub fn from_text(t: &PositionText, rules: &HasamiRules) -> Result<Hasami, PositionError> {
     t.check_size(board::FILES, board::RANKS)?;
     if let Some(h) = &t.hand
@@ -36,8 +40,14 @@ pub fn from_text(t: &PositionText, rules: &HasamiRules) -> Result<Hasami, Positi
     }
     let ply = match t.counters.as_slice() {
         [] => u32::from(t.side == Color::Second),
-        [n] if *n >= 1 => 2 * (n - 1) + u32::from(t.side == Color::Second),
-        [_] => return Err(PositionError::new("the move number starts at 1")),
+        [n] if (1..=MAX_MOVE_NUMBER).contains(n) => {
+            2 * (n - 1) + u32::from(t.side == Color::Second)
+        }
+        [_] => {
+            return Err(PositionError::new(format!(
+                "the move number is from 1 to {MAX_MOVE_NUMBER}"
+            )));
+        }
         _ => {
             return Err(PositionError::new(
                 "Hasami position strings have one counter, the move number",

@@ -338,6 +338,11 @@ impl Game for KaniNariEbi {
             || next.shrimps(self.side).count_ones() > self.shrimps(self.side).count_ones()
     }
 
+    /// The packed turn itself: `move_key` keys a Bond turn by its Bond only.
+    fn move_id(&self, mv: Move) -> u32 {
+        mv.0
+    }
+
     fn move_key(&self, mv: Move) -> usize {
         let key = |m: Movement| {
             (m.from.index() * board::SQUARES + m.to.index()) * 2 + usize::from(m.promote)

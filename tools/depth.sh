@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Depth and nodes/s reached from each game's start position in a fixed time.
+# Usage: tools/depth.sh [KOMA_BINARY] [MILLISECONDS]
+set -euo pipefail
+koma=${1:-target/release/koma}
+ms=${2:-1000}
+for g in kaninariebi hasami nana negaeri; do
+    line=$( (echo "setoption name UCI_Variant value $g"; echo "position startpos"; echo "go movetime $ms"; sleep $(( ms / 1000 + 2 ))) \
+        | "$koma" 2>/dev/null | grep '^info depth' | tail -1 || true)
+    echo "$g: ${line:-no search}"
+done
