@@ -5,12 +5,14 @@
 #[cfg(test)]
 pub(crate) mod conformance;
 pub mod hasami;
+pub mod nana;
 
 use crate::core::{Game, OptionSpec, Rules};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
     Hasami,
+    Nana,
 }
 
 /// A computation generic over the game, run by `GameId::visit`.
@@ -20,12 +22,13 @@ pub trait GameVisitor {
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::Hasami];
+    pub const ALL: &'static [GameId] = &[GameId::Hasami, GameId::Nana];
     pub const DEFAULT: GameId = GameId::Hasami;
 
     pub fn name(self) -> &'static str {
         match self {
             GameId::Hasami => hasami::Hasami::NAME,
+            GameId::Nana => nana::Nana::NAME,
         }
     }
 
@@ -36,6 +39,7 @@ impl GameId {
     pub fn visit<V: GameVisitor>(self, v: V) -> V::Output {
         match self {
             GameId::Hasami => v.visit::<hasami::Hasami>(),
+            GameId::Nana => v.visit::<nana::Nana>(),
         }
     }
 
