@@ -5,8 +5,24 @@
 //! capture wins, the fourth repetition draws.
 //!
 //! The position is compact and public enough for a retrograde solver: the
-//! placement (`piece_at`, `board`), the hands (`hand`), the side to move, and
-//! `Nana::new` to build any valid position directly.
+//! placement (`piece_at`, `placement`, `board`), the hands (`hand`), the side
+//! to move, and `Nana::new` to build any valid position directly.
+//!
+//! Where the spec is silent, chosen here (and tested):
+//! - A captured King leaves the game (it is in no hand); the position after
+//!   the capture has the loser to move, without a King: `terminal` ends it.
+//! - Positions may hold fewer pieces than a game has (studies): at most one
+//!   King a side and two cubes of each family in all; while a King is in hand
+//!   the board holds only Kings (not on b2) and the side still to place its
+//!   King is to move, the first player placing first.
+//! - Rule 4 measures the dropped piece's attack with the board as it stands:
+//!   a Chariot or Bishop whose slide is blocked does not attack past it.
+//!
+//! Two consequences of the rules, checked by tests: a side holding a cube
+//! always has a legal drop (on any square one state of each cube attacks
+//! nothing another does), so forbidden mates never leave a side without
+//! moves; and, checked exhaustively, applying rule 5 to the replies or not
+//! never changes whether a move mates.
 
 mod board;
 mod eval;
@@ -167,11 +183,11 @@ impl Nana {
             if board.occupied() & CENTER != 0 {
                 return refuse("a King was dropped on b2".into());
             }
-            if in_hand(Color::First) && side != Color::First {
-                return refuse("both Kings are in hand: the first player places first".into());
-            }
             if in_hand(Color::First) && !in_hand(Color::Second) {
                 return refuse("the first player's King is in hand but the second's is placed: the first player places first".into());
+            }
+            if in_hand(Color::First) && side != Color::First {
+                return refuse("both Kings are in hand: the first player places first".into());
             }
             if !in_hand(side) {
                 return refuse(format!(
