@@ -75,7 +75,10 @@ fn go_depth_ends_with_exactly_one_legal_bestmove() {
         "setoption name UCI_Variant value hasami\nposition startpos moves {mv}\nd\n"
     ));
     assert!(errors(&again).is_empty(), "{again:?}");
-    assert!(out.iter().any(|l| l.starts_with("info depth 2 score cp")));
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info depth 2 ") && l.contains(" score cp "))
+    );
 }
 
 #[test]

@@ -34,6 +34,15 @@ pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
                 "2bkr+R/3pp+B/5+P/+RPp1BP/+PPPPPP/1RKB2[p] b 0 8",
             ],
         ),
+        GameId::Nana => (
+            9,
+            &[
+                "startpos",
+                "2k/3/K2[RBrb] w 2",
+                "1k1/3/K2[RBrb] w 2",
+                "2k/1r1/BK1[Rb] b 7",
+            ],
+        ),
         GameId::Hasami => (
             4,
             &[

@@ -6,6 +6,7 @@
 pub(crate) mod conformance;
 pub mod hasami;
 pub mod kaninariebi;
+pub mod nana;
 pub mod negaeri;
 
 use crate::core::{Game, OptionSpec, Rules};
@@ -14,6 +15,7 @@ use crate::core::{Game, OptionSpec, Rules};
 pub enum GameId {
     KaniNariEbi,
     Hasami,
+    Nana,
     Negaeri,
 }
 
@@ -25,13 +27,19 @@ pub trait GameVisitor {
 
 impl GameId {
     /// In the order of `../shared/spec/notation.md`.
-    pub const ALL: &'static [GameId] = &[GameId::KaniNariEbi, GameId::Hasami, GameId::Negaeri];
+    pub const ALL: &'static [GameId] = &[
+        GameId::KaniNariEbi,
+        GameId::Hasami,
+        GameId::Nana,
+        GameId::Negaeri,
+    ];
     pub const DEFAULT: GameId = GameId::KaniNariEbi;
 
     pub fn name(self) -> &'static str {
         match self {
             GameId::KaniNariEbi => kaninariebi::KaniNariEbi::NAME,
             GameId::Hasami => hasami::Hasami::NAME,
+            GameId::Nana => nana::Nana::NAME,
             GameId::Negaeri => negaeri::Negaeri::NAME,
         }
     }
@@ -44,6 +52,7 @@ impl GameId {
         match self {
             GameId::KaniNariEbi => v.visit::<kaninariebi::KaniNariEbi>(),
             GameId::Hasami => v.visit::<hasami::Hasami>(),
+            GameId::Nana => v.visit::<nana::Nana>(),
             GameId::Negaeri => v.visit::<negaeri::Negaeri>(),
         }
     }

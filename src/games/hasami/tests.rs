@@ -604,3 +604,46 @@ fn move_generation_and_captures_agree_with_a_naive_implementation() {
         }
     }
 }
+
+/// Perft by the naive implementation: every move tried on the array, the
+/// game over when a side has captured five (default rules).
+fn naive_perft(g: &naive::Grid, me: i8, depth: u32, r: &HasamiRules) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let count = |v: i8| g.iter().flatten().filter(|&&x| x == v).count() as u32;
+    if MEN - count(1) >= 5 || MEN - count(-1) >= 5 {
+        return 0;
+    }
+    let moves = naive::moves(g, me, r);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|(_, _, after)| naive_perft(after, -me, depth - 1, r))
+        .sum()
+}
+
+#[test]
+fn naive_perft_agrees_on_the_file_positions() {
+    for fen in [
+        "ppp1ppppp/9/3p5/9/9/4P4/9/9/PPPP1PPPP w 3",
+        "p1pp1p1pp/1p7/4p4/6p2/2P6/9/3P1P3/1P7/P1P1P2PP b 6",
+        "2p2pp1p/p8/3p5/1P5p1/4p4/2P3P2/5P3/P8/1P1P3PP w 12",
+    ] {
+        let p = pos(fen);
+        let me = if p.side_to_move() == Color::First {
+            1
+        } else {
+            -1
+        };
+        for d in 1..=3 {
+            assert_eq!(
+                naive_perft(&naive::grid(&p), me, d, &rules()),
+                perft(&p, d),
+                "{fen} depth {d}"
+            );
+        }
+    }
+}

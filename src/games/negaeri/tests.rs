@@ -1494,39 +1494,6 @@ fn naive_perft_depth_4_from_the_start() {
 // ---------------------------------------------------------------------
 // Perft file and speed
 
-/// Runs every entry of `tests/data/negaeri.perft` whose count is at most
-/// `cap` nodes.
-#[test]
-fn perft_file_entries() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/negaeri.perft");
-    let text = std::fs::read_to_string(path).unwrap();
-    let cap = 3_000_000;
-    let mut p = None;
-    let mut checked = 0;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
-        match key {
-            "id" => p = None,
-            "position" if rest == "startpos" => p = Some(Negaeri::start(&rules())),
-            "position" => p = Some(pos(rest)),
-            "perft" => {
-                let (d, n) = rest.split_once(' ').unwrap();
-                let (d, n): (u32, u64) = (d.parse().unwrap(), n.parse().unwrap());
-                if n <= cap {
-                    assert_eq!(perft(p.as_ref().unwrap(), d), n, "{line}");
-                    checked += 1;
-                }
-            }
-            _ => panic!("unknown line {line}"),
-        }
-    }
-    assert!(checked >= 8);
-}
-
 #[test]
 fn perft_file_positions_agree_with_the_naive_perft() {
     // Depth 2 for each position of the file (depth 3 where cheap).
