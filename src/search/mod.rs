@@ -14,6 +14,8 @@ pub mod limits;
 mod ordering;
 pub mod score;
 pub mod skill;
+#[cfg(test)]
+mod tests;
 pub mod tt;
 mod worker;
 

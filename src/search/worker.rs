@@ -385,8 +385,13 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.repeats() {
             return end_score(pos.repetition_end(), pos.side_to_move(), ply);
         }
+        // No legal move decides before a move-count limit does.
         if let Some(end) = pos.limit_end() {
-            return end_score(end, pos.side_to_move(), ply);
+            return if pos.count_moves() == 0 {
+                -(MATE - ply as Score)
+            } else {
+                end_score(end, pos.side_to_move(), ply)
+            };
         }
         if ply >= MAX_PLY - 1 {
             return pos.evaluate();
@@ -570,14 +575,16 @@ impl<'a, G: Game> Worker<'a, G> {
             if let Some(end) = pos.terminal() {
                 return end_score(end, pos.side_to_move(), ply);
             }
-            if let Some(end) = pos.limit_end() {
-                return end_score(end, pos.side_to_move(), ply);
-            }
         }
         let mut moves = G::MoveList::default();
         pos.generate(&mut moves);
         if moves.is_empty() {
             return -(MATE - ply as Score);
+        }
+        if ply > 0
+            && let Some(end) = pos.limit_end()
+        {
+            return end_score(end, pos.side_to_move(), ply);
         }
         let stand = pos.evaluate();
         if stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX {
