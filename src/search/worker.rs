@@ -571,10 +571,10 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.stopped {
             return 0;
         }
-        if ply > 0 {
-            if let Some(end) = pos.terminal() {
-                return end_score(end, pos.side_to_move(), ply);
-            }
+        if ply > 0
+            && let Some(end) = pos.terminal()
+        {
+            return end_score(end, pos.side_to_move(), ply);
         }
         let mut moves = G::MoveList::default();
         pos.generate(&mut moves);
