@@ -1,8 +1,8 @@
 //! Strength levels, as the source sites offer them: easy reads 2 plies and
 //! picks among good-enough moves at random, normal reads 4 with a smaller
-//! margin, hard is the full search. The weaker levels search every root
-//! move to an exact score (MultiPV over all moves), then draw a move among
-//! those within their margin of the best, so games vary.
+//! margin, hard is the full search. The weaker levels score their best few
+//! root moves exactly (MultiPV), then draw a move among those within their
+//! margin of the best, so games vary.
 
 use super::worker::Worker;
 use super::{Outcome, Score, Settings, is_mate};
@@ -32,6 +32,15 @@ impl Skill {
     pub fn max_depth(self) -> Option<u32> {
         match self {
             Skill::Easy => Some(2),
+            Skill::Normal => Some(4),
+            Skill::Hard => None,
+        }
+    }
+
+    /// How many root lines the level scores exactly to choose among.
+    pub fn lines(self) -> Option<usize> {
+        match self {
+            Skill::Easy => Some(6),
             Skill::Normal => Some(4),
             Skill::Hard => None,
         }

@@ -199,11 +199,11 @@ impl<'a, G: Game> Worker<'a, G> {
             max_depth = max_depth.min(d);
         }
         let max_depth = max_depth.clamp(1, MAX_PLY as u32 - 1);
-        let multipv = if settings.skill.max_depth().is_some() {
-            self.root_moves.len()
-        } else {
-            settings.multipv.clamp(1, self.root_moves.len())
-        };
+        let multipv = settings
+            .skill
+            .lines()
+            .unwrap_or(settings.multipv)
+            .clamp(1, self.root_moves.len());
         let first = self.root_moves[0].mv;
         let mut out = Outcome {
             best: Some(first),
