@@ -133,6 +133,20 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         false
     }
 
+    /// The legal moves for which `is_tactical` holds (quiescence search).
+    /// Games may override with something faster than filtering.
+    fn generate_tactical<S: MoveSink<Self::Move>>(&self, out: &mut S) {
+        struct Filter<'a, G: Game, S>(&'a G, &'a mut S);
+        impl<G: Game, S: MoveSink<G::Move>> MoveSink<G::Move> for Filter<'_, G, S> {
+            fn push(&mut self, m: G::Move) {
+                if self.0.is_tactical(m) {
+                    self.1.push(m);
+                }
+            }
+        }
+        self.generate(&mut Filter(self, out));
+    }
+
     /// A small index for history tables, in `0..MOVE_KEYS`.
     fn move_key(&self, mv: Self::Move) -> usize;
 

@@ -16,7 +16,7 @@ use std::time::Instant;
 pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
     match game {
         GameId::KaniNariEbi => (
-            5,
+            9,
             &[
                 "startpos",
                 "1C1sc/C1S2/2cCs/C2c1/5 w 12",
@@ -25,7 +25,7 @@ pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
             ],
         ),
         GameId::Negaeri => (
-            3,
+            5,
             &[
                 "startpos",
                 "2bkr1/2ppp1/6/Rpp3/1PPP2/1RKB2[Rbp] w 0 1",
@@ -35,7 +35,7 @@ pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
             ],
         ),
         GameId::Nana => (
-            9,
+            12,
             &[
                 "startpos",
                 "2k/3/K2[RBrb] w 2",
@@ -44,7 +44,7 @@ pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
             ],
         ),
         GameId::Hasami => (
-            4,
+            10,
             &[
                 "startpos",
                 "ppp1ppppp/9/3p5/9/9/4P4/9/9/PPPP1PPPP w 3",

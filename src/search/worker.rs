@@ -577,8 +577,8 @@ impl<'a, G: Game> Worker<'a, G> {
             return end_score(end, pos.side_to_move(), ply);
         }
         let mut moves = G::MoveList::default();
-        pos.generate(&mut moves);
-        if moves.is_empty() {
+        pos.generate_tactical(&mut moves);
+        if moves.is_empty() && pos.count_moves() == 0 {
             return -(MATE - ply as Score);
         }
         if ply > 0
@@ -593,9 +593,6 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha = alpha.max(stand);
         let mut best = stand;
         for &m in moves.iter() {
-            if !pos.is_tactical(m) {
-                continue;
-            }
             let child = pos.play(m);
             // Delta pruning: a move that even before the reply leaves us
             // clearly below alpha is not worth resolving.
