@@ -1,2 +1,9 @@
 //! The referee: engine processes, clocks, games, matches, statistics and
-//! records. (Filled by the referee issue.)
+//! records. `run` is the whole `koma-referee` program.
+
+pub mod clock;
+pub mod engine_proc;
+pub mod log;
+pub mod reason;
+pub mod sprt;
+pub mod stats;
