@@ -7,3 +7,7 @@ pub mod log;
 pub mod reason;
 pub mod sprt;
 pub mod stats;
+pub mod opening;
+pub mod schedule;
+pub mod game;
+pub mod handshake;
