@@ -131,7 +131,11 @@ pub fn play<G: Game>(
             }
         };
         if let Err(over) = clocks[s].charge(elapsed, setup.margin) {
-            fail(&mut end, side, Failure::new(Reason::TimeForfeit, overrun(over), false));
+            fail(
+                &mut end,
+                side,
+                Failure::new(Reason::TimeForfeit, overrun(over), false),
+            );
             break;
         }
         let Some(text) = mv else {

@@ -88,11 +88,7 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
         }
     }
     let mut warnings = Vec::new();
-    let find = |name: &str| {
-        declared
-            .iter()
-            .find(|d| d.name.eq_ignore_ascii_case(name))
-    };
+    let find = |name: &str| declared.iter().find(|d| d.name.eq_ignore_ascii_case(name));
     match find("UCI_Variant") {
         Some(d) if d.vars.iter().any(|v| v == s.variant) => {}
         _ => warnings.push(format!(
@@ -122,7 +118,11 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
     e.send(&Command::IsReady.to_string())?;
     match wait_readyok(&mut e, Instant::now() + t.start) {
         Ok(()) => Ok((e, warnings)),
-        Err(f) => Err(format!("{} ({}) during start-up", f.detail, f.reason.message())),
+        Err(f) => Err(format!(
+            "{} ({}) during start-up",
+            f.detail,
+            f.reason.message()
+        )),
     }
 }
 

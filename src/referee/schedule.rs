@@ -128,17 +128,32 @@ mod tests {
         let pairs: Vec<Option<u64>> = s.iter().map(|g| g.pair).collect();
         assert_eq!(
             pairs,
-            [Some(1), Some(1), Some(2), Some(2), Some(3), Some(3), Some(4), Some(4)]
+            [
+                Some(1),
+                Some(1),
+                Some(2),
+                Some(2),
+                Some(3),
+                Some(3),
+                Some(4),
+                Some(4)
+            ]
         );
         let slots: Vec<u64> = s.iter().map(|g| g.slot).collect();
         assert_eq!(slots, [0, 0, 1, 1, 2, 2, 3, 3]);
-        assert_eq!(s.iter().map(|g| g.number).collect::<Vec<_>>(), (1..=8).collect::<Vec<_>>());
+        assert_eq!(
+            s.iter().map(|g| g.number).collect::<Vec<_>>(),
+            (1..=8).collect::<Vec<_>>()
+        );
     }
 
     #[test]
     fn an_odd_game_count_leaves_the_last_game_unpaired() {
         let s = build(2, 3, 1);
-        assert_eq!(s.iter().map(|g| g.pair).collect::<Vec<_>>(), [Some(1), Some(1), None]);
+        assert_eq!(
+            s.iter().map(|g| g.pair).collect::<Vec<_>>(),
+            [Some(1), Some(1), None]
+        );
         assert_eq!(s[2].slot, 1);
     }
 
@@ -173,7 +188,10 @@ mod tests {
         let a: Vec<u64> = (0..4).map(|s| Rng::for_slot(7, s).next_u64()).collect();
         let b: Vec<u64> = (0..4).map(|s| Rng::for_slot(7, s).next_u64()).collect();
         assert_eq!(a, b);
-        assert_ne!(Rng::for_slot(7, 0).next_u64(), Rng::for_slot(8, 0).next_u64());
+        assert_ne!(
+            Rng::for_slot(7, 0).next_u64(),
+            Rng::for_slot(8, 0).next_u64()
+        );
         let mut r = Rng::new(1);
         assert!((0..1000).all(|_| r.below(7) < 7));
         let o = book_order(10, true, 3);
