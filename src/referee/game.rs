@@ -254,9 +254,16 @@ fn think(
                     let answered = settle(e, t);
                     let at = answered.unwrap_or_else(Instant::now);
                     let over = (at - start).saturating_sub(a);
+                    let detail = match answered {
+                        Some(_) => overrun(over),
+                        None => format!(
+                            "overran its clock by at least {} ms and did not answer stop",
+                            over.as_millis()
+                        ),
+                    };
                     return Err(Failure::new(
                         Reason::TimeForfeit,
-                        overrun(over),
+                        detail,
                         answered.is_none(),
                     ));
                 }

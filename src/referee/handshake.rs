@@ -66,7 +66,10 @@ pub fn quote(line: &str) -> String {
 /// options the engine did not declare (it may then play other rules).
 pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<String>), String> {
     let mut e = EngineProc::spawn(s.name, s.launch, s.log.clone())?;
-    e.send(&Command::Uci.to_string())?;
+    if e.send(&Command::Uci.to_string()).is_err() {
+        let how = e.exit_description(Duration::from_millis(500));
+        return Err(format!("{how} before uciok"));
+    }
     let deadline = Instant::now() + t.start;
     let mut declared = Vec::new();
     loop {
