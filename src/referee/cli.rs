@@ -86,9 +86,10 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1)]
     concurrency: usize,
 
-    /// Adjudicate a draw when the game reaches this many plies (opening included).
-    #[arg(long, value_name = "N")]
-    max_plies: Option<u32>,
+    /// Adjudicate a draw when the game reaches this many plies (opening included); 0: never.
+    /// Kani Nari Ebi has no repetition rule, so two engines can otherwise cycle for ever.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_plies: u32,
 
     /// Milliseconds an engine may exceed its clock before it loses on time.
     #[arg(long, value_name = "MS", default_value_t = 0)]
@@ -277,9 +278,6 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
     positive(cli.start_timeout, "--start-timeout")?;
     positive(cli.heartbeat, "--heartbeat")?;
     positive(cli.stall_timeout, "--stall-timeout")?;
-    if let Some(m) = cli.max_plies {
-        positive(u64::from(m), "--max-plies")?;
-    }
     let sprt = if cli.sprt.is_empty() {
         None
     } else {
@@ -304,7 +302,7 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
         openings,
         random_plies: cli.random_plies,
         concurrency: cli.concurrency,
-        max_plies: cli.max_plies,
+        max_plies: (cli.max_plies > 0).then_some(cli.max_plies),
         margin: Duration::from_millis(cli.timemargin),
         seed: cli.seed,
         sprt,
@@ -418,11 +416,9 @@ fn resolve_cmd(cmd: &str, dir: Option<&Path>) -> PathBuf {
         Some(d) => cwd.join(d),
         None => cwd,
     };
-    if p.is_absolute() {
-        p
-    } else if cmd.contains('/') {
-        base.join(p)
-    } else if dir.is_some() && base.join(&p).is_file() {
+    let relative_path = !p.is_absolute() && cmd.contains('/');
+    let found_in_dir = dir.is_some() && !cmd.contains('/') && base.join(&p).is_file();
+    if relative_path || found_in_dir {
         base.join(p)
     } else {
         p
@@ -439,7 +435,7 @@ fn secs(v: &str) -> Result<Duration, String> {
     let x: f64 = v
         .parse()
         .map_err(|_| format!("expected seconds, got {v}"))?;
-    if !x.is_finite() || x < 0.0 || x > 1e9 {
+    if !(0.0..=1e9).contains(&x) {
         return Err(format!("expected seconds, got {v}"));
     }
     Ok(Duration::from_secs_f64(x))

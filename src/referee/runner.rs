@@ -496,7 +496,7 @@ impl<G: Game> Ctx<'_, G> {
         }
         let finished = res.rows.len() as u64;
         let more = self.queue_len() > 0 && !self.stop.load(Ordering::Acquire);
-        if cfg.rating_interval > 0 && finished % cfg.rating_interval == 0 && more {
+        if cfg.rating_interval > 0 && finished.is_multiple_of(cfg.rating_interval) && more {
             let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
             out(&report::summary(
                 &res.rows,

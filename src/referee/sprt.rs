@@ -37,7 +37,7 @@ pub struct Sprt {
 impl Sprt {
     /// Checks the parameters as fastchess does.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: Model) -> Result<Sprt, String> {
-        if !(elo0 < elo1) {
+        if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
             return Err(format!("elo0 ({elo0}) must be less than elo1 ({elo1})"));
         }
         if !(alpha > 0.0 && alpha < 1.0) {
@@ -158,7 +158,7 @@ fn mle_normalized<const N: usize>(
     for _ in 0..1000 {
         let (mu, var) = mean_var(scores, &p);
         let sigma = var.sqrt();
-        if !(sigma > 0.0) {
+        if sigma.is_nan() || sigma <= 0.0 {
             return None;
         }
         let phi = scores.map(|a| {
