@@ -159,3 +159,11 @@ fn an_engine_silent_at_start_fails_after_the_start_timeout() {
         ("0-1", "fails to start", "no uciok within 300 ms")
     );
 }
+
+#[test]
+fn an_engine_flooding_lines_still_loses_on_time() {
+    let (r, recs, _) = mock_match("flood", "flood", "tc=1+0", 1, "");
+    let (res, term, detail) = termination(&recs[0]);
+    assert_eq!((res, term), ("0-1", "loses on time"), "{}", r.stdout);
+    assert!(detail.ends_with("and did not answer stop"), "{detail}");
+}

@@ -215,7 +215,11 @@ fn think(
             None => heard + t.heartbeat,
         };
         let wake = deadline.map_or(beat, |d| d.min(beat));
-        match e.recv(wake) {
+        // The time the checks below use: when a line arrived (a line read
+        // late still counts at its arrival), or now after a timeout. They
+        // run after every line too, so an engine flooding lines cannot
+        // hold off its deadline.
+        let now = match e.recv(wake) {
             Recv::Event(Event::Line(at, line)) => {
                 heard = at;
                 match parse_reply(&line) {
@@ -236,6 +240,7 @@ fn think(
                         return Err(Failure::new(Reason::Garbage, detail, !alive));
                     }
                 }
+                at
             }
             Recv::Event(Event::Unreadable(_, what)) => {
                 let alive = settle(e, t).is_some();
@@ -245,47 +250,44 @@ fn think(
                 let how = e.exit_description(Duration::from_millis(500));
                 return Err(Failure::new(Reason::Disconnected, how, true));
             }
-            Recv::Timeout => {
-                let now = Instant::now();
-                if let (Some(d), Some(a)) = (deadline, allowance)
-                    && now >= d
-                {
-                    // Out of time: stop the search and see when it answers.
-                    let answered = settle(e, t);
-                    let at = answered.unwrap_or_else(Instant::now);
-                    let over = (at - start).saturating_sub(a);
-                    let detail = match answered {
-                        Some(_) => overrun(over),
-                        None => format!(
-                            "overran its clock by at least {} ms and did not answer stop",
-                            over.as_millis()
-                        ),
-                    };
-                    return Err(Failure::new(
-                        Reason::TimeForfeit,
-                        detail,
-                        answered.is_none(),
-                    ));
-                }
-                match ping {
-                    Some(p) if now >= p => {
-                        let detail = format!(
-                            "no readyok within {} ms of isready, silent for {} ms",
-                            t.stall.as_millis(),
-                            (now - heard).as_millis()
-                        );
-                        return Err(Failure::new(Reason::Stalled, detail, true));
-                    }
-                    Some(_) => {}
-                    None if now >= beat => {
-                        if let Err(why) = e.send(&Command::IsReady.to_string()) {
-                            return Err(Failure::new(Reason::Disconnected, why, true));
-                        }
-                        ping = Some(now + t.stall);
-                    }
-                    None => {}
-                }
+            Recv::Timeout => Instant::now(),
+        };
+        if let (Some(d), Some(a)) = (deadline, allowance)
+            && now >= d
+        {
+            // Out of time: stop the search and see when it answers.
+            let answered = settle(e, t);
+            let at = answered.unwrap_or_else(Instant::now);
+            let over = (at - start).saturating_sub(a);
+            let detail = match answered {
+                Some(_) => overrun(over),
+                None => format!(
+                    "overran its clock by at least {} ms and did not answer stop",
+                    over.as_millis()
+                ),
+            };
+            return Err(Failure::new(
+                Reason::TimeForfeit,
+                detail,
+                answered.is_none(),
+            ));
+        }
+        match ping {
+            Some(p) if now >= p => {
+                let detail = format!(
+                    "no readyok within {} ms of isready, silent for {} ms",
+                    t.stall.as_millis(),
+                    now.saturating_duration_since(heard).as_millis()
+                );
+                return Err(Failure::new(Reason::Stalled, detail, true));
             }
+            None if now >= heard + t.heartbeat => {
+                if let Err(why) = e.send(&Command::IsReady.to_string()) {
+                    return Err(Failure::new(Reason::Disconnected, why, true));
+                }
+                ping = Some(now + t.stall);
+            }
+            _ => {}
         }
     }
 }
@@ -301,8 +303,8 @@ fn settle(e: &mut EngineProc, t: &Timeouts) -> Option<Instant> {
             Recv::Event(Event::Line(at, l)) if l.trim_start().starts_with("bestmove") => {
                 return Some(at);
             }
-            Recv::Event(Event::Line(..) | Event::Unreadable(..)) => {}
-            Recv::Event(Event::Closed(_)) | Recv::Timeout => return None,
+            Recv::Event(Event::Line(..) | Event::Unreadable(..)) if Instant::now() < end => {}
+            Recv::Event(_) | Recv::Timeout => return None,
         }
     }
 }

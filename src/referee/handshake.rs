@@ -78,9 +78,13 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
                 Ok(Reply::UciOk) => break,
                 Ok(Reply::Option(text)) => declared.extend(parse_option_decl(&text)),
                 // Banners and other text before uciok are allowed by UCI.
-                _ => {}
+                _ if Instant::now() < deadline => {}
+                _ => return Err(format!("no uciok within {} ms", t.start.as_millis())),
             },
-            Recv::Event(Event::Unreadable(..)) => {}
+            Recv::Event(Event::Unreadable(..)) if Instant::now() < deadline => {}
+            Recv::Event(Event::Unreadable(..)) => {
+                return Err(format!("no uciok within {} ms", t.start.as_millis()));
+            }
             Recv::Event(Event::Closed(_)) => {
                 let how = e.exit_description(Duration::from_millis(500));
                 return Err(format!("{how} before uciok"));
@@ -148,7 +152,15 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<(), Failure> {
         match e.recv(deadline) {
             Recv::Event(Event::Line(_, l)) => match parse_reply(&l) {
                 Ok(Reply::ReadyOk) => return Ok(()),
-                Ok(_) => {}
+                Ok(_) if Instant::now() < deadline => {}
+                Ok(_) => {
+                    let ms = deadline.saturating_duration_since(start).as_millis();
+                    return Err(Failure::new(
+                        Reason::Stalled,
+                        format!("no readyok within {ms} ms"),
+                        true,
+                    ));
+                }
                 Err(_) => {
                     return Err(Failure::new(
                         Reason::Garbage,

@@ -12,6 +12,7 @@
 #   garbage      prints a line that is not the protocol, then plays on
 #   illegal      answers bestmove a1a1
 #   time-loss    thinks 2 s before answering
+#   flood        prints info lines for ever and reads nothing more
 # Usage: engine.sh KOMA MODE [AT]
 koma=$1
 mode=$2
@@ -73,6 +74,9 @@ while IFS= read -r line; do
                 continue
                 ;;
             time-loss) sleep 2 ;;
+            flood)
+                while :; do echo "info string flood"; done
+                ;;
             esac
         fi
         echo "info depth 1 score cp 0"
