@@ -237,7 +237,8 @@ pub fn players_of(rows: &[ResultRow]) -> Vec<String> {
 pub fn run_report(files: &[PathBuf]) -> ExitCode {
     let mut rows = Vec::new();
     let mut seen = BTreeSet::new();
-    let mut contexts = BTreeSet::new();
+    let mut variants: Vec<String> = Vec::new();
+    let mut limits: Vec<(String, String)> = Vec::new();
     let mut problems = 0;
     for f in files {
         let text = match std::fs::read_to_string(f) {
@@ -269,33 +270,56 @@ pub fn run_report(files: &[PathBuf]) -> ExitCode {
             if !seen.insert(key) {
                 continue;
             }
-            contexts.insert(context_of(&r));
+            let v = r.tag(tags::VARIANT).unwrap_or("?").to_string();
+            if !variants.contains(&v) {
+                variants.push(v);
+            }
+            for pl in limits_of(&r) {
+                if !limits.iter().any(|(n, _)| *n == pl.0) {
+                    limits.push(pl);
+                }
+            }
             rows.push(row);
         }
     }
     rows.sort_by_key(|r| r.game);
     let players = players_of(&rows);
-    let context: Vec<String> = contexts.into_iter().collect();
+    limits.sort_by_key(|(n, _)| players.iter().position(|p| p == n));
+    let context = context_line(&variants.join("/"), &limits);
     println!("{} games from {} file(s)", rows.len(), files.len());
-    print!("{}", summary(&rows, &players, &context.join("; "), None));
+    print!("{}", summary(&rows, &players, &context, None));
     if problems > 0 {
         eprintln!("{problems} record(s) skipped");
     }
     ExitCode::SUCCESS
 }
 
-/// `variant, limits` of a record.
-fn context_of(r: &Record) -> String {
-    let variant = r.tag(tags::VARIANT).unwrap_or("?");
-    match (
-        r.tag("TimeControl"),
-        r.tag("FirstTimeControl"),
-        r.tag("SecondTimeControl"),
-    ) {
-        (Some(tc), _, _) => format!("{variant}, {tc}"),
-        (None, Some(a), Some(b)) => format!("{variant}, {a} vs {b}"),
-        _ => variant.to_string(),
+/// `variant, limits`: one limit when all players share it, else each
+/// player's.
+pub fn context_line(variant: &str, limits: &[(String, String)]) -> String {
+    if limits.iter().all(|(_, l)| *l == limits[0].1) {
+        match limits.first() {
+            Some((_, l)) => format!("{variant}, {l}"),
+            None => variant.to_string(),
+        }
+    } else {
+        let each: Vec<String> = limits.iter().map(|(n, l)| format!("{n} {l}")).collect();
+        format!("{variant}, {}", each.join(", "))
     }
+}
+
+/// Each player's limits in a record: `(name, limits)` by colour.
+fn limits_of(r: &Record) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (who, own) in [
+        (tags::FIRST, "FirstTimeControl"),
+        (tags::SECOND, "SecondTimeControl"),
+    ] {
+        if let (Some(n), Some(l)) = (r.tag(who), r.tag("TimeControl").or(r.tag(own))) {
+            out.push((n.to_string(), l.to_string()));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -241,16 +241,14 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     }
 }
 
-/// `variant, limits` for summaries.
+/// `variant, limits, rules` for summaries.
 fn context(cfg: &MatchConfig) -> String {
-    let limits: Vec<String> = cfg.engines.iter().map(|e| e.limits.to_string()).collect();
-    let all_same = limits.iter().all(|l| *l == limits[0]);
-    let l = if all_same {
-        limits[0].clone()
-    } else {
-        limits.join(" vs ")
-    };
-    let mut s = format!("{}, {l}", cfg.variant);
+    let limits: Vec<(String, String)> = cfg
+        .engines
+        .iter()
+        .map(|e| (e.name.clone(), e.limits.to_string()))
+        .collect();
+    let mut s = report::context_line(cfg.variant.name(), &limits);
     for (n, v) in &cfg.rules {
         s.push_str(&format!(", {n}={v}"));
     }
