@@ -11,7 +11,7 @@ pub mod parse;
 pub mod record;
 pub mod reply;
 
-pub use command::{Command, GoParams, PositionCommand, PositionStart, QueryKind};
+pub use command::{Command, GoParams, PositionCommand, PositionLine, PositionStart, QueryKind};
 pub use error::ParseError;
 pub use notation::{parse_move, parse_position};
 pub use parse::parse_command;

@@ -12,7 +12,7 @@ use super::reason::Reason;
 use crate::core::{Color, Game, MoveText, Outcome, status_with_history};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{
-    Command, GoParams, InfoLine, PositionCommand, PositionStart, Reply, Score, parse_reply,
+    Command, GoParams, InfoLine, PositionLine, PositionStart, Reply, Score, parse_reply,
 };
 use std::time::{Duration, Instant};
 
@@ -84,7 +84,8 @@ pub fn play<G: Game>(
         None => PositionStart::StartPos,
         Some(t) => PositionStart::Fen(t.clone()),
     };
-    let mut texts: Vec<MoveText> = setup.opening.moves.clone();
+    let mut plies = setup.opening.moves.len();
+    let mut position = PositionLine::new(&start_cmd, &setup.opening.moves);
     loop {
         if let Some(e) = status_with_history(&pos, &history) {
             end.outcome = e.outcome;
@@ -92,7 +93,7 @@ pub fn play<G: Game>(
             break;
         }
         if let Some(max) = setup.max_plies
-            && texts.len() >= max as usize
+            && plies >= max as usize
         {
             end.outcome = Outcome::Draw;
             end.reason = Reason::PlyLimit;
@@ -101,10 +102,6 @@ pub fn play<G: Game>(
         }
         let side = pos.side_to_move();
         let s = side.index();
-        let position = Command::Position(PositionCommand {
-            start: start_cmd.clone(),
-            moves: texts.clone(),
-        });
         let go = GoParams {
             time: [clocks[0].time_ms(), clocks[1].time_ms()],
             inc: [clocks[0].inc_ms(), clocks[1].inc_ms()],
@@ -117,7 +114,7 @@ pub fn play<G: Game>(
         let allowance = clocks[s].allowance();
         let turn = think(
             engines[s],
-            &position.to_string(),
+            position.as_str(),
             &Command::Go(go).to_string(),
             allowance,
             setup.margin,
@@ -155,7 +152,8 @@ pub fn play<G: Game>(
         let text = pos.move_text(m);
         pos = pos.play(m);
         history.push(pos.repetition_key());
-        texts.push(text);
+        position.push(&text);
+        plies += 1;
         moves.push(RecordMove {
             mv: text,
             comment: Some(comment(info.as_ref(), elapsed)),
