@@ -18,15 +18,13 @@ fn koma_plays_koma_on_every_game_at_a_short_time_control() {
     for &game in GameId::ALL {
         let (dir, token) = scratch(&format!("tc-{game}"));
         let pgn = dir.join("games.pgn");
-        let a = args(&format!(
+        let mut a = args(&format!(
             "--variant {game} --engine cmd={KOMA} name=a --engine cmd={KOMA} name=b \
-             --each tc=1+0.02 option.Move_Overhead=50 --games 2 --random-plies 2 \
-             --max-plies 40 --timemargin 300 --concurrency 2 --pgnout {}",
+             --games 2 --random-plies 2 --max-plies 40 --timemargin 300 --concurrency 2 \
+             --pgnout {} --each tc=1+0.02",
             pgn.display()
-        ))
-        .into_iter()
-        .map(|s| s.replace('_', " "))
-        .collect::<Vec<_>>();
+        ));
+        a.push("option.Move Overhead=50".into());
         let r = run(&a, &token, LIMIT);
         assert!(r.status.success(), "{game}: {}\n{}", r.stdout, r.stderr);
         assert!(r.stdout.contains("Finished game 1 ("), "{}", r.stdout);
@@ -86,6 +84,7 @@ fn rule_options_reach_the_records_and_the_engines() {
         "> setoption name UCI_Variant value hasami",
         "> setoption name HasamiWin value lead3",
         "> setoption name HasamiLines value false",
+        "> setoption name HasamiCorners value true",
         "> go depth 1",
         "< bestmove ",
     ] {
@@ -309,5 +308,36 @@ fn openings_from_a_file_are_played_and_bad_ones_refused() {
         "{}",
         r.stderr
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_schedule_and_openings_follow_the_seed() {
+    let (dir, token) = scratch("seed");
+    let moves_of = |seed: u64, name: &str| -> Vec<Vec<String>> {
+        let pgn = dir.join(name);
+        let r = run(
+            &args(&format!(
+                "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+                 --rounds 3 --random-plies 6 --concurrency 2 --seed {seed} --pgnout {}",
+                pgn.display()
+            )),
+            &token,
+            LIMIT,
+        );
+        assert!(r.status.success(), "{}", r.stdout);
+        let mut recs = records(&pgn);
+        recs.sort_by_key(|r| tag_number(r, "Game"));
+        recs.iter()
+            .map(|r| r.moves.iter().map(|m| m.mv.to_string()).collect())
+            .collect()
+    };
+    let a = moves_of(7, "a.pgn");
+    let b = moves_of(7, "b.pgn");
+    let c = moves_of(8, "c.pgn");
+    assert_eq!(a, b, "same seed, same games");
+    assert_ne!(a, c, "another seed, other openings");
+    // Both games of a pair open alike.
+    assert_eq!(a[0][..6], a[1][..6]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -32,9 +32,10 @@ Engine keys (for --engine and --each):
 
 Games end by the rules, by --max-plies (adjudicated draw), or by an engine failing: it fails
 to start, disconnects (crash), stops answering (no readyok to the isready heartbeat), loses on
-time (the overrun is reported in ms), plays an illegal move, or sends garbage. Without
---recover a crashed or stalled engine stops the match after the games in progress; running the
-same command again resumes it when it writes a state file (--state, or else --pgnout).
+time (the overrun is reported in ms), plays an illegal move, or sends garbage. An engine that
+cannot play on (it failed to start, crashed or stalled) stops the match after the games in
+progress, unless --recover restarts it. Running the same command again resumes an interrupted
+match when it writes a state file (--state, or else --pgnout).
 
 Example:
   koma-referee --engine cmd=target/release/koma name=d2 depth=2 \\
@@ -55,7 +56,7 @@ struct Cli {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
     each: Vec<String>,
 
-    /// The game: kaninariebi, hasami, negaeri (or another the build knows).
+    /// The game, by its UCI_Variant name (an unknown name lists the known ones).
     #[arg(long, value_name = "NAME", default_value = GameId::DEFAULT.name())]
     variant: String,
 

@@ -46,7 +46,8 @@ pub struct EngineStart<'a> {
     /// `option.X=Y` of the command line, sent as given.
     pub options: &'a [(String, String)],
     pub variant: &'a str,
-    /// The rule options of `--rule`, sent to every engine.
+    /// Every rule option of the game with the match's value (`--rule` or
+    /// the default), sent to every engine so all play the same rules.
     pub rules: &'a [(&'static str, OptionValue)],
     pub log: Option<Log>,
 }

@@ -44,7 +44,6 @@ struct Ctx<'a, G: Game> {
     book_order: Vec<usize>,
     log: Option<Log>,
     fingerprint: String,
-    date: String,
     context: String,
     queue: Mutex<VecDeque<GameSpec>>,
     stop: AtomicBool,
@@ -168,7 +167,6 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
         book_order,
         log,
         fingerprint,
-        date: record_date(),
         context,
         queue: Mutex::new(todo),
         stop: AtomicBool::new(false),
@@ -366,7 +364,7 @@ impl<G: Game> Ctx<'_, G> {
                 launch: &e.launch,
                 options: &e.options,
                 variant: G::NAME,
-                rules: &self.cfg.rules,
+                rules: &self.rule_values,
                 log: self.log.clone(),
             };
             match handshake::start(&start, &self.cfg.timeouts) {
@@ -431,10 +429,11 @@ impl<G: Game> Ctx<'_, G> {
             cfg.engines[spec.first].name.as_str(),
             cfg.engines[spec.second].name.as_str(),
         ];
+        let date = record_date();
         let rc = RecordContext {
             fingerprint: &self.fingerprint,
             event: &cfg.event,
-            date: &self.date,
+            date: &date,
             variant: G::NAME,
             rules: &self.rule_values,
             max_plies: cfg.max_plies,
