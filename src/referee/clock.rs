@@ -5,7 +5,8 @@
 use std::fmt;
 use std::time::Duration;
 
-/// `[moves/]base[+inc]`, in seconds on the command line.
+/// `[moves/]base[+inc]`, in seconds on the command line; always printed
+/// with its increment (`1+0`), so it never reads as a bare number.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TimeControl {
     /// Moves per period; the base time is added again after each period.
@@ -34,11 +35,7 @@ impl fmt::Display for TimeControl {
         if let Some(m) = self.moves {
             write!(f, "{m}/")?;
         }
-        f.write_str(&seconds(self.base))?;
-        if !self.inc.is_zero() {
-            write!(f, "+{}", seconds(self.inc))?;
-        }
-        Ok(())
+        write!(f, "{}+{}", seconds(self.base), seconds(self.inc))
     }
 }
 
@@ -194,7 +191,7 @@ mod tests {
     #[test]
     fn limits_print_as_typed() {
         assert_eq!(tc(None, 10_000, 100).to_string(), "10+0.1");
-        assert_eq!(tc(Some(40), 60_000, 0).to_string(), "40/60");
+        assert_eq!(tc(Some(40), 60_000, 0).to_string(), "40/60+0");
         let l = Limits {
             movetime: Some(ms(500)),
             depth: Some(4),
