@@ -141,11 +141,12 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
         None => String::new(),
     };
     out(&format!(
-        "koma-referee: {} ({}), {} engines, {} games{shard_note}, seed {}, concurrency {}\n",
+        "koma-referee: {} ({}), {} engines, {} game{}{shard_note}, seed {}, concurrency {}\n",
         cfg.variant,
         context,
         names.len(),
         specs.len(),
+        if specs.len() == 1 { "" } else { "s" },
         cfg.seed,
         cfg.concurrency
     ));
