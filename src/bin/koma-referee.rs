@@ -1,7 +1,6 @@
 //! `koma-referee`: plays matches between engine processes. Thin front end
-//! over `koma::referee`.
+//! over `koma::referee::run`.
 
 fn main() -> std::process::ExitCode {
-    eprintln!("koma-referee: the referee is not built yet (see the referee issue)");
-    std::process::ExitCode::from(2)
+    koma::referee::run(std::env::args_os())
 }

@@ -117,6 +117,45 @@ impl fmt::Display for PositionCommand {
     }
 }
 
+/// A `position` command that grows by one move at a time, for the referee,
+/// which sends the whole game before every move: appending keeps that
+/// linear. Its text is always `Command::Position(..)`'s.
+#[derive(Clone, Debug)]
+pub struct PositionLine {
+    text: String,
+    moves: usize,
+}
+
+impl PositionLine {
+    pub fn new(start: &PositionStart, moves: &[MoveText]) -> PositionLine {
+        let mut line = PositionLine {
+            text: PositionCommand {
+                start: start.clone(),
+                moves: Vec::new(),
+            }
+            .to_string(),
+            moves: 0,
+        };
+        for m in moves {
+            line.push(m);
+        }
+        line
+    }
+
+    pub fn push(&mut self, mv: &MoveText) {
+        use std::fmt::Write;
+        if self.moves == 0 {
+            self.text.push_str(" moves");
+        }
+        let _ = write!(self.text, " {mv}");
+        self.moves += 1;
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -142,6 +181,42 @@ impl fmt::Display for Command {
             Command::Display => f.write_str("d"),
             Command::Query(q) => write!(f, "query {q}"),
             Command::Bench => f.write_str("bench"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{parse_move, parse_position};
+
+    #[test]
+    fn a_growing_position_line_is_the_position_command() {
+        let moves: Vec<MoveText> = ["a1a2", "P@c4", "pass"]
+            .iter()
+            .map(|m| parse_move(m).unwrap())
+            .collect();
+        for start in [
+            PositionStart::StartPos,
+            PositionStart::Fen(parse_position("3/3/3[KRBkrb] w 1").unwrap()),
+        ] {
+            let mut line = PositionLine::new(&start, &moves[..1]);
+            for k in 1..=moves.len() {
+                if k > 1 {
+                    line.push(&moves[k - 1]);
+                }
+                let cmd = Command::Position(PositionCommand {
+                    start: start.clone(),
+                    moves: moves[..k].to_vec(),
+                });
+                assert_eq!(line.as_str(), cmd.to_string());
+            }
+            let empty = PositionLine::new(&start, &[]);
+            let cmd = PositionCommand {
+                start: start.clone(),
+                moves: vec![],
+            };
+            assert_eq!(empty.as_str(), cmd.to_string());
         }
     }
 }

@@ -8,10 +8,11 @@ pub mod error;
 pub mod notation;
 pub mod options;
 pub mod parse;
+pub mod record;
 pub mod reply;
 
-pub use command::{Command, GoParams, PositionCommand, PositionStart, QueryKind};
+pub use command::{Command, GoParams, PositionCommand, PositionLine, PositionStart, QueryKind};
 pub use error::ParseError;
 pub use notation::{parse_move, parse_position};
 pub use parse::parse_command;
-pub use reply::{InfoLine, Reply, Score, parse_reply};
+pub use reply::{InfoLine, OptionDecl, Reply, Score, parse_option_decl, parse_reply};

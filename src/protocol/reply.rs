@@ -173,6 +173,50 @@ pub fn parse_reply(line: &str) -> Result<Reply, ParseError> {
         .map_err(|e| ParseError::from_nom(t, e))
 }
 
+/// What an engine's `option` line declares: the name, the type and, for a
+/// combo, its values. The referee uses it to check that an engine knows the
+/// options it is about to be sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionDecl {
+    pub name: String,
+    pub kind: String,
+    pub vars: Vec<String>,
+}
+
+/// Reads the text after `option ` (as kept in `Reply::Option`). Names and
+/// combo values may hold blanks; they end at the next keyword.
+pub fn parse_option_decl(text: &str) -> Option<OptionDecl> {
+    const KEYS: [&str; 5] = ["type", "default", "min", "max", "var"];
+    let mut words = text.split_whitespace().peekable();
+    if words.next()? != "name" {
+        return None;
+    }
+    let mut name = Vec::new();
+    while let Some(w) = words.next_if(|w| *w != "type") {
+        name.push(w);
+    }
+    words.next()?;
+    let kind = words.next()?.to_string();
+    let mut vars = Vec::new();
+    while let Some(key) = words.next() {
+        let mut val = Vec::new();
+        while let Some(w) = words.next_if(|w| !KEYS.contains(w)) {
+            val.push(w);
+        }
+        if key == "var" {
+            vars.push(val.join(" "));
+        }
+    }
+    if name.is_empty() {
+        return None;
+    }
+    Some(OptionDecl {
+        name: name.join(" "),
+        kind,
+        vars,
+    })
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -282,6 +326,26 @@ mod tests {
         assert_eq!(i.depth, Some(3));
         assert_eq!(i.score, Some(Score::Cp(5)));
         assert_eq!(i.nodes, Some(9));
+    }
+
+    #[test]
+    fn option_declarations_give_name_type_and_combo_values() {
+        let d = parse_option_decl(
+            "name UCI_Variant type combo default kaninariebi var kaninariebi var hasami",
+        )
+        .unwrap();
+        assert_eq!(d.name, "UCI_Variant");
+        assert_eq!(d.kind, "combo");
+        assert_eq!(d.vars, vec!["kaninariebi", "hasami"]);
+        let d =
+            parse_option_decl("name Move Overhead type spin default 30 min 0 max 5000").unwrap();
+        assert_eq!(
+            (d.name.as_str(), d.kind.as_str()),
+            ("Move Overhead", "spin")
+        );
+        assert!(parse_option_decl("name type spin").is_none());
+        assert!(parse_option_decl("type spin").is_none());
+        assert!(parse_option_decl("name X").is_none());
     }
 
     #[test]

@@ -1,2 +1,72 @@
 //! The referee: engine processes, clocks, games, matches, statistics and
-//! records. (Filled by the referee issue.)
+//! records. `run` is the whole `koma-referee` program; the binary is a thin
+//! front end over it.
+//!
+//! Layout: `cli` (arguments) → `runner` (the match: workers, results) →
+//! `game` (one game) over `engine_proc` (a child process) and `handshake`
+//! (getting it ready), with `clock`, `reason`, `opening`, `schedule`;
+//! `records`, `state` (resume), `report` (summaries, `--report`), `replay`
+//! (`--replay`), `stats` and `sprt` (the numbers), `log` (`--log`).
+
+pub mod cli;
+pub mod clock;
+pub mod engine_proc;
+pub mod game;
+pub mod handshake;
+pub mod log;
+pub mod opening;
+pub mod reason;
+pub mod records;
+pub mod replay;
+pub mod report;
+pub mod runner;
+pub mod schedule;
+pub mod sprt;
+pub mod state;
+pub mod stats;
+
+use crate::core::Game;
+use crate::games::GameVisitor;
+use std::process::ExitCode;
+
+/// Runs `koma-referee` with these arguments (the program name first).
+/// Usage errors print a message and give exit code 2.
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mode = match cli::parse(args) {
+        Ok(m) => m,
+        Err(Ok(clap_err)) => {
+            let _ = clap_err.print();
+            return ExitCode::from(if clap_err.use_stderr() { 2 } else { 0 });
+        }
+        Err(Err(usage)) => return usage_error(&usage),
+    };
+    match mode {
+        cli::Mode::Replay(p) => replay::run_replay(&p),
+        cli::Mode::Report(files) => report::run_report(&files),
+        cli::Mode::Match(cfg) => {
+            struct Play<'a>(&'a cli::MatchConfig);
+            impl GameVisitor for Play<'_> {
+                type Output = Result<ExitCode, cli::Usage>;
+                fn visit<G: Game>(self) -> Self::Output {
+                    runner::run::<G>(self.0)
+                }
+            }
+            match cfg.variant.visit(Play(&cfg)) {
+                Ok(code) => code,
+                Err(usage) => usage_error(&usage),
+            }
+        }
+    }
+}
+
+fn usage_error(u: &cli::Usage) -> ExitCode {
+    eprintln!(
+        "koma-referee: error: {}\n\nFor more information, try '--help'.",
+        u.0
+    );
+    ExitCode::from(2)
+}

@@ -1,0 +1,478 @@
+//! The referee's text formats: game records (PGN-like: `[Tag "value"]`
+//! lines, then numbered moves in Koma notation with optional `{comments}`,
+//! ending with the result), and opening lines (a position string and/or a
+//! move list). Parsing is syntax only; the referee replays moves with the
+//! rules library.
+//!
+//! A record file is a sequence of records. It is cut into chunks at each
+//! tag line that follows a non-tag line, so one damaged record (a run killed
+//! mid-write leaves a truncated last one) never hides the others.
+
+use super::error::{PErr, PResult, ParseError};
+use super::notation::{move_text, position_text};
+use crate::core::{Color, MoveText, PositionText};
+use nom::{
+    Parser,
+    branch::alt,
+    bytes::complete::{tag, take_till, take_while, take_while1},
+    character::complete::{char, digit1, multispace0, multispace1, none_of, space0, space1},
+    combinator::{all_consuming, cut, eof, opt, peek, recognize},
+    error::context,
+    multi::{many0, many1},
+    sequence::{delimited, preceded, terminated},
+};
+use std::fmt;
+use std::ops::Range;
+
+/// One move of a record with the comment that follows it, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    pub mv: MoveText,
+    pub comment: Option<String>,
+}
+
+/// One game record: tags in file order, moves, and the result token
+/// (`1-0`, `0-1`, `1/2-1/2` or `*`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    pub tags: Vec<(String, String)>,
+    pub moves: Vec<RecordMove>,
+    pub result: String,
+}
+
+impl Record {
+    /// The value of the first tag called `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(t) => t.1 = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// Who moves first in the record's start position: from its `FEN` tag,
+    /// else the first player.
+    fn start_side(&self) -> Color {
+        self.tag("FEN")
+            .and_then(|f| super::parse_position(f).ok())
+            .map_or(Color::First, |p| p.side)
+    }
+}
+
+/// One chunk of a record file: where it is, and the record or why it could
+/// not be read.
+#[derive(Clone, Debug)]
+pub struct RecordItem {
+    /// Byte range of the chunk in the file text.
+    pub span: Range<usize>,
+    /// 1-based line where the chunk starts.
+    pub line: usize,
+    pub record: Result<Record, ParseError>,
+}
+
+/// The result tokens a record may end with.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+fn tag_name(i: &str) -> PResult<'_, &str> {
+    context(
+        "a tag name",
+        take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_'),
+    )
+    .parse(i)
+}
+
+fn tag_value(i: &str) -> PResult<'_, String> {
+    let escaped = preceded(char('\\'), alt((char('"'), char('\\'))));
+    let plain = none_of("\"\\\n");
+    delimited(
+        char('"'),
+        many0(alt((escaped, plain))).map(|cs| cs.into_iter().collect()),
+        context("a closing quote", char('"')),
+    )
+    .parse(i)
+}
+
+fn tag_pair(i: &str) -> PResult<'_, (String, String)> {
+    delimited(
+        (space0, char('['), space0),
+        cut((
+            terminated(tag_name, space1),
+            context("a quoted tag value", tag_value),
+        )),
+        cut(context("] after the tag", preceded(space0, char(']')))),
+    )
+    .map(|(n, v)| (n.to_string(), v))
+    .parse(i)
+}
+
+fn result_token(i: &str) -> PResult<'_, &str> {
+    terminated(
+        alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))),
+        peek(alt((multispace1, eof))),
+    )
+    .parse(i)
+}
+
+enum Token {
+    Number,
+    Comment(String),
+    Move(MoveText),
+    Result(String),
+}
+
+fn movetext_token(i: &str) -> PResult<'_, Token> {
+    let number = recognize((digit1, many1(char('.'))));
+    let comment = delimited(char('{'), take_till(|c| c == '}'), cut(char('}')));
+    let line_comment = preceded(char(';'), take_while(|c| c != '\n'));
+    alt((
+        result_token.map(|r| Token::Result(r.to_string())),
+        number.map(|_| Token::Number),
+        comment.map(|c: &str| Token::Comment(c.trim().to_string())),
+        line_comment.map(|_| Token::Number),
+        move_text.map(Token::Move),
+    ))
+    .parse(i)
+}
+
+/// Moves up to and including the result token.
+fn movetext(mut i: &str) -> PResult<'_, (Vec<RecordMove>, String)> {
+    let mut moves: Vec<RecordMove> = Vec::new();
+    loop {
+        let (rest, _) = multispace0(i)?;
+        if rest.is_empty() {
+            return Err(nom::Err::Failure(PErr {
+                rest,
+                expected: "the result (1-0, 0-1, 1/2-1/2 or *)",
+                named: true,
+            }));
+        }
+        let (rest, tok) = context("a move, a comment or the result", movetext_token).parse(rest)?;
+        i = rest;
+        match tok {
+            Token::Number => {}
+            Token::Comment(c) => {
+                if let Some(last) = moves.last_mut() {
+                    last.comment = Some(c);
+                }
+            }
+            Token::Move(mv) => moves.push(RecordMove { mv, comment: None }),
+            Token::Result(r) => return Ok((i, (moves, r))),
+        }
+    }
+}
+
+fn record(i: &str) -> PResult<'_, Record> {
+    (
+        many1(terminated(
+            tag_pair,
+            (space0, alt((tag("\r\n"), tag("\n")))),
+        )),
+        cut(movetext),
+    )
+        .map(|(tags, (moves, result))| Record {
+            tags,
+            moves,
+            result,
+        })
+        .parse(i)
+}
+
+/// Byte offsets where chunks start: each line beginning with `[` whose
+/// previous line does not.
+fn chunk_starts(text: &str) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut offset = 0;
+    let mut prev_tag = false;
+    for line in text.split_inclusive('\n') {
+        let is_tag = line.trim_start().starts_with('[');
+        if is_tag && !prev_tag {
+            starts.push(offset);
+        }
+        prev_tag = is_tag;
+        offset += line.len();
+    }
+    starts
+}
+
+/// Reads every record of a record file. Text before the first record (a
+/// header, blank lines) is ignored; a chunk that is not one whole record
+/// (truncated, damaged) is an item with its error.
+pub fn parse_records(text: &str) -> Vec<RecordItem> {
+    let starts = chunk_starts(text);
+    let mut items = Vec::with_capacity(starts.len());
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(text.len());
+        let chunk = &text[start..end];
+        let line = text[..start].matches('\n').count() + 1;
+        let parsed = all_consuming(terminated(record, multispace0))
+            .parse(chunk)
+            .map(|(_, r)| r)
+            .map_err(|e| ParseError::from_nom(chunk, e));
+        items.push(RecordItem {
+            span: start..end,
+            line,
+            record: parsed,
+        });
+    }
+    items
+}
+
+fn escape(v: &str) -> String {
+    let mut s = String::with_capacity(v.len());
+    for c in v.chars() {
+        match c {
+            '"' | '\\' => {
+                s.push('\\');
+                s.push(c);
+            }
+            '\n' | '\r' => s.push(' '),
+            _ => s.push(c),
+        }
+    }
+    s
+}
+
+/// Comments may not contain `}`; anything else is kept.
+fn comment_text(c: &str) -> String {
+    c.replace('}', ")").replace('\n', " ")
+}
+
+/// Longest movetext line written.
+const LINE_WIDTH: usize = 79;
+
+impl fmt::Display for Record {
+    /// Tags, a blank line, the movetext wrapped at 79 columns, the result,
+    /// and a blank line, so records concatenate into a file.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            writeln!(f, "[{name} \"{}\"]", escape(value))?;
+        }
+        writeln!(f)?;
+        let mut side = self.start_side();
+        let mut number = 1;
+        let mut tokens: Vec<String> = Vec::with_capacity(self.moves.len() * 2 + 1);
+        for (k, m) in self.moves.iter().enumerate() {
+            if side == Color::First {
+                tokens.push(format!("{number}."));
+            } else if k == 0 {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(m.mv.to_string());
+            if let Some(c) = &m.comment {
+                tokens.push(format!("{{{}}}", comment_text(c)));
+            }
+            if side == Color::Second {
+                number += 1;
+            }
+            side = side.opponent();
+        }
+        tokens.push(self.result.clone());
+        let mut width = 0;
+        for t in tokens {
+            if width > 0 && width + 1 + t.len() > LINE_WIDTH {
+                writeln!(f)?;
+                width = 0;
+            }
+            if width > 0 {
+                f.write_str(" ")?;
+                width += 1;
+            }
+            f.write_str(&t)?;
+            width += t.len();
+        }
+        writeln!(f)?;
+        writeln!(f)
+    }
+}
+
+/// One line of an openings file: an optional start position and moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningLine {
+    /// `None` is the game's start position.
+    pub start: Option<PositionText>,
+    pub moves: Vec<MoveText>,
+}
+
+fn moves_list(i: &str) -> PResult<'_, Vec<MoveText>> {
+    many0(preceded(multispace1, move_text)).parse(i)
+}
+
+fn opening_line(i: &str) -> PResult<'_, OpeningLine> {
+    let moves_kw = opt(preceded((multispace1, tag("moves")), cut(moves_list)));
+    let startpos = preceded(tag("startpos"), moves_kw).map(|m| OpeningLine {
+        start: None,
+        moves: m.unwrap_or_default(),
+    });
+    let moves_kw = opt(preceded((multispace1, tag("moves")), cut(moves_list)));
+    let fen = (
+        preceded(opt((tag("fen"), multispace1)), position_text),
+        moves_kw,
+    )
+        .map(|(p, m)| OpeningLine {
+            start: Some(p),
+            moves: m.unwrap_or_default(),
+        });
+    let bare_moves = (move_text, moves_list).map(|(first, mut rest)| {
+        rest.insert(0, first);
+        OpeningLine {
+            start: None,
+            moves: rest,
+        }
+    });
+    context(
+        "a position string or moves",
+        alt((startpos, bare_moves, fen)),
+    )
+    .parse(i)
+}
+
+/// Parses one opening: `startpos [moves …]`, `[fen] <position> [moves …]`,
+/// or a bare move list.
+pub fn parse_opening(line: &str) -> Result<OpeningLine, ParseError> {
+    let t = line.trim();
+    all_consuming(terminated(opening_line, multispace0))
+        .parse(t)
+        .map(|(_, o)| o)
+        .map_err(|e| ParseError::from_nom(t, e))
+}
+
+/// A tag value that must be a whole number.
+pub fn tag_number(r: &Record, name: &str) -> Option<u64> {
+    r.tag(name).and_then(|v| v.trim().parse().ok())
+}
+
+/// Whether `s` is one of the record result tokens.
+pub fn is_result(s: &str) -> bool {
+    RESULTS.contains(&s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::parse_move;
+
+    fn sample() -> Record {
+        Record {
+            tags: vec![
+                ("Event".into(), "koma \"test\" \\ one".into()),
+                ("Variant".into(), "hasami".into()),
+            ],
+            moves: vec![
+                RecordMove {
+                    mv: parse_move("a1a2").unwrap(),
+                    comment: Some("book".into()),
+                },
+                RecordMove {
+                    mv: parse_move("i9i8").unwrap(),
+                    comment: None,
+                },
+                RecordMove {
+                    mv: parse_move("b1b5").unwrap(),
+                    comment: Some("+0.12/3 0.010s".into()),
+                },
+            ],
+            result: "1/2-1/2".into(),
+        }
+    }
+
+    #[test]
+    fn records_round_trip_with_escapes_and_comments() {
+        let r = sample();
+        let text = r.to_string();
+        assert!(text.contains("[Event \"koma \\\"test\\\" \\\\ one\"]"));
+        assert!(text.contains("1. a1a2 {book} i9i8 2. b1b5 {+0.12/3 0.010s} 1/2-1/2"));
+        let items = parse_records(&text);
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0].record.as_ref().unwrap(), &r);
+    }
+
+    #[test]
+    fn a_record_from_a_second_player_position_numbers_with_dots() {
+        let mut r = sample();
+        r.tags.push(("FEN".into(), "3/3/3[KRBkrb] b 1".into()));
+        let text = r.to_string();
+        assert!(text.contains("1... a1a2 {book} 2. i9i8 b1b5"), "{text}");
+        assert_eq!(parse_records(&text)[0].record.as_ref().unwrap(), &r);
+    }
+
+    #[test]
+    fn long_games_wrap_and_still_parse() {
+        let mut r = sample();
+        let m = r.moves[1].clone();
+        for _ in 0..200 {
+            r.moves.push(m.clone());
+        }
+        let text = r.to_string();
+        assert!(
+            text.lines()
+                .all(|l| l.len() <= LINE_WIDTH || l.starts_with('['))
+        );
+        assert_eq!(parse_records(&text)[0].record.as_ref().unwrap(), &r);
+    }
+
+    #[test]
+    fn a_truncated_last_record_is_an_error_item_and_the_others_survive() {
+        let one = sample().to_string();
+        let text = format!("{one}{one}{}", &one[..one.len() - 12]);
+        let items = parse_records(&text);
+        assert_eq!(items.len(), 3);
+        assert!(items[0].record.is_ok() && items[1].record.is_ok());
+        assert!(items[2].record.is_err());
+        assert_eq!(items[2].span.end, text.len());
+        assert_eq!(items[1].line, one.lines().count() + 1);
+    }
+
+    #[test]
+    fn damaged_records_are_refused_with_what_was_expected() {
+        for (text, expected) in [
+            ("[Event \"x\"]\n\n1. a1a2 zz 1-0\n", "a square like a1"),
+            ("[Event \"x\n\n1-0\n", "a closing quote"),
+            ("[Event x]\n\n1-0\n", "a quoted tag value"),
+            (
+                "[Event \"x\"]\n\n1. a1a2\n",
+                "the result (1-0, 0-1, 1/2-1/2 or *)",
+            ),
+            (
+                "[Event \"x\"]\n\n1. a1a2 {open\n",
+                "a move, a comment or the result",
+            ),
+            ("[Event \"x\"]\n", "the result (1-0, 0-1, 1/2-1/2 or *)"),
+        ] {
+            let items = parse_records(text);
+            let e = items[0].record.as_ref().unwrap_err();
+            assert_eq!(e.expected, expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn text_before_the_first_record_is_ignored() {
+        let text = format!("; a header\n\n{}", sample());
+        let items = parse_records(&text);
+        assert_eq!(items.len(), 1);
+        assert!(items[0].record.is_ok());
+    }
+
+    #[test]
+    fn openings_are_positions_move_lists_or_both() {
+        let o = parse_opening("a1a2 i9i8").unwrap();
+        assert_eq!((o.start, o.moves.len()), (None, 2));
+        let o = parse_opening("startpos moves a1a2").unwrap();
+        assert_eq!((o.start, o.moves.len()), (None, 1));
+        let o = parse_opening("startpos").unwrap();
+        assert_eq!((o.start, o.moves.len()), (None, 0));
+        let o = parse_opening("5/5/5/5/5 w 1").unwrap();
+        assert_eq!(o.start.unwrap().to_string(), "5/5/5/5/5 w 1");
+        let o = parse_opening("fen 3/3/3[KRBkrb] b 1 moves K@b2").unwrap();
+        assert_eq!((o.start.is_some(), o.moves.len()), (true, 1));
+        for bad in ["", "a1", "startpos moves x", "5/5 w 1 a1a2", "fen"] {
+            assert!(parse_opening(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,739 @@
+//! The command line, in the shapes fastchess and cutechess-cli users type
+//! (`--engine cmd=… name=… tc=10+0.1`, `--each …`, `--sprt elo0=…`), checked
+//! into a `Mode`. Every mistake is a `Usage` error: the program prints it
+//! and exits with code 2.
+
+use super::clock::{Limits, TimeControl};
+use super::engine_proc::Launch;
+use super::handshake::Timeouts;
+use super::sprt::{Model, Sprt};
+use crate::core::OptionValue;
+use crate::games::GameId;
+use crate::protocol::options::parse_option_value;
+use crate::protocol::record::{OpeningLine, parse_opening};
+use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const ABOUT: &str = "Plays matches between engines that speak Koma's protocol, checks every move with \
+Koma's rules library, and reports results (Elo, LOS, pentanomial pairs, SPRT).";
+
+const AFTER: &str = "\
+Engine keys (for --engine and --each):
+  cmd=PATH            the engine program (required)
+  name=NAME           its name in results (default: the program's file name)
+  args=\"A B\"          arguments, split at blanks
+  dir=DIR             working directory; a relative cmd with a / is taken from there
+  option.NAME=VALUE   sent as setoption name NAME value VALUE
+  tc=[M/]BASE[+INC]   clock in seconds: BASE, plus INC per move, BASE again every M moves
+  st=SECONDS          fixed time per move (go movetime)
+  depth=N, nodes=N    search limits sent with go
+  Each engine needs at least one of tc, st, depth, nodes.
+
+Games end by the rules, by --max-plies (adjudicated draw), or by an engine failing: it fails
+to start, disconnects (crash), stops answering (no readyok to the isready heartbeat), loses on
+time (the overrun is reported in ms), plays an illegal move, or sends garbage. An engine that
+cannot play on (it failed to start, crashed or stalled) stops the match after the games in
+progress, unless --recover restarts it. Running the same command again resumes an interrupted
+match when it writes a state file (--state, or else --pgnout).
+
+Example:
+  koma-referee --engine cmd=target/release/koma name=d2 depth=2 \\
+               --engine cmd=target/release/koma name=d4 depth=4 \\
+               --games 2 --rounds 10 --random-plies 4 --concurrency 2
+
+Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
+replayed record is invalid; 2 on a usage error.";
+
+#[derive(Parser, Debug)]
+#[command(name = "koma-referee", version, about = ABOUT, after_help = AFTER)]
+struct Cli {
+    /// An engine, as KEY=VALUE words (see below). Give two, or more for a round robin.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
+    engine: Vec<String>,
+
+    /// Settings for every engine, same keys as --engine; an engine's own settings win.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
+    each: Vec<String>,
+
+    /// The game, by its UCI_Variant name (an unknown name lists the known ones).
+    #[arg(long, value_name = "NAME", default_value = GameId::DEFAULT.name())]
+    variant: String,
+
+    /// A rule option of the game (e.g. HasamiWin=lead3): applied by the referee and sent to
+    /// every engine. Repeat for several.
+    #[arg(long = "rule", value_name = "NAME=VALUE", action = ArgAction::Append)]
+    rules: Vec<String>,
+
+    /// Games per encounter per round; consecutive games form pairs on one opening with
+    /// colours swapped.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    games: u32,
+
+    /// Rounds: each round every encounter plays --games games.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    rounds: u32,
+
+    /// Opening book: file=FILE [order=sequential|random]. One opening per line: a position
+    /// string, a move list, or both ("<position> moves <moves>"); # starts a comment line.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    openings: Vec<String>,
+
+    /// Random legal moves added after the opening (none of them ending the game).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    random_plies: u32,
+
+    /// Games played at the same time.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
+
+    /// Adjudicate a draw when the game reaches this many plies (opening included); 0: never.
+    /// Kani Nari Ebi has no repetition rule, so two engines can otherwise cycle for ever.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    max_plies: u32,
+
+    /// Milliseconds an engine may exceed its clock before it loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    timemargin: u64,
+
+    /// Seed of the schedule: opening order and random plies.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+
+    /// Sequential test: elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic].
+    /// The match stops when the log-likelihood ratio crosses a bound. Two engines only.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    sprt: Vec<String>,
+
+    /// Append each game's record to FILE as it ends (also written file=FILE).
+    #[arg(long, value_name = "FILE")]
+    pgnout: Option<String>,
+
+    /// State file (records of the finished games) for resuming after an interruption;
+    /// defaults to the --pgnout file.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+
+    /// Log every line to and from every engine, timestamped, to FILE (also file=FILE).
+    #[arg(long, value_name = "FILE")]
+    log: Option<String>,
+
+    /// Restart an engine that crashed or stalled, and go on with the match.
+    #[arg(long)]
+    recover: bool,
+
+    /// Play only shard I of N (pairs are dealt out in turn); merge with --report.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+
+    /// Print the summary of record files (e.g. the shards of one match) instead of playing.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["engine", "replay"])]
+    report: Vec<PathBuf>,
+
+    /// Re-validate a record file with the rules library instead of playing.
+    #[arg(long, value_name = "FILE", conflicts_with = "engine")]
+    replay: Option<PathBuf>,
+
+    /// Print a summary every N finished games (0: only at the end).
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    rating_interval: u64,
+
+    /// Milliseconds allowed for uci -> uciok and for each isready -> readyok outside a search.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    start_timeout: u64,
+
+    /// Milliseconds of silence during a search after which isready is sent.
+    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    heartbeat: u64,
+
+    /// Milliseconds an isready (or stop) may go unanswered before the engine is stalled.
+    #[arg(long, value_name = "MS", default_value_t = 5_000)]
+    stall_timeout: u64,
+
+    /// The Event tag of the records.
+    #[arg(long, value_name = "NAME", default_value = "koma-referee match")]
+    event: String,
+}
+
+/// A usage error: printed with a hint, exit code 2.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Usage(pub String);
+
+impl Usage {
+    fn new(msg: impl Into<String>) -> Usage {
+        Usage(msg.into())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    pub name: String,
+    pub launch: Launch,
+    pub options: Vec<(String, String)>,
+    pub limits: Limits,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Openings {
+    pub path: PathBuf,
+    pub random: bool,
+    /// (line number, opening), in file order.
+    pub lines: Vec<(usize, OpeningLine)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineConfig>,
+    pub variant: GameId,
+    pub rules: Vec<(&'static str, OptionValue)>,
+    pub games: u32,
+    pub rounds: u32,
+    pub openings: Option<Openings>,
+    pub random_plies: u32,
+    pub concurrency: usize,
+    pub max_plies: Option<u32>,
+    pub margin: Duration,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+    pub pgnout: Option<PathBuf>,
+    pub state: Option<PathBuf>,
+    pub log: Option<PathBuf>,
+    pub recover: bool,
+    /// (index from 1, count).
+    pub shard: Option<(u32, u32)>,
+    pub rating_interval: u64,
+    pub timeouts: Timeouts,
+    pub event: String,
+}
+
+#[derive(Debug)]
+pub enum Mode {
+    Match(Box<MatchConfig>),
+    Report(Vec<PathBuf>),
+    Replay(PathBuf),
+}
+
+/// Parses the command line. clap's own errors (and `--help`) come back as
+/// `Err(Ok(clap::Error))`, the referee's checks as `Err(Err(Usage))`.
+pub fn parse<I, T>(args: I) -> Result<Mode, Result<clap::Error, Usage>>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = Cli::command().try_get_matches_from(args).map_err(Ok)?;
+    let cli = Cli::from_arg_matches(&matches).map_err(Ok)?;
+    // Each --engine occurrence is one engine.
+    let engines: Vec<Vec<String>> = matches
+        .get_occurrences::<String>("engine")
+        .map(|occ| occ.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default();
+    check(cli, engines).map_err(Err)
+}
+
+fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
+    if let Some(p) = cli.replay {
+        return Ok(Mode::Replay(p));
+    }
+    if !cli.report.is_empty() {
+        return Ok(Mode::Report(cli.report));
+    }
+    let variant = GameId::from_name(&cli.variant).ok_or_else(|| {
+        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+        Usage::new(format!(
+            "unknown variant {}: expected one of {}",
+            cli.variant,
+            names.join(", ")
+        ))
+    })?;
+    if engine_words.len() < 2 {
+        return Err(Usage::new(format!(
+            "a match needs at least two --engine, got {}",
+            engine_words.len()
+        )));
+    }
+    let each = split_pairs(&cli.each, "--each")?;
+    let mut engines = Vec::new();
+    for (k, words) in engine_words.iter().enumerate() {
+        let own = split_pairs(words, "--engine")?;
+        engines.push(engine_config(k + 1, &each, &own)?);
+    }
+    for (i, a) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|b| b.name == a.name) {
+            return Err(Usage::new(format!(
+                "two engines are named {}: give each its own name=",
+                a.name
+            )));
+        }
+    }
+    let rules = rule_options(variant, &cli.rules)?;
+    let positive = |v: u64, what: &str| {
+        if v == 0 {
+            Err(Usage::new(format!("{what} must be at least 1")))
+        } else {
+            Ok(())
+        }
+    };
+    positive(u64::from(cli.games), "--games")?;
+    positive(u64::from(cli.rounds), "--rounds")?;
+    positive(cli.concurrency as u64, "--concurrency")?;
+    positive(cli.start_timeout, "--start-timeout")?;
+    positive(cli.heartbeat, "--heartbeat")?;
+    positive(cli.stall_timeout, "--stall-timeout")?;
+    let sprt = if cli.sprt.is_empty() {
+        None
+    } else {
+        if engines.len() != 2 {
+            return Err(Usage::new("--sprt needs exactly two engines"));
+        }
+        Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
+    };
+    let openings = if cli.openings.is_empty() {
+        None
+    } else {
+        Some(openings(&split_pairs(&cli.openings, "--openings")?)?)
+    };
+    let shard = cli.shard.as_deref().map(shard).transpose()?;
+    let pgnout = cli.pgnout.as_deref().map(file_arg);
+    Ok(Mode::Match(Box::new(MatchConfig {
+        engines,
+        variant,
+        rules,
+        games: cli.games,
+        rounds: cli.rounds,
+        openings,
+        random_plies: cli.random_plies,
+        concurrency: cli.concurrency,
+        max_plies: (cli.max_plies > 0).then_some(cli.max_plies),
+        margin: Duration::from_millis(cli.timemargin),
+        seed: cli.seed,
+        sprt,
+        state: cli.state.or_else(|| pgnout.clone()),
+        pgnout,
+        log: cli.log.as_deref().map(file_arg),
+        recover: cli.recover,
+        shard,
+        rating_interval: cli.rating_interval,
+        timeouts: Timeouts {
+            start: Duration::from_millis(cli.start_timeout),
+            heartbeat: Duration::from_millis(cli.heartbeat),
+            stall: Duration::from_millis(cli.stall_timeout),
+        },
+        event: cli.event,
+    })))
+}
+
+/// `FILE` or fastchess's `file=FILE`.
+fn file_arg(s: &str) -> PathBuf {
+    PathBuf::from(s.strip_prefix("file=").unwrap_or(s))
+}
+
+/// `KEY=VALUE` words into pairs, in order.
+fn split_pairs(words: &[String], flag: &str) -> Result<Vec<(String, String)>, Usage> {
+    words
+        .iter()
+        .map(|w| {
+            w.split_once('=')
+                .filter(|(k, _)| !k.is_empty())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| Usage::new(format!("expected KEY=VALUE after {flag}, got {w}")))
+        })
+        .collect()
+}
+
+fn engine_config(
+    number: usize,
+    each: &[(String, String)],
+    own: &[(String, String)],
+) -> Result<EngineConfig, Usage> {
+    let mut cmd = None;
+    let mut name = None;
+    let mut args = Vec::new();
+    let mut dir = None;
+    let mut options: Vec<(String, String)> = Vec::new();
+    let mut limits = Limits::default();
+    let which = |k: &str| format!("engine {number}: {k}");
+    // --each first, so the engine's own keys override.
+    for (k, v) in each.iter().chain(own) {
+        match k.as_str() {
+            "cmd" => cmd = Some(v.clone()),
+            "name" => name = Some(v.clone()),
+            "args" => args = v.split_whitespace().map(str::to_string).collect(),
+            "dir" => dir = Some(PathBuf::from(v)),
+            "tc" => limits.tc = Some(time_control(v).map_err(|e| Usage(which(&e)))?),
+            "st" => {
+                limits.movetime = Some(secs(v).map_err(|e| Usage(which(&format!("st={v}: {e}"))))?)
+            }
+            "depth" => limits.depth = Some(number_of(v, "depth")?),
+            "nodes" => limits.nodes = Some(number_of(v, "nodes")?),
+            _ => match k.strip_prefix("option.") {
+                Some(o) if !o.is_empty() => {
+                    options.retain(|(n, _)| n != o);
+                    options.push((o.to_string(), v.clone()));
+                }
+                _ => {
+                    return Err(Usage(which(&format!(
+                        "unknown key {k} (expected cmd, name, args, dir, option.NAME, tc, st, depth or nodes)"
+                    ))));
+                }
+            },
+        }
+    }
+    let cmd = cmd.ok_or_else(|| Usage(which("cmd=PATH is missing")))?;
+    if cmd.is_empty() {
+        return Err(Usage(which("cmd= is empty")));
+    }
+    if limits == Limits::default() {
+        return Err(Usage(which(
+            "no limit: give tc=, st=, depth= or nodes= (or the same with --each)",
+        )));
+    }
+    let name = name.unwrap_or_else(|| {
+        Path::new(&cmd)
+            .file_name()
+            .map_or(cmd.clone(), |f| f.to_string_lossy().into_owned())
+    });
+    if name.trim().is_empty() {
+        return Err(Usage(which("name= is empty")));
+    }
+    Ok(EngineConfig {
+        name,
+        launch: Launch {
+            cmd: resolve_cmd(&cmd, dir.as_deref()),
+            args,
+            dir,
+        },
+        options,
+        limits,
+    })
+}
+
+/// A relative `cmd` with a `/` is made absolute (against `dir` when given,
+/// else the current directory), so it means the same whatever directory
+/// the engine runs in. A bare name is looked up in `dir`, then in `PATH`.
+fn resolve_cmd(cmd: &str, dir: Option<&Path>) -> PathBuf {
+    let p = PathBuf::from(cmd);
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let base = match dir {
+        Some(d) => cwd.join(d),
+        None => cwd,
+    };
+    let relative_path = !p.is_absolute() && cmd.contains('/');
+    let found_in_dir = dir.is_some() && !cmd.contains('/') && base.join(&p).is_file();
+    if relative_path || found_in_dir {
+        base.join(p)
+    } else {
+        p
+    }
+}
+
+fn number_of<T: std::str::FromStr>(v: &str, what: &str) -> Result<T, Usage> {
+    v.parse()
+        .map_err(|_| Usage::new(format!("{what}={v}: expected a whole number")))
+}
+
+/// Seconds, possibly fractional, non-negative and finite.
+fn secs(v: &str) -> Result<Duration, String> {
+    let x: f64 = v
+        .parse()
+        .map_err(|_| format!("expected seconds, got {v}"))?;
+    if !(0.0..=1e9).contains(&x) {
+        return Err(format!("expected seconds, got {v}"));
+    }
+    Ok(Duration::from_secs_f64(x))
+}
+
+/// `[moves/]base[+inc]` in seconds.
+pub fn time_control(v: &str) -> Result<TimeControl, String> {
+    let bad = |why: String| format!("tc={v}: {why} (expected [MOVES/]BASE[+INC] in seconds)");
+    let (moves, rest) = match v.split_once('/') {
+        Some((m, r)) => (
+            Some(
+                m.parse::<u32>()
+                    .ok()
+                    .filter(|&m| m > 0)
+                    .ok_or_else(|| bad(format!("bad move count {m}")))?,
+            ),
+            r,
+        ),
+        None => (None, v),
+    };
+    let (base, inc) = match rest.split_once('+') {
+        Some((b, i)) => (secs(b).map_err(bad)?, secs(i).map_err(bad)?),
+        None => (secs(rest).map_err(bad)?, Duration::ZERO),
+    };
+    if base.is_zero() && inc.is_zero() {
+        return Err(bad("no time at all".into()));
+    }
+    Ok(TimeControl { moves, base, inc })
+}
+
+fn rule_options(game: GameId, rules: &[String]) -> Result<Vec<(&'static str, OptionValue)>, Usage> {
+    let specs = game.rule_specs();
+    let mut out: Vec<(&'static str, OptionValue)> = Vec::new();
+    for r in rules {
+        let (name, value) = r
+            .split_once('=')
+            .ok_or_else(|| Usage::new(format!("expected NAME=VALUE after --rule, got {r}")))?;
+        let spec = specs
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| {
+                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+                Usage::new(format!(
+                    "{game} has no rule option {name}{}",
+                    if known.is_empty() {
+                        " (it has none)".to_string()
+                    } else {
+                        format!(": expected one of {}", known.join(", "))
+                    }
+                ))
+            })?;
+        let v = parse_option_value(spec, Some(value)).map_err(Usage)?;
+        out.retain(|(n, _)| *n != spec.name);
+        out.push((spec.name, v));
+    }
+    Ok(out)
+}
+
+fn sprt(keys: &[(String, String)]) -> Result<Sprt, Usage> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    let mut model = Model::Normalized;
+    let num = |k: &str, v: &str| {
+        v.parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| Usage::new(format!("--sprt {k}={v}: expected a number")))
+    };
+    for (k, v) in keys {
+        match k.as_str() {
+            "elo0" => elo0 = Some(num(k, v)?),
+            "elo1" => elo1 = Some(num(k, v)?),
+            "alpha" => alpha = num(k, v)?,
+            "beta" => beta = num(k, v)?,
+            "model" => {
+                model = match v.as_str() {
+                    "normalized" => Model::Normalized,
+                    "logistic" => Model::Logistic,
+                    _ => {
+                        return Err(Usage::new(format!(
+                            "--sprt model={v}: expected normalized or logistic"
+                        )));
+                    }
+                }
+            }
+            _ => {
+                return Err(Usage::new(format!(
+                    "--sprt: unknown key {k} (expected elo0, elo1, alpha, beta, model)"
+                )));
+            }
+        }
+    }
+    let (Some(e0), Some(e1)) = (elo0, elo1) else {
+        return Err(Usage::new("--sprt needs elo0= and elo1="));
+    };
+    Sprt::new(e0, e1, alpha, beta, model).map_err(|e| Usage::new(format!("--sprt: {e}")))
+}
+
+fn openings(keys: &[(String, String)]) -> Result<Openings, Usage> {
+    let mut path = None;
+    let mut random = false;
+    for (k, v) in keys {
+        match k.as_str() {
+            "file" => path = Some(PathBuf::from(v)),
+            "order" => {
+                random = match v.as_str() {
+                    "random" => true,
+                    "sequential" => false,
+                    _ => {
+                        return Err(Usage::new(format!(
+                            "--openings order={v}: expected random or sequential"
+                        )));
+                    }
+                }
+            }
+            _ => {
+                return Err(Usage::new(format!(
+                    "--openings: unknown key {k} (expected file, order)"
+                )));
+            }
+        }
+    }
+    let path = path.ok_or_else(|| Usage::new("--openings needs file=FILE"))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
+            continue;
+        }
+        let o = parse_opening(t)
+            .map_err(|e| Usage::new(format!("{} line {}: {e}", path.display(), i + 1)))?;
+        lines.push((i + 1, o));
+    }
+    if lines.is_empty() {
+        return Err(Usage::new(format!("{} holds no opening", path.display())));
+    }
+    Ok(Openings {
+        path,
+        random,
+        lines,
+    })
+}
+
+fn shard(s: &str) -> Result<(u32, u32), Usage> {
+    let bad = || Usage::new(format!("--shard {s}: expected I/N with 1 <= I <= N"));
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u32, u32) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
+    if i == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(args: &str) -> MatchConfig {
+        let argv = std::iter::once("koma-referee").chain(args.split_whitespace());
+        match parse(argv) {
+            Ok(Mode::Match(m)) => *m,
+            other => panic!("{args}: {other:?}"),
+        }
+    }
+
+    fn usage(args: &str) -> String {
+        let argv = std::iter::once("koma-referee").chain(args.split_whitespace());
+        match parse(argv) {
+            Err(Err(Usage(m))) => m,
+            Err(Ok(e)) => e.to_string(),
+            Ok(m) => panic!("{args} was accepted: {m:?}"),
+        }
+    }
+
+    #[test]
+    fn engines_take_each_and_their_own_keys() {
+        let m = parse_ok(
+            "--engine cmd=/bin/a name=A depth=2 option.Hash=16 --engine cmd=/bin/b tc=10+0.1 \
+             --each option.Hash=8 nodes=100 --rule HasamiWin=lead3 --variant hasami",
+        );
+        assert_eq!(m.engines.len(), 2);
+        let a = &m.engines[0];
+        assert_eq!(a.name, "A");
+        assert_eq!(a.options, vec![("Hash".to_string(), "16".to_string())]);
+        assert_eq!((a.limits.depth, a.limits.nodes), (Some(2), Some(100)));
+        let b = &m.engines[1];
+        assert_eq!(b.name, "b");
+        assert_eq!(b.limits.to_string(), "10+0.1 nodes=100");
+        assert_eq!(
+            m.rules,
+            vec![("HasamiWin", OptionValue::Combo("lead3".into()))]
+        );
+        assert_eq!((m.games, m.rounds, m.seed), (2, 1, 1));
+    }
+
+    #[test]
+    fn time_controls_parse_in_seconds() {
+        let t = time_control("40/60+0.5").unwrap();
+        assert_eq!(t.moves, Some(40));
+        assert_eq!(t.base, Duration::from_secs(60));
+        assert_eq!(t.inc, Duration::from_millis(500));
+        assert_eq!(time_control("0.2").unwrap().inc, Duration::ZERO);
+        for bad in ["", "x", "1+", "+1", "0/1", "-1", "0+0", "inf", "1e99"] {
+            assert!(time_control(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn usage_errors_say_what_is_wrong() {
+        let cases = [
+            ("--engine cmd=a depth=1", "at least two --engine"),
+            (
+                "--engine cmd=a depth=1 --engine name=b depth=1",
+                "cmd=PATH is missing",
+            ),
+            ("--engine cmd=a --engine cmd=b depth=1", "no limit"),
+            (
+                "--engine cmd=a depth=1 --engine cmd=a depth=1",
+                "two engines are named a",
+            ),
+            ("--engine cmd=a depth=x --engine cmd=b depth=1", "depth=x"),
+            (
+                "--engine cmd=a foo=1 depth=1 --engine cmd=b depth=1",
+                "unknown key foo",
+            ),
+            (
+                "--engine cmd=a nonsense --engine cmd=b depth=1",
+                "expected KEY=VALUE",
+            ),
+            ("--engine cmd=a tc=1+x --engine cmd=b depth=1", "tc=1+x"),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --variant chess",
+                "unknown variant chess",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --rule Nope=1",
+                "no rule option Nope",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --variant hasami --rule HasamiWin=six",
+                "expected one of",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --sprt elo0=5 elo1=0",
+                "elo0",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --sprt elo1=5",
+                "needs elo0",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --engine cmd=c --sprt elo0=0 elo1=5",
+                "exactly two",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --shard 3/2",
+                "--shard 3/2",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --games 0",
+                "--games must be",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --openings order=random",
+                "needs file",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --openings file=/nonexistent/x",
+                "cannot read",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --concurrency x",
+                "invalid value",
+            ),
+            ("--bogus", "unexpected argument"),
+        ];
+        for (args, want) in cases {
+            let got = usage(args);
+            assert!(got.contains(want), "{args}: {got}");
+        }
+    }
+
+    #[test]
+    fn report_and_replay_modes_need_no_engine() {
+        let argv = ["koma-referee", "--report", "a.pgn", "b.pgn"];
+        assert!(matches!(parse(argv), Ok(Mode::Report(f)) if f.len() == 2));
+        let argv = ["koma-referee", "--replay", "a.pgn"];
+        assert!(matches!(parse(argv), Ok(Mode::Replay(_))));
+    }
+
+    #[test]
+    fn the_state_file_defaults_to_the_record_file() {
+        let m = parse_ok("--each depth=1 --engine cmd=a --engine cmd=b --pgnout file=x.pgn");
+        assert_eq!(m.pgnout, Some(PathBuf::from("x.pgn")));
+        assert_eq!(m.state, Some(PathBuf::from("x.pgn")));
+        let m = parse_ok("--each depth=1 --engine cmd=a --engine cmd=b");
+        assert_eq!(m.state, None);
+    }
+}

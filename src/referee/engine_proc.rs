@@ -1,0 +1,438 @@
+//! One engine as a child process: piped stdin/stdout/stderr, a reader
+//! thread that stamps every stdout line with the time it arrived, and a
+//! `Drop` that kills and reaps it, so no engine is left running or a
+//! zombie. On Linux the child also asks the kernel to kill it when the
+//! referee dies (`PR_SET_PDEATHSIG`), which covers `kill -9` of the referee.
+//!
+//! Each engine runs in its own process group, so killing it also kills
+//! whatever it started (a shell script's children). `PR_SET_PDEATHSIG`
+//! fires when the *thread* that spawned the child ends: engines are
+//! spawned and dropped by the same worker thread.
+
+use super::log::{Dir, Log};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::PathBuf;
+#[cfg(not(unix))]
+use std::process::ExitStatus;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
+
+/// Longest engine line accepted; longer ones are reported, not kept.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// How to run an engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    pub cmd: PathBuf,
+    pub args: Vec<String>,
+    pub dir: Option<PathBuf>,
+}
+
+/// What the reader thread saw, stamped with when it saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Line(Instant, String),
+    /// A line that is not text: too long or not UTF-8.
+    Unreadable(Instant, &'static str),
+    /// stdout reached its end: the engine closed it or exited.
+    Closed(Instant),
+}
+
+/// The answer of `EngineProc::recv`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Recv {
+    Event(Event),
+    Timeout,
+}
+
+pub struct EngineProc {
+    /// `name(pid)`, for logs and messages.
+    pub tag: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Receiver<Event>,
+    log: Option<Log>,
+    closed: Option<Instant>,
+}
+
+impl EngineProc {
+    /// Starts the process; the error says what could not be run.
+    pub fn spawn(name: &str, launch: &Launch, log: Option<Log>) -> Result<EngineProc, String> {
+        let mut cmd = Command::new(&launch.cmd);
+        cmd.args(&launch.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(d) = &launch.dir {
+            cmd.current_dir(d);
+        }
+        guard_child(&mut cmd);
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", launch.cmd.display()))?;
+        let tag = format!("{name}({})", child.id());
+        let (tx, rx) = channel();
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("the engine's pipes could not be opened".into());
+        };
+        spawn_reader(stdout, tx, log.clone(), tag.clone())?;
+        spawn_stderr_drain(stderr, log.clone(), tag.clone())?;
+        if let Some(l) = &log {
+            l.line(
+                &tag,
+                Dir::Note,
+                &format!("started {}", launch.cmd.display()),
+            );
+        }
+        Ok(EngineProc {
+            tag,
+            stdin: child.stdin.take(),
+            child,
+            events: rx,
+            log,
+            closed: None,
+        })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes one line and flushes it; an error means the engine has gone.
+    pub fn send(&mut self, line: &str) -> Result<(), String> {
+        if let Some(l) = &self.log {
+            l.line(&self.tag, Dir::ToEngine, line);
+        }
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err("its input is closed".into());
+        };
+        let mut buf = Vec::with_capacity(line.len() + 1);
+        buf.extend_from_slice(line.as_bytes());
+        buf.push(b'\n');
+        let r = stdin.write_all(&buf).and_then(|_| stdin.flush());
+        r.map_err(|e| {
+            self.stdin = None;
+            format!("cannot write to it ({e})")
+        })
+    }
+
+    /// The next event, waiting until `deadline` at most.
+    pub fn recv(&mut self, deadline: Instant) -> Recv {
+        if let Some(t) = self.closed {
+            return Recv::Event(Event::Closed(t));
+        }
+        let wait = deadline.saturating_duration_since(Instant::now());
+        let ev = match self.events.recv_timeout(wait) {
+            Ok(ev) => ev,
+            Err(RecvTimeoutError::Timeout) => return Recv::Timeout,
+            Err(RecvTimeoutError::Disconnected) => Event::Closed(Instant::now()),
+        };
+        if let Event::Closed(t) = ev {
+            self.closed = Some(t);
+        }
+        Recv::Event(ev)
+    }
+
+    /// Waits up to `wait` for the process to exit and says how it ended.
+    /// The process is not reaped here (see `Drop`).
+    pub fn exit_description(&mut self, wait: Duration) -> String {
+        let end = Instant::now() + wait;
+        loop {
+            match peek_exit(&mut self.child) {
+                Some(how) => return how,
+                None if Instant::now() < end => std::thread::sleep(Duration::from_millis(2)),
+                None => return "it closed its output but is still running".into(),
+            }
+        }
+    }
+
+    /// Asks the engine to quit and gives it `grace` to do so; `Drop` does
+    /// the rest.
+    pub fn quit(mut self, grace: Duration) {
+        if self.send("quit").is_ok() {
+            self.stdin = None;
+            let end = Instant::now() + grace;
+            while Instant::now() < end && peek_exit(&mut self.child).is_none() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    }
+}
+
+impl Drop for EngineProc {
+    /// Kills the engine's whole process group, then waits for the engine
+    /// so it is not left a zombie. The engine is never reaped before this
+    /// point, so its process group id cannot have been reused.
+    fn drop(&mut self) {
+        self.stdin = None;
+        kill_group(self.child.id());
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(l) = &self.log {
+            l.line(&self.tag, Dir::Note, "ended");
+        }
+    }
+}
+
+/// How the child ended, if it has, without reaping it (`WNOWAIT`).
+#[cfg(unix)]
+fn peek_exit(child: &mut Child) -> Option<String> {
+    let pid = libc::id_t::try_from(child.id()).ok()?;
+    // SAFETY: `info` is plain data that waitid fills; WNOWAIT leaves the
+    // child waitable, so `Child::wait` still reaps it later.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let r = libc::waitid(
+            libc::P_PID,
+            pid,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        if r != 0 || info.si_pid() == 0 {
+            return None;
+        }
+        let status = info.si_status();
+        Some(match info.si_code {
+            libc::CLD_EXITED => format!("it exited with code {status}"),
+            _ => format!("it was killed by signal {status}"),
+        })
+    }
+}
+
+#[cfg(not(unix))]
+fn peek_exit(child: &mut Child) -> Option<String> {
+    child.try_wait().ok().flatten().map(describe)
+}
+
+#[cfg(not(unix))]
+fn describe(status: ExitStatus) -> String {
+    match status.code() {
+        Some(c) => format!("it exited with code {c}"),
+        None => "it exited".into(),
+    }
+}
+
+/// Own process group, and on Linux death with the referee.
+#[cfg(unix)]
+fn guard_child(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    cmd.process_group(0);
+    #[cfg(target_os = "linux")]
+    {
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: the closure runs in the forked child before exec and only
+        // makes async-signal-safe system calls, without allocating.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The referee may have died between fork and prctl.
+                if libc::getppid() != parent {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn guard_child(_cmd: &mut Command) {}
+
+#[cfg(unix)]
+fn kill_group(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: plain system call. The group is the engine's own, made by
+        // `process_group(0)`, and the engine is not reaped yet, so the id
+        // still names that group.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_pid: u32) {}
+
+/// One line of at most `max` bytes: `None` at the end of input.
+fn read_line<R: Read>(r: &mut BufReader<R>, max: usize) -> Option<Result<String, &'static str>> {
+    let mut buf = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if chunk.is_empty() {
+            if !any {
+                return None;
+            }
+            break;
+        }
+        any = true;
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            if buf.len() + take > max + 1 {
+                too_long = true;
+                buf = Vec::new();
+            } else {
+                buf.extend_from_slice(&chunk[..take]);
+            }
+        }
+        r.consume(take);
+        if done {
+            break;
+        }
+    }
+    if too_long {
+        return Some(Err("a line longer than 1 MiB"));
+    }
+    while matches!(buf.last(), Some(b'\n' | b'\r')) {
+        buf.pop();
+    }
+    Some(String::from_utf8(buf).map_err(|_| "a line that is not UTF-8"))
+}
+
+fn spawn_reader(
+    stdout: impl Read + Send + 'static,
+    tx: Sender<Event>,
+    log: Option<Log>,
+    tag: String,
+) -> Result<(), String> {
+    std::thread::Builder::new()
+        .name(format!("read {tag}"))
+        .spawn(move || {
+            let mut r = BufReader::new(stdout);
+            while let Some(line) = read_line(&mut r, MAX_LINE) {
+                let now = Instant::now();
+                let ev = match line {
+                    Ok(s) => {
+                        if let Some(l) = &log {
+                            l.line(&tag, Dir::FromEngine, &s);
+                        }
+                        Event::Line(now, s)
+                    }
+                    Err(what) => {
+                        if let Some(l) = &log {
+                            l.line(&tag, Dir::FromEngine, &format!("<{what}>"));
+                        }
+                        Event::Unreadable(now, what)
+                    }
+                };
+                if tx.send(ev).is_err() {
+                    return;
+                }
+            }
+            if let Some(l) = &log {
+                l.line(&tag, Dir::Note, "end of output");
+            }
+            let _ = tx.send(Event::Closed(Instant::now()));
+        })
+        .map(|_| ())
+        .map_err(|e| format!("cannot start a reader thread ({e})"))
+}
+
+/// Reads the engine's stderr so it never blocks on a full pipe; the lines
+/// go to the log, if any.
+fn spawn_stderr_drain(
+    stderr: impl Read + Send + 'static,
+    log: Option<Log>,
+    tag: String,
+) -> Result<(), String> {
+    std::thread::Builder::new()
+        .name(format!("stderr {tag}"))
+        .spawn(move || {
+            let mut r = BufReader::new(stderr);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        if let Some(l) = &log {
+                            let s = String::from_utf8_lossy(&buf);
+                            l.line(&tag, Dir::Stderr, s.trim_end());
+                        }
+                        if buf.len() > MAX_LINE {
+                            buf = Vec::new();
+                        }
+                    }
+                }
+            }
+        })
+        .map(|_| ())
+        .map_err(|e| format!("cannot start a reader thread ({e})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_capped_and_checked_for_utf8() {
+        let mut input = b"uciok\r\n".to_vec();
+        input.extend(vec![b'x'; 50]);
+        input.extend_from_slice(b"\n\xff\nlast");
+        let mut r = BufReader::new(&input[..]);
+        assert_eq!(read_line(&mut r, 20), Some(Ok("uciok".into())));
+        assert!(matches!(read_line(&mut r, 20), Some(Err(_))));
+        assert!(matches!(read_line(&mut r, 20), Some(Err(_))));
+        assert_eq!(read_line(&mut r, 20), Some(Ok("last".into())));
+        assert_eq!(read_line(&mut r, 20), None);
+    }
+
+    fn sh(script: &str) -> Launch {
+        Launch {
+            cmd: "/bin/sh".into(),
+            args: vec!["-c".into(), script.into()],
+            dir: None,
+        }
+    }
+
+    #[test]
+    fn lines_arrive_then_the_end_of_output() {
+        let mut e = EngineProc::spawn("t", &sh("read x; echo got $x; exit 3"), None).unwrap();
+        e.send("hello").unwrap();
+        let end = Instant::now() + Duration::from_secs(10);
+        assert!(matches!(e.recv(end), Recv::Event(Event::Line(_, l)) if l == "got hello"));
+        assert!(matches!(e.recv(end), Recv::Event(Event::Closed(_))));
+        assert_eq!(
+            e.exit_description(Duration::from_secs(5)),
+            "it exited with code 3"
+        );
+    }
+
+    #[test]
+    fn a_silent_engine_times_out_and_is_killed_on_drop() {
+        let mut e = EngineProc::spawn("t", &sh("exec sleep 30"), None).unwrap();
+        let pid = e.pid();
+        assert_eq!(
+            e.recv(Instant::now() + Duration::from_millis(50)),
+            Recv::Timeout
+        );
+        drop(e);
+        assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists());
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_naming_it() {
+        let l = Launch {
+            cmd: "/nonexistent/engine".into(),
+            args: vec![],
+            dir: None,
+        };
+        let e = EngineProc::spawn("t", &l, None).err().unwrap();
+        assert!(e.contains("/nonexistent/engine"), "{e}");
+    }
+}

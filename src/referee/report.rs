@@ -1,0 +1,389 @@
+//! Summaries: per encounter W/L/D, points, Elo with its 95% error bar,
+//! nElo, LOS, draw ratio, pentanomial pair counts and the SPRT state, in
+//! the layout fastchess prints; standings for a round robin; and
+//! `--report FILE...`, the summary of record files (shards merged).
+
+use super::records::tags;
+use super::sprt::{Decision, Sprt};
+use super::stats::{self, Tally};
+use crate::core::{Color, Outcome};
+use crate::protocol::record::{Record, parse_records, tag_number};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// One finished game, as statistics need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultRow {
+    pub game: u64,
+    pub pair: Option<u64>,
+    pub first: String,
+    pub second: String,
+    pub outcome: Outcome,
+}
+
+pub fn outcome_of(result: &str) -> Option<Outcome> {
+    match result {
+        "1-0" => Some(Outcome::Win(Color::First)),
+        "0-1" => Some(Outcome::Win(Color::Second)),
+        "1/2-1/2" => Some(Outcome::Draw),
+        _ => None,
+    }
+}
+
+/// The row of a record, if it has the tags and a decided result.
+pub fn row_of(r: &Record) -> Option<ResultRow> {
+    Some(ResultRow {
+        game: tag_number(r, tags::GAME)?,
+        pair: tag_number(r, tags::PAIR),
+        first: r.tag(tags::FIRST)?.to_string(),
+        second: r.tag(tags::SECOND)?.to_string(),
+        outcome: outcome_of(&r.result)?,
+    })
+}
+
+/// Score of `who` in a game, in half points.
+fn halves(row: &ResultRow, who: &str) -> u8 {
+    let side = if row.first == who {
+        Color::First
+    } else {
+        Color::Second
+    };
+    match row.outcome {
+        Outcome::Draw => 1,
+        Outcome::Win(c) if c == side => 2,
+        Outcome::Win(_) => 0,
+    }
+}
+
+/// `a`'s results against `b`; pairs count when both of their games are in.
+pub fn tally(rows: &[ResultRow], a: &str, b: &str) -> Tally {
+    let mut t = Tally::default();
+    let mut pairs: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
+    for r in rows {
+        let meets = (r.first == a && r.second == b) || (r.first == b && r.second == a);
+        if !meets {
+            continue;
+        }
+        let h = halves(r, a);
+        match h {
+            2 => t.wins += 1,
+            1 => t.draws += 1,
+            _ => t.losses += 1,
+        }
+        if let Some(p) = r.pair {
+            pairs.entry(p).or_default().push(h);
+        }
+    }
+    for games in pairs.values() {
+        if let [x, y] = games[..] {
+            t.penta.add_pair(x, y);
+        }
+    }
+    t
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.2} %", 100.0 * x)
+}
+
+/// The fastchess-style block for `a` against `b`; `context` describes the
+/// match (variant, limits).
+pub fn encounter(
+    rows: &[ResultRow],
+    a: &str,
+    b: &str,
+    context: &str,
+    sprt: Option<&Sprt>,
+) -> String {
+    let t = tally(rows, a, b);
+    let mut s = String::new();
+    let _ = writeln!(s, "Results of {a} vs {b} ({context}):");
+    match stats::elo(&t) {
+        Some(e) => {
+            let _ = writeln!(
+                s,
+                "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}{}",
+                e.elo,
+                e.error,
+                e.nelo,
+                e.nelo_error,
+                if e.pentanomial {
+                    ""
+                } else {
+                    " (from single games)"
+                }
+            );
+            let p = t.penta;
+            let _ = writeln!(
+                s,
+                "LOS: {}, DrawRatio: {}, PairsRatio: {:.2}",
+                pct(e.los),
+                pct(stats::draw_ratio(&t)),
+                (p.ww + p.wd) as f64 / (p.ld + p.ll) as f64
+            );
+        }
+        None => s.push_str("Elo: no games yet\n"),
+    }
+    let games = t.games();
+    let _ = writeln!(
+        s,
+        "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({})",
+        t.wins,
+        t.losses,
+        t.draws,
+        t.points(),
+        pct(if games == 0 {
+            0.0
+        } else {
+            t.points() / games as f64
+        })
+    );
+    let b5 = t.penta.buckets();
+    let _ = writeln!(
+        s,
+        "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {:.2}",
+        b5[0],
+        b5[1],
+        b5[2],
+        b5[3],
+        b5[4],
+        t.penta.wl as f64 / t.penta.dd as f64
+    );
+    if let Some(sp) = sprt {
+        let llr = sp.llr(&t);
+        let verdict = match sp.decision(llr) {
+            Some(Decision::H1) => " - H1 accepted (elo1)",
+            Some(Decision::H0) => " - H0 accepted (elo0)",
+            None => "",
+        };
+        let _ = writeln!(
+            s,
+            "LLR: {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]{verdict}",
+            sp.lower, sp.upper, sp.elo0, sp.elo1
+        );
+    }
+    s
+}
+
+const RULE: &str = "--------------------------------------------------";
+
+/// The whole summary: every encounter between `players` that has games,
+/// then standings when there are more than two players.
+pub fn summary(
+    rows: &[ResultRow],
+    players: &[String],
+    context: &str,
+    sprt: Option<&Sprt>,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{RULE}");
+    for (i, a) in players.iter().enumerate() {
+        for b in &players[i + 1..] {
+            if players.len() > 2 && tally(rows, a, b).games() == 0 {
+                continue;
+            }
+            let sp = if players.len() == 2 { sprt } else { None };
+            s.push_str(&encounter(rows, a, b, context, sp));
+            if players.len() > 2 {
+                s.push('\n');
+            }
+        }
+    }
+    if players.len() > 2 {
+        let mut standings: Vec<(f64, u64, &String)> = players
+            .iter()
+            .map(|p| {
+                let mine: Vec<&ResultRow> = rows
+                    .iter()
+                    .filter(|r| &r.first == p || &r.second == p)
+                    .collect();
+                let pts: f64 = mine.iter().map(|r| f64::from(halves(r, p)) / 2.0).sum();
+                (pts, mine.len() as u64, p)
+            })
+            .collect();
+        standings.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.2.cmp(y.2)));
+        let _ = writeln!(s, "Standings after {} games:", rows.len());
+        for (k, (pts, n, p)) in standings.iter().enumerate() {
+            let share = if *n == 0 { 0.0 } else { pts / *n as f64 };
+            let _ = writeln!(
+                s,
+                "{:>3}. {p:<20} {pts:>6.1}/{n:<5} ({})",
+                k + 1,
+                pct(share)
+            );
+        }
+    }
+    let _ = writeln!(s, "{RULE}");
+    s
+}
+
+/// Players in order of first appearance.
+pub fn players_of(rows: &[ResultRow]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in rows {
+        for p in [&r.first, &r.second] {
+            if !out.contains(p) {
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
+/// `--report FILE...`: reads every record, counts each game of a match
+/// once (shards may overlap when rerun), and prints the summary.
+pub fn run_report(files: &[PathBuf]) -> ExitCode {
+    let mut rows = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut variants: Vec<String> = Vec::new();
+    let mut limits: Vec<(String, String)> = Vec::new();
+    let mut problems = 0;
+    for f in files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("koma-referee: cannot read {}: {e}", f.display());
+                return ExitCode::from(2);
+            }
+        };
+        for item in parse_records(&text) {
+            let r = match item.record {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("{} line {}: skipped, {e}", f.display(), item.line);
+                    problems += 1;
+                    continue;
+                }
+            };
+            let Some(row) = row_of(&r) else {
+                eprintln!(
+                    "{} line {}: skipped, no Game/First/Second tags or no result",
+                    f.display(),
+                    item.line
+                );
+                problems += 1;
+                continue;
+            };
+            let key = (r.tag(tags::MATCH).unwrap_or("").to_string(), row.game);
+            if !seen.insert(key) {
+                continue;
+            }
+            let v = r.tag(tags::VARIANT).unwrap_or("?").to_string();
+            if !variants.contains(&v) {
+                variants.push(v);
+            }
+            for pl in limits_of(&r) {
+                if !limits.iter().any(|(n, _)| *n == pl.0) {
+                    limits.push(pl);
+                }
+            }
+            rows.push(row);
+        }
+    }
+    rows.sort_by_key(|r| r.game);
+    let players = players_of(&rows);
+    limits.sort_by_key(|(n, _)| players.iter().position(|p| p == n));
+    let context = context_line(&variants.join("/"), &limits);
+    println!("{} games from {} file(s)", rows.len(), files.len());
+    print!("{}", summary(&rows, &players, &context, None));
+    if problems > 0 {
+        eprintln!("{problems} record(s) skipped");
+    }
+    ExitCode::SUCCESS
+}
+
+/// `variant, limits`: one limit when all players share it, else each
+/// player's.
+pub fn context_line(variant: &str, limits: &[(String, String)]) -> String {
+    if limits.iter().all(|(_, l)| *l == limits[0].1) {
+        match limits.first() {
+            Some((_, l)) => format!("{variant}, {l}"),
+            None => variant.to_string(),
+        }
+    } else {
+        let each: Vec<String> = limits.iter().map(|(n, l)| format!("{n} {l}")).collect();
+        format!("{variant}, {}", each.join(", "))
+    }
+}
+
+/// Each player's limits in a record: `(name, limits)` by colour.
+fn limits_of(r: &Record) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (who, own) in [
+        (tags::FIRST, "FirstTimeControl"),
+        (tags::SECOND, "SecondTimeControl"),
+    ] {
+        if let (Some(n), Some(l)) = (r.tag(who), r.tag("TimeControl").or(r.tag(own))) {
+            out.push((n.to_string(), l.to_string()));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(game: u64, pair: Option<u64>, first: &str, second: &str, res: &str) -> ResultRow {
+        ResultRow {
+            game,
+            pair,
+            first: first.into(),
+            second: second.into(),
+            outcome: outcome_of(res).unwrap(),
+        }
+    }
+
+    #[test]
+    fn tallies_follow_colours_and_complete_pairs() {
+        let rows = [
+            row(1, Some(1), "A", "B", "1-0"),
+            row(2, Some(1), "B", "A", "1-0"),
+            row(3, Some(2), "A", "B", "1/2-1/2"),
+            row(4, Some(2), "B", "A", "0-1"),
+            row(5, Some(3), "A", "B", "0-1"),
+        ];
+        let t = tally(&rows, "A", "B");
+        assert_eq!((t.wins, t.losses, t.draws), (2, 2, 1));
+        assert_eq!(t.penta.buckets(), [0, 0, 1, 1, 0]);
+        assert_eq!(t.penta.wl, 1);
+        assert_eq!(tally(&rows, "B", "A"), t.flipped());
+    }
+
+    #[test]
+    fn a_summary_has_the_fastchess_lines() {
+        let rows = [
+            row(1, Some(1), "A", "B", "1-0"),
+            row(2, Some(1), "B", "A", "0-1"),
+        ];
+        let sp = Sprt::new(0.0, 5.0, 0.05, 0.05, super::super::sprt::Model::Normalized).unwrap();
+        let s = summary(
+            &rows,
+            &["A".into(), "B".into()],
+            "hasami, depth=1",
+            Some(&sp),
+        );
+        assert!(s.contains("Results of A vs B (hasami, depth=1):"), "{s}");
+        assert!(s.contains("Games: 2, Wins: 2, Losses: 0, Draws: 0, Points: 2.0 (100.00 %)"));
+        assert!(s.contains("Ptnml(0-2): [0, 0, 0, 0, 1]"));
+        assert!(s.contains("LLR: "));
+        assert!(s.contains("LOS: 100.00 %"));
+    }
+
+    #[test]
+    fn a_round_robin_summary_has_standings() {
+        let rows = [
+            row(1, None, "A", "B", "1-0"),
+            row(2, None, "A", "C", "1/2-1/2"),
+            row(3, None, "B", "C", "0-1"),
+        ];
+        let s = summary(&rows, &players_of(&rows), "x", None);
+        assert!(s.contains("Standings after 3 games:"), "{s}");
+        let a = s.find(". A ").unwrap();
+        let c = s.find(". C ").unwrap();
+        let b = s.find(". B ").unwrap();
+        assert!(a < c && c < b, "{s}");
+    }
+}

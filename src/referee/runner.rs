@@ -1,0 +1,531 @@
+//! The match: the schedule less the games already in the state file, dealt
+//! to `--concurrency` worker threads. Each worker owns its engine
+//! processes (started on demand, restarted after a crash with `--recover`)
+//! and plays one game at a time; results are recorded, printed and counted
+//! as each game ends, and the match stops early when the SPRT decides or an
+//! engine dies without `--recover`.
+
+use super::cli::{MatchConfig, Usage};
+use super::engine_proc::EngineProc;
+use super::game::{self, GameEnd, GameSetup};
+use super::handshake::{self, EngineStart};
+use super::log::{Log, record_date};
+use super::opening::{Opening, add_random_plies, check};
+use super::reason::Reason;
+use super::records::{self, RecordContext, RecordSink};
+use super::report::{self, ResultRow};
+use super::schedule::{self, GameSpec, Rng};
+use super::state;
+use crate::core::{Color, Game, OptionValue, Rules};
+use crate::protocol::record::Record;
+use std::collections::{BTreeMap, VecDeque};
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Prints a line to stdout; a closed stdout must not stop the match.
+fn out(s: &str) {
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(s.as_bytes());
+    let _ = o.flush();
+}
+
+/// How long a finished match waits for each engine to quit by itself.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Everything the workers share.
+struct Ctx<'a, G: Game> {
+    cfg: &'a MatchConfig,
+    rules: G::Rules,
+    rule_values: Vec<(&'static str, OptionValue)>,
+    book: Vec<Opening>,
+    book_order: Vec<usize>,
+    log: Option<Log>,
+    fingerprint: String,
+    context: String,
+    queue: Mutex<VecDeque<GameSpec>>,
+    stop: AtomicBool,
+    results: Mutex<Results>,
+}
+
+struct Results {
+    rows: Vec<ResultRow>,
+    sink: Option<RecordSink>,
+    /// Why the match stopped early, if it did.
+    abort: Option<String>,
+    sprt_decided: bool,
+    warned: Vec<bool>,
+    games_now: u64,
+    engine_moves: u64,
+}
+
+/// Runs a match of game `G`; `Err` for a usage error found late (a bad
+/// opening, an unwritable file).
+pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
+    let mut rules = G::Rules::default();
+    for (name, value) in &cfg.rules {
+        rules
+            .set(name, value)
+            .map_err(|e| Usage(format!("--rule {name}: {e}")))?;
+    }
+    let rule_values: Vec<(&'static str, OptionValue)> = G::Rules::specs()
+        .iter()
+        .map(|s| {
+            let v = cfg
+                .rules
+                .iter()
+                .find(|(n, _)| *n == s.name)
+                .map_or_else(|| s.default_value(), |(_, v)| v.clone());
+            (s.name, v)
+        })
+        .collect();
+    let mut book = Vec::new();
+    if let Some(o) = &cfg.openings {
+        for (line, text) in &o.lines {
+            let checked = check::<G>(text, &rules)
+                .map_err(|e| Usage(format!("{} line {line}: {e}", o.path.display())))?;
+            book.push(checked);
+        }
+    }
+    let book_order = schedule::book_order(
+        book.len(),
+        cfg.openings.as_ref().is_some_and(|o| o.random),
+        cfg.seed,
+    );
+    let mut specs = schedule::build(cfg.engines.len(), cfg.games, cfg.rounds);
+    let total_all = specs.len();
+    if let Some((i, n)) = cfg.shard {
+        specs = schedule::shard(specs, i, n);
+    }
+    let fingerprint = state::fingerprint(cfg);
+    let log = match &cfg.log {
+        Some(p) => Some(
+            Log::open(p).map_err(|e| Usage(format!("cannot open the log {}: {e}", p.display())))?,
+        ),
+        None => None,
+    };
+    let done: BTreeMap<u64, Record> = match &cfg.state {
+        Some(p) => state::load(p, &fingerprint).map_err(Usage)?,
+        None => BTreeMap::new(),
+    };
+    if let (Some(pgn), Some(st)) = (&cfg.pgnout, &cfg.state)
+        && pgn != st
+    {
+        state::reconcile(pgn, &fingerprint, &done).map_err(Usage)?;
+    }
+    let mut paths = Vec::new();
+    paths.extend(cfg.pgnout.as_deref());
+    paths.extend(cfg.state.as_deref());
+    let sink = if paths.is_empty() {
+        None
+    } else {
+        Some(RecordSink::open(&paths).map_err(Usage)?)
+    };
+    let in_shard: std::collections::BTreeSet<u64> = specs.iter().map(|s| s.number).collect();
+    let rows: Vec<ResultRow> = done
+        .values()
+        .filter_map(report::row_of)
+        .filter(|r| in_shard.contains(&r.game))
+        .collect();
+    let todo: VecDeque<GameSpec> = specs
+        .iter()
+        .filter(|s| !done.contains_key(&s.number))
+        .cloned()
+        .collect();
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let context = context(cfg);
+    let shard_note = match cfg.shard {
+        Some((i, n)) => format!(", shard {i}/{n} of {total_all}"),
+        None => String::new(),
+    };
+    out(&format!(
+        "koma-referee: {} ({}), {} engines, {} game{}{shard_note}, seed {}, concurrency {}\n",
+        cfg.variant,
+        context,
+        names.len(),
+        specs.len(),
+        if specs.len() == 1 { "" } else { "s" },
+        cfg.seed,
+        cfg.concurrency
+    ));
+    if !rows.is_empty()
+        && let Some(p) = &cfg.state
+    {
+        out(&format!(
+            "Resuming from {}: {} of {} games already played\n",
+            p.display(),
+            rows.len(),
+            specs.len()
+        ));
+    }
+    let ctx = Ctx::<G> {
+        cfg,
+        rules,
+        rule_values,
+        book,
+        book_order,
+        log,
+        fingerprint,
+        context,
+        queue: Mutex::new(todo),
+        stop: AtomicBool::new(false),
+        results: Mutex::new(Results {
+            rows,
+            sink,
+            abort: None,
+            sprt_decided: false,
+            warned: vec![false; cfg.engines.len()],
+            games_now: 0,
+            engine_moves: 0,
+        }),
+    };
+    {
+        let mut res = ctx.results.lock().unwrap_or_else(|e| e.into_inner());
+        ctx.check_sprt(&mut res);
+    }
+    let started = Instant::now();
+    let cpu_before = cpu_time();
+    let workers = cfg.concurrency.min(ctx.queue_len()).max(1);
+    std::thread::scope(|s| {
+        for k in 0..workers {
+            let ctx = &ctx;
+            let spawned = std::thread::Builder::new()
+                .name(format!("worker {k}"))
+                .spawn_scoped(s, move || ctx.worker());
+            if let Err(e) = spawned {
+                eprintln!("koma-referee: cannot start worker {k}: {e}");
+            }
+        }
+    });
+    let wall = started.elapsed();
+    let cpu = cpu_time().saturating_sub(cpu_before);
+    let res = ctx.results.into_inner().unwrap_or_else(|e| e.into_inner());
+    out(&report::summary(
+        &res.rows,
+        &names,
+        &ctx.context,
+        cfg.sprt.as_ref(),
+    ));
+    if res.games_now > 0 {
+        let per_move = cpu.as_secs_f64() * 1e6 / res.engine_moves.max(1) as f64;
+        out(&format!(
+            "Referee: {} games, {} engine moves in {:.1} s: {:.1} games/min, {:.0} us of referee CPU per move\n",
+            res.games_now,
+            res.engine_moves,
+            wall.as_secs_f64(),
+            res.games_now as f64 * 60.0 / wall.as_secs_f64().max(1e-9),
+            per_move
+        ));
+    }
+    let missing = specs.len() - res.rows.len();
+    match &res.abort {
+        Some(why) => {
+            out(&format!("Match stopped: {why}\n"));
+            Ok(ExitCode::from(1))
+        }
+        None if res.sprt_decided => {
+            out("Match finished: the SPRT decided\n");
+            Ok(ExitCode::SUCCESS)
+        }
+        None if missing > 0 => {
+            out(&format!("Match stopped with {missing} games unplayed\n"));
+            Ok(ExitCode::from(1))
+        }
+        None => {
+            out("Match finished\n");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// `variant, limits, rules` for summaries.
+fn context(cfg: &MatchConfig) -> String {
+    let limits: Vec<(String, String)> = cfg
+        .engines
+        .iter()
+        .map(|e| (e.name.clone(), e.limits.to_string()))
+        .collect();
+    let mut s = report::context_line(cfg.variant.name(), &limits);
+    for (n, v) in &cfg.rules {
+        s.push_str(&format!(", {n}={v}"));
+    }
+    s
+}
+
+/// The referee's own CPU time (user + system, all its threads).
+#[cfg(unix)]
+fn cpu_time() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct it is given.
+    unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut u) != 0 {
+            return Duration::ZERO;
+        }
+        let tv = |t: libc::timeval| {
+            Duration::from_secs(t.tv_sec.max(0) as u64)
+                + Duration::from_micros(t.tv_usec.max(0) as u64)
+        };
+        tv(u.ru_utime) + tv(u.ru_stime)
+    }
+}
+
+#[cfg(not(unix))]
+fn cpu_time() -> Duration {
+    Duration::ZERO
+}
+
+impl<G: Game> Ctx<'_, G> {
+    fn queue_len(&self) -> usize {
+        self.queue.lock().map(|q| q.len()).unwrap_or(0)
+    }
+
+    fn next_game(&self) -> Option<GameSpec> {
+        if self.stop.load(Ordering::Acquire) {
+            return None;
+        }
+        self.queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop_front()
+    }
+
+    /// The opening of a slot: the book line it draws, then random plies
+    /// from the slot's own generator.
+    fn opening(&self, slot: u64) -> Opening {
+        let base = if self.book.is_empty() {
+            Opening::default()
+        } else {
+            let k = self.book_order[(slot % self.book.len() as u64) as usize];
+            self.book[k].clone()
+        };
+        if self.cfg.random_plies == 0 {
+            return base;
+        }
+        let mut rng = Rng::for_slot(self.cfg.seed, slot);
+        add_random_plies::<G>(&base, self.cfg.random_plies, &mut rng, &self.rules)
+    }
+
+    fn worker(&self) {
+        // Engines are started and dropped on this thread only: their death
+        // signal is tied to the thread that spawned them.
+        let mut slots: Vec<Option<EngineProc>> = self.cfg.engines.iter().map(|_| None).collect();
+        while let Some(spec) = self.next_game() {
+            let opening = self.opening(spec.slot);
+            let end = self.play(&spec, &opening, &mut slots);
+            let end = match end {
+                Ok(e) => e,
+                Err(why) => {
+                    self.abort(format!("internal error in game {}: {why}", spec.number));
+                    break;
+                }
+            };
+            for c in Color::BOTH {
+                if end.dead[c.index()] {
+                    let idx = if c == Color::First {
+                        spec.first
+                    } else {
+                        spec.second
+                    };
+                    slots[idx] = None;
+                }
+            }
+            self.finish(&spec, &opening, &end);
+        }
+        for e in slots.into_iter().flatten() {
+            e.quit(QUIT_GRACE);
+        }
+    }
+
+    /// Starts the game's engines if needed, then plays it.
+    fn play(
+        &self,
+        spec: &GameSpec,
+        opening: &Opening,
+        slots: &mut [Option<EngineProc>],
+    ) -> Result<GameEnd, String> {
+        let book_moves = || {
+            opening
+                .moves
+                .iter()
+                .map(|&mv| crate::protocol::record::RecordMove {
+                    mv,
+                    comment: Some("book".into()),
+                })
+                .collect()
+        };
+        for (c, idx) in [(Color::First, spec.first), (Color::Second, spec.second)] {
+            if slots[idx].is_some() {
+                continue;
+            }
+            let e = &self.cfg.engines[idx];
+            let start = EngineStart {
+                name: &e.name,
+                launch: &e.launch,
+                options: &e.options,
+                variant: G::NAME,
+                rules: &self.rule_values,
+                log: self.log.clone(),
+            };
+            match handshake::start(&start, &self.cfg.timeouts) {
+                Ok((proc_, warnings)) => {
+                    self.warn_once(idx, &warnings);
+                    slots[idx] = Some(proc_);
+                }
+                Err(detail) => {
+                    let mut dead = [false; 2];
+                    dead[c.index()] = true;
+                    return Ok(GameEnd {
+                        outcome: Reason::loss_of(c),
+                        reason: Reason::FailedToStart,
+                        detail: Some(detail),
+                        moves: book_moves(),
+                        dead,
+                        engine_moves: 0,
+                    });
+                }
+            }
+        }
+        let [Some(a), Some(b)] = slots
+            .get_disjoint_mut([spec.first, spec.second])
+            .map_err(|e| format!("engine slots: {e:?}"))?
+        else {
+            return Err("an engine is missing after its start".into());
+        };
+        let setup = GameSetup::<G> {
+            rules: &self.rules,
+            opening,
+            limits: [
+                &self.cfg.engines[spec.first].limits,
+                &self.cfg.engines[spec.second].limits,
+            ],
+            margin: self.cfg.margin,
+            max_plies: self.cfg.max_plies,
+            timeouts: self.cfg.timeouts,
+        };
+        game::play(&setup, [a, b])
+    }
+
+    fn warn_once(&self, idx: usize, warnings: &[String]) {
+        let mut res = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        if !res.warned[idx] {
+            res.warned[idx] = true;
+            for w in warnings {
+                eprintln!("koma-referee: warning: {w}");
+            }
+        }
+    }
+
+    fn abort(&self, why: String) {
+        let mut res = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        res.abort.get_or_insert(why);
+        self.stop.store(true, Ordering::Release);
+    }
+
+    /// Records, prints and counts a finished game.
+    fn finish(&self, spec: &GameSpec, opening: &Opening, end: &GameEnd) {
+        let cfg = self.cfg;
+        let names = [
+            cfg.engines[spec.first].name.as_str(),
+            cfg.engines[spec.second].name.as_str(),
+        ];
+        let date = record_date();
+        let rc = RecordContext {
+            fingerprint: &self.fingerprint,
+            event: &cfg.event,
+            date: &date,
+            variant: G::NAME,
+            rules: &self.rule_values,
+            max_plies: cfg.max_plies,
+        };
+        let record = records::build(
+            &rc,
+            spec,
+            names,
+            [
+                &cfg.engines[spec.first].limits,
+                &cfg.engines[spec.second].limits,
+            ],
+            opening.start.as_ref(),
+            opening.moves.len(),
+            end,
+        );
+        let mut res = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(sink) = res.sink.as_mut()
+            && let Err(e) = sink.append(&record)
+        {
+            res.abort.get_or_insert(e);
+            self.stop.store(true, Ordering::Release);
+            return;
+        }
+        let detail = end
+            .detail
+            .as_ref()
+            .map(|d| format!(" ({d})"))
+            .unwrap_or_default();
+        out(&format!(
+            "Finished game {} ({} vs {}): {} {{{}}}{detail}\n",
+            spec.number,
+            names[0],
+            names[1],
+            end.outcome.score_text(),
+            end.reason.sentence(end.outcome, names)
+        ));
+        res.rows.push(ResultRow {
+            game: spec.number,
+            pair: spec.pair,
+            first: names[0].to_string(),
+            second: names[1].to_string(),
+            outcome: end.outcome,
+        });
+        res.games_now += 1;
+        res.engine_moves += u64::from(end.engine_moves);
+        for c in Color::BOTH {
+            if end.dead[c.index()] && !cfg.recover {
+                let loser = names[c.index()];
+                res.abort.get_or_insert(format!(
+                    "{loser} {} in game {}; --recover restarts it and goes on",
+                    end.reason.message(),
+                    spec.number
+                ));
+                self.stop.store(true, Ordering::Release);
+            }
+        }
+        let finished = res.rows.len() as u64;
+        let more = self.queue_len() > 0 && !self.stop.load(Ordering::Acquire);
+        if cfg.rating_interval > 0 && finished.is_multiple_of(cfg.rating_interval) && more {
+            let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+            out(&report::summary(
+                &res.rows,
+                &names,
+                &self.context,
+                cfg.sprt.as_ref(),
+            ));
+        }
+        self.check_sprt(&mut res);
+    }
+
+    /// Stops handing out games once the SPRT has decided.
+    fn check_sprt(&self, res: &mut Results) {
+        let Some(sprt) = &self.cfg.sprt else { return };
+        if res.sprt_decided {
+            return;
+        }
+        let a = &self.cfg.engines[0].name;
+        let b = &self.cfg.engines[1].name;
+        let t = report::tally(&res.rows, a, b);
+        let llr = sprt.llr(&t);
+        if let Some(d) = sprt.decision(llr) {
+            res.sprt_decided = true;
+            self.stop.store(true, Ordering::Release);
+            out(&format!(
+                "SPRT: {:?} accepted (LLR {llr:.2}, bounds {:.2} and {:.2}) after {} games\n",
+                d,
+                sprt.lower,
+                sprt.upper,
+                res.rows.len()
+            ));
+        }
+    }
+}

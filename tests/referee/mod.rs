@@ -1,0 +1,158 @@
+//! Helpers for the referee's integration tests: run `koma-referee` with a
+//! time limit, find processes it left behind, read its record files.
+#![allow(dead_code)]
+
+use koma::protocol::record::{Record, parse_records};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+pub const REFEREE: &str = env!("CARGO_BIN_EXE_koma-referee");
+pub const KOMA: &str = env!("CARGO_BIN_EXE_koma");
+pub const MOCK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock/engine.sh");
+
+/// The environment variable every process of one test run inherits, so
+/// leftovers (grandchildren too) can be found by it.
+pub const TOKEN_VAR: &str = "KOMA_REFEREE_TEST_TOKEN";
+
+/// A fresh directory and a token unique to this test.
+pub fn scratch(name: &str) -> (PathBuf, String) {
+    let token = format!("{name}-{}", std::process::id());
+    let dir = std::env::temp_dir().join(format!("koma-referee-test-{token}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    (dir, token)
+}
+
+pub fn spawn(args: &[String], token: &str) -> Child {
+    Command::new(REFEREE)
+        .args(args)
+        .env(TOKEN_VAR, token)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("koma-referee starts")
+}
+
+pub struct Run {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the referee to its end; panics (after killing it) past `limit`.
+pub fn run(args: &[String], token: &str, limit: Duration) -> Run {
+    let mut child = spawn(args, token);
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let end = Instant::now() + limit;
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > end {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("koma-referee {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Run {
+        status,
+        stdout: t_out.join().unwrap(),
+        stderr: t_err.join().unwrap(),
+    }
+}
+
+/// Splits a command line written with blanks into arguments.
+pub fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(str::to_string).collect()
+}
+
+/// Processes (other than this one) that carry `token` in their
+/// environment: whatever a run left alive, at any depth.
+pub fn carrying(token: &str) -> Vec<u32> {
+    let needle = format!("{TOKEN_VAR}={token}");
+    let me = std::process::id();
+    let mut pids = Vec::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return pids;
+    };
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        if let Ok(env) = std::fs::read(format!("/proc/{pid}/environ"))
+            && env.split(|&b| b == 0).any(|kv| kv == needle.as_bytes())
+        {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+/// Asserts that nothing started by the run with `token` is still running,
+/// allowing a moment for killed processes to disappear.
+pub fn assert_no_leftovers(token: &str) {
+    let end = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left = carrying(token);
+        if left.is_empty() {
+            return;
+        }
+        if Instant::now() > end {
+            let cmds: Vec<String> = left
+                .iter()
+                .map(|p| {
+                    std::fs::read(format!("/proc/{p}/cmdline"))
+                        .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
+                        .unwrap_or_default()
+                })
+                .collect();
+            panic!("processes left behind: {left:?} {cmds:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The records of a record file, all of which must parse.
+pub fn records(path: &Path) -> Vec<Record> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    parse_records(&text)
+        .into_iter()
+        .map(|i| {
+            i.record
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        })
+        .collect()
+}
+
+/// `--replay` of the file must find every record valid.
+pub fn assert_replays(path: &Path) {
+    let r = run(
+        &["--replay".to_string(), path.display().to_string()],
+        "replay",
+        Duration::from_secs(60),
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("all valid"), "{}", r.stdout);
+}

@@ -1,0 +1,343 @@
+//! Real matches between `koma` processes: every game at a short time
+//! control with records that replay cleanly; resuming after `kill -9`
+//! without losing or duplicating a game (and without leaving engines
+//! behind); shards merged by `--report`; the SPRT stopping a match; usage
+//! errors giving exit code 2.
+
+mod referee;
+use koma::games::GameId;
+use koma::protocol::record::tag_number;
+use koma::referee::reason::Reason;
+use referee::*;
+use std::time::{Duration, Instant};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+#[test]
+fn koma_plays_koma_on_every_game_at_a_short_time_control() {
+    for &game in GameId::ALL {
+        let (dir, token) = scratch(&format!("tc-{game}"));
+        let pgn = dir.join("games.pgn");
+        let mut a = args(&format!(
+            "--variant {game} --engine cmd={KOMA} name=a --engine cmd={KOMA} name=b \
+             --games 2 --random-plies 2 --max-plies 40 --timemargin 300 --concurrency 2 \
+             --pgnout {} --each tc=1+0.02",
+            pgn.display()
+        ));
+        a.push("option.Move Overhead=50".into());
+        let r = run(&a, &token, LIMIT);
+        assert!(r.status.success(), "{game}: {}\n{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("Finished game 1 ("), "{}", r.stdout);
+        assert!(r.stdout.contains("Results of a vs b"), "{}", r.stdout);
+        assert!(r.stderr.is_empty(), "{game}: {}", r.stderr);
+        let recs = records(&pgn);
+        assert_eq!(recs.len(), 2);
+        for rec in &recs {
+            assert_eq!(rec.tag("Variant"), Some(game.name()));
+            assert_eq!(rec.tag("TimeControl"), Some("1+0.02"));
+            let term = rec.tag("Termination").unwrap();
+            let reason = Reason::from_message(term).unwrap();
+            assert!(
+                !reason.is_failure(),
+                "{game}: {term} {:?}",
+                rec.tag("TerminationDetails")
+            );
+        }
+        assert_replays(&pgn);
+        assert_no_leftovers(&token);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn rule_options_reach_the_records_and_the_engines() {
+    let (dir, token) = scratch("rules");
+    let pgn = dir.join("games.pgn");
+    let log = dir.join("engines.log");
+    let r = run(
+        &args(&format!(
+            "--variant hasami --rule HasamiWin=lead3 --rule hasamilines=false \
+             --engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b nodes=200 \
+             --games 2 --pgnout {} --log {}",
+            pgn.display(),
+            log.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    for rec in records(&pgn) {
+        assert_eq!(rec.tag("HasamiWin"), Some("lead3"));
+        assert_eq!(rec.tag("HasamiLines"), Some("false"));
+        assert_eq!(rec.tag("HasamiCorners"), Some("true"));
+        assert_eq!(
+            rec.tag("FirstTimeControl"),
+            Some(if rec.tag("First") == Some("a") {
+                "depth=1"
+            } else {
+                "nodes=200"
+            })
+        );
+    }
+    let log = std::fs::read_to_string(&log).unwrap();
+    for sent in [
+        "> setoption name UCI_Variant value hasami",
+        "> setoption name HasamiWin value lead3",
+        "> setoption name HasamiLines value false",
+        "> setoption name HasamiCorners value true",
+        "> go depth 1",
+        "< bestmove ",
+    ] {
+        assert!(log.contains(sent), "no {sent:?} in the log");
+    }
+    assert_replays(&pgn);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Processes started by the run with `token`, waiting until there are some.
+fn engines_of(token: &str) -> Vec<u32> {
+    let end = Instant::now() + Duration::from_secs(10);
+    loop {
+        let p = carrying(token);
+        if p.len() >= 2 || Instant::now() > end {
+            return p;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_match_killed_with_sigkill_resumes_without_losing_or_repeating_a_game() {
+    let (dir, token) = scratch("resume");
+    let pgn = dir.join("games.pgn");
+    let games = 60u64;
+    let a = args(&format!(
+        "--engine cmd={KOMA} name=a depth=2 --engine cmd={KOMA} name=b depth=3 \
+         --games 2 --rounds {} --random-plies 4 --max-plies 200 --pgnout {}",
+        games / 2,
+        pgn.display()
+    ));
+    let mut child = spawn(&a, &token);
+    // Wait for a few finished games, then kill -9 mid-match.
+    let end = Instant::now() + LIMIT;
+    loop {
+        let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+        if text.matches("[Game ").count() >= 3 {
+            break;
+        }
+        assert!(Instant::now() < end, "no games recorded");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let engines = engines_of(&token);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!engines.is_empty());
+    // The engines die with the referee (PR_SET_PDEATHSIG).
+    assert_no_leftovers(&token);
+    let before = records(&pgn).len() as u64;
+    assert!(before < games, "the kill came after the end");
+    let r = run(&a, &token, LIMIT);
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("Resuming from"), "{}", r.stdout);
+    let mut numbers: Vec<u64> = records(&pgn)
+        .iter()
+        .map(|r| tag_number(r, "Game").unwrap())
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, (1..=games).collect::<Vec<_>>());
+    assert!(
+        r.stdout.contains(&format!("Games: {games},")),
+        "{}",
+        r.stdout
+    );
+    assert_replays(&pgn);
+    // Once complete, running again plays nothing.
+    let again = run(&a, &token, LIMIT);
+    assert!(again.status.success());
+    assert!(!again.stdout.contains("Finished game"), "{}", again.stdout);
+    assert_eq!(records(&pgn).len() as u64, games);
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shards_merge_into_one_report() {
+    let (dir, token) = scratch("shards");
+    let mut files = Vec::new();
+    for i in 1..=2 {
+        let pgn = dir.join(format!("shard{i}.pgn"));
+        let r = run(
+            &args(&format!(
+                "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=2 \
+                 --rounds 3 --random-plies 2 --shard {i}/2 --pgnout {}",
+                pgn.display()
+            )),
+            &token,
+            LIMIT,
+        );
+        assert!(r.status.success(), "{}", r.stdout);
+        files.push(pgn.display().to_string());
+    }
+    let n0 = records(std::path::Path::new(&files[0])).len();
+    let n1 = records(std::path::Path::new(&files[1])).len();
+    assert_eq!((n0, n1), (4, 2));
+    let mut a = vec!["--report".to_string()];
+    a.extend(files);
+    let r = run(&a, &token, LIMIT);
+    assert!(r.status.success());
+    assert!(r.stdout.contains("6 games from 2 file(s)"), "{}", r.stdout);
+    assert!(r.stdout.contains("Games: 6,"), "{}", r.stdout);
+    assert!(r.stdout.contains("Ptnml(0-2): ["), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_sprt_stops_a_lopsided_match() {
+    let (dir, token) = scratch("sprt");
+    let r = run(
+        &args(&format!(
+            "--engine cmd={KOMA} name=weak depth=1 --engine cmd={KOMA} name=strong depth=3 \
+             --rounds 200 --random-plies 4 --concurrency 2 --sprt elo0=0 elo1=10 \
+             --rating-interval 0"
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}", r.stdout);
+    assert!(r.stdout.contains("SPRT: H0 accepted"), "{}", r.stdout);
+    let played = r.stdout.matches("Finished game").count();
+    assert!(played < 400, "played {played}");
+    assert!(r.stdout.contains("LLR: -"), "{}", r.stdout);
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn usage_errors_exit_with_code_2() {
+    for bad in [
+        "",
+        "--engine cmd=x depth=1",
+        "--engine cmd=x --engine cmd=y",
+        "--each depth=1 --engine cmd=x --engine cmd=y --variant chess",
+        "--each depth=1 --engine cmd=x --engine cmd=y --rule HasamiWin=six --variant hasami",
+        "--each depth=1 --engine cmd=x --engine cmd=y --games -1",
+        "--each depth=1 --engine cmd=x --engine cmd=y --nonsense",
+        "--each depth=1 --engine cmd=x --engine cmd=y --openings file=/nonexistent",
+        "--report",
+    ] {
+        let r = run(&args(bad), "usage", LIMIT);
+        assert_eq!(r.status.code(), Some(2), "{bad:?}: {}", r.stdout);
+        assert!(r.stderr.contains("error"), "{bad:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{bad:?}");
+    }
+    let help = run(&args("--help"), "usage", LIMIT);
+    assert_eq!(help.status.code(), Some(0));
+    for opt in [
+        "--engine",
+        "--each",
+        "--variant",
+        "--rule",
+        "--games",
+        "--rounds",
+        "--openings",
+        "--random-plies",
+        "--concurrency",
+        "--max-plies",
+        "--timemargin",
+        "--seed",
+        "--sprt",
+        "--pgnout",
+        "--state",
+        "--log",
+        "--recover",
+        "--shard",
+        "--report",
+        "--replay",
+        "cmd=PATH",
+        "tc=[M/]BASE[+INC]",
+        "option.NAME=VALUE",
+    ] {
+        assert!(help.stdout.contains(opt), "--help lacks {opt}");
+    }
+}
+
+#[test]
+fn openings_from_a_file_are_played_and_bad_ones_refused() {
+    let (dir, token) = scratch("book");
+    let book = dir.join("book.txt");
+    std::fs::write(
+        &book,
+        "# two openings\na1a2 i9i8\nfen ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b 1 moves i9i7\n",
+    )
+    .unwrap();
+    let pgn = dir.join("games.pgn");
+    let r = run(
+        &args(&format!(
+            "--variant hasami --engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+             --rounds 2 --openings file={} order=sequential --max-plies 30 --pgnout {}",
+            book.display(),
+            pgn.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let recs = records(&pgn);
+    assert_eq!(recs.len(), 4);
+    assert_eq!(recs[0].tag("OpeningPlies"), Some("2"));
+    assert_eq!(recs[0].moves[0].mv.to_string(), "a1a2");
+    assert_eq!(
+        recs[2].tag("FEN"),
+        Some("ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b 1")
+    );
+    assert_eq!(recs[2].moves[0].mv.to_string(), "i9i7");
+    assert_replays(&pgn);
+    std::fs::write(&book, "a1a2 a2a3\n").unwrap();
+    let r = run(
+        &args(&format!(
+            "--variant hasami --each depth=1 --engine cmd={KOMA} name=a --engine cmd={KOMA} name=b \
+             --openings file={}",
+            book.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert_eq!(r.status.code(), Some(2));
+    assert!(
+        r.stderr.contains("line 1: move 2 (a2a3) is illegal"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_schedule_and_openings_follow_the_seed() {
+    let (dir, token) = scratch("seed");
+    let moves_of = |seed: u64, name: &str| -> Vec<Vec<String>> {
+        let pgn = dir.join(name);
+        let r = run(
+            &args(&format!(
+                "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+                 --rounds 3 --random-plies 6 --concurrency 2 --seed {seed} --pgnout {}",
+                pgn.display()
+            )),
+            &token,
+            LIMIT,
+        );
+        assert!(r.status.success(), "{}", r.stdout);
+        let mut recs = records(&pgn);
+        recs.sort_by_key(|r| tag_number(r, "Game"));
+        recs.iter()
+            .map(|r| r.moves.iter().map(|m| m.mv.to_string()).collect())
+            .collect()
+    };
+    let a = moves_of(7, "a.pgn");
+    let b = moves_of(7, "b.pgn");
+    let c = moves_of(8, "c.pgn");
+    assert_eq!(a, b, "same seed, same games");
+    assert_ne!(a, c, "another seed, other openings");
+    // Both games of a pair open alike.
+    assert_eq!(a[0][..6], a[1][..6]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
