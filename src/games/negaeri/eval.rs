@@ -3,16 +3,16 @@
 //! edge. First-guess weights, to be tuned by a later issue.
 
 use super::Negaeri;
-use super::board::{EDGE, KING, Kind};
+use super::board::{Bitboard, EDGE, KING, Kind};
 use crate::core::{Color, Game};
 
 /// Board values by kind: P, R, B, K, +P, +R, +B. A flip promotes, so the
 /// promoted values matter as much as the plain ones: the tokin moves like a
 /// gold general, the dragon and horse add the King's steps.
-const VALUE: [i32; 7] = [100, 520, 420, 0, 260, 720, 620];
+pub const VALUE: [i32; 7] = [100, 520, 420, 0, 260, 720, 620];
 /// In hand a piece is worth a little more than on the board: a drop goes
 /// anywhere and is the only move that flips.
-const HAND_VALUE: [i32; 3] = [120, 560, 460];
+pub const HAND_VALUE: [i32; 3] = [120, 560, 460];
 /// Own piece next to the own King: it is loyal (never flips) and shields
 /// the King from captures.
 const GUARD: i32 = 15;
@@ -50,4 +50,17 @@ fn side_score(pos: &Negaeri, c: Color) -> i32 {
 pub fn evaluate(pos: &Negaeri) -> i32 {
     let us = pos.side_to_move();
     side_score(pos, us) - side_score(pos, us.opponent())
+}
+
+/// What flipping the pieces of `flipped` (enemy pieces) swings the
+/// material: each is lost by the opponent and gained, promoted, by the
+/// mover.
+pub fn flip_swing(pos: &Negaeri, flipped: Bitboard) -> i32 {
+    Kind::ALL
+        .into_iter()
+        .map(|k| {
+            (pos.kinds[k.index()] & flipped).count_ones() as i32
+                * (VALUE[k.index()] + VALUE[k.promoted().index()])
+        })
+        .sum()
 }

@@ -17,7 +17,7 @@
 //! older own piece closed by a newer flip is the same run the newer piece
 //! sees looking back (the edge and loyalty do not change within a move).
 
-use super::board::{Bitboard, KING, RAY, STEP, nearest, squares};
+use super::board::{ALL, Bitboard, KING, RAY, STEP, nearest, squares};
 use super::rules::MAX_CHAIN;
 
 /// What one drop flips, level by level.
@@ -128,4 +128,73 @@ pub fn flips_any(
         k => k | KING[k.trailing_zeros() as usize],
     };
     sandwiched(dropped, ours | (1 << dropped), theirs & !loyal, edge) != 0
+}
+
+/// Squares on file a and on file f (masks for the sideways shifts).
+const FILE_A: Bitboard = 0x041_0410_41;
+const FILE_F: Bitboard = FILE_A << 5;
+
+/// The set moved one step in direction `d` (`DIRS` order: N, NE, E, SE,
+/// S, SW, W, NW), squares leaving the board dropped.
+#[inline(always)]
+fn shift(d: usize, b: Bitboard) -> Bitboard {
+    match d {
+        0 => (b << 6) & ALL,
+        1 => (b << 7) & ALL & !FILE_A,
+        2 => (b << 1) & ALL & !FILE_A,
+        3 => (b >> 5) & !FILE_A,
+        4 => b >> 6,
+        5 => (b >> 7) & !FILE_F,
+        6 => (b >> 1) & !FILE_F,
+        _ => (b << 5) & ALL & !FILE_F,
+    }
+}
+
+/// What one drop of the side owning `ours` could flip at level 1, over all
+/// drop squares at once (bit-parallel along each direction, as Othello
+/// programs find their moves): `(targets, drops)`, the enemy pieces some
+/// drop would sandwich, and the empty squares whose drop flips something.
+/// `theirs` are the enemy pieces, `their_king` the enemy King's square set.
+/// Having something in hand to drop is the caller's business. Chains
+/// (levels 2 and up) are not followed.
+#[inline]
+pub fn level1(
+    ours: Bitboard,
+    theirs: Bitboard,
+    their_king: Bitboard,
+    edge: bool,
+) -> (Bitboard, Bitboard) {
+    let loyal = match their_king {
+        0 => 0,
+        k => k | KING[k.trailing_zeros() as usize],
+    };
+    let flippable = theirs & !loyal;
+    let empty = ALL & !(ours | theirs);
+    let (mut targets, mut drops) = (0, 0);
+    if flippable == 0 || empty == 0 {
+        return (0, 0);
+    }
+    for d in 0..8 {
+        let back = (d + 4) & 7;
+        // Runs of flippable pieces reached from an empty square...
+        let mut from_empty = shift(d, empty) & flippable;
+        if from_empty == 0 {
+            continue;
+        }
+        // ...and runs reaching a closing own piece (or the edge).
+        let mut closer = shift(back, ours);
+        if edge {
+            closer |= ALL & !shift(back, ALL);
+        }
+        let mut to_closer = closer & flippable;
+        // A run holds at most 5 pieces on a 6-square line.
+        for _ in 0..4 {
+            from_empty |= shift(d, from_empty) & flippable;
+            to_closer |= shift(back, to_closer) & flippable;
+        }
+        let run = from_empty & to_closer;
+        targets |= run;
+        drops |= shift(back, run) & empty;
+    }
+    (targets, drops)
 }

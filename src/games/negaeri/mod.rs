@@ -382,6 +382,10 @@ impl Game for Negaeri {
         eval::evaluate(self)
     }
 
+    fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
+        movegen::tactical(self, out);
+    }
+
     fn is_tactical(&self, mv: Move) -> bool {
         let us = self.side;
         match mv {

@@ -3,8 +3,8 @@
 //! in hand on every empty square, and `pass` only when there is neither.
 
 use super::board::{ALL, Kind, attacks, squares};
-use super::{Move, Negaeri};
-use crate::core::MoveSink;
+use super::{Move, Negaeri, eval, flip};
+use crate::core::{MoveList, MoveSink};
 
 #[inline]
 pub fn generate<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
@@ -51,3 +51,65 @@ pub fn count(pos: &Negaeri) -> usize {
     n += kinds_in_hand * (!occupied & ALL).count_ones() as usize;
     n.max(1)
 }
+
+/// Most tactical moves `tactical` lists: every capture (at most one per
+/// enemy piece per own piece, bounded by all board moves, 194) and one drop
+/// per empty square (35).
+const MAX_TACTICAL: usize = 194 + 35;
+
+/// The moves quiescence search looks at, best first: captures of the King,
+/// then other captures by the value of the piece taken (the least valuable
+/// taker first among equals), then drops that flip something, by what the
+/// flips swing (the pieces lost by the opponent and gained, promoted, by
+/// the mover, less what the drop spends from hand). One drop per square, of
+/// the cheapest kind in hand: what flips does not depend on the kind
+/// dropped, and the cheapest piece risks least. Drops whose swing is below
+/// `MIN_FLIP_GAIN` are left out.
+pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
+    let c = pos.side;
+    let us = c.index();
+    let ours = pos.colors[us];
+    let theirs = pos.colors[1 - us];
+    let occupied = ours | theirs;
+    let mut list = MoveList::<(i32, Move), MAX_TACTICAL>::new();
+    for k in Kind::ALL {
+        for from in squares(pos.kinds[k.index()] & ours) {
+            let targets = attacks(k, c, from.index(), occupied) & theirs;
+            for to in squares(targets) {
+                let victim = pos.kind_at(to).unwrap_or(Kind::Pawn);
+                let score = if victim == Kind::King {
+                    i32::MAX
+                } else {
+                    16 * eval::VALUE[victim.index()] - eval::VALUE[k.index()] / 16
+                };
+                list.push((score, Move::Step { from, to }));
+            }
+        }
+    }
+    if let Some(kind) = Kind::HAND.into_iter().find(|k| pos.hands[us][k.index()] > 0) {
+        let their_king = pos.king(c.opponent());
+        let (_, drops) = flip::level1(ours, theirs, their_king, pos.rules.edge);
+        let cost = eval::HAND_VALUE[kind.index()] - eval::VALUE[kind.index()];
+        for to in squares(drops) {
+            let flips = flip::resolve(
+                to.index(),
+                ours,
+                theirs,
+                their_king,
+                pos.rules.edge,
+                pos.rules.chain_limit,
+            );
+            let gain = eval::flip_swing(pos, flips.all) - cost;
+            if gain >= MIN_FLIP_GAIN {
+                list.push((gain, Move::Drop { kind, to }));
+            }
+        }
+    }
+    list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
+    for &(_, m) in list.iter() {
+        out.push(m);
+    }
+}
+
+/// The least a flipping drop must swing to be looked at by quiescence.
+const MIN_FLIP_GAIN: i32 = 0;
