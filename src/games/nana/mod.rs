@@ -27,6 +27,7 @@
 mod board;
 mod eval;
 mod movegen;
+pub mod solve;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -204,6 +205,20 @@ impl Nana {
         };
         pos.hash = pos.compute_hash();
         Ok(pos)
+    }
+
+    /// A position from its parts, unchecked: for the solver, whose index
+    /// only builds valid main-phase positions. Move number 1.
+    pub(crate) fn from_parts(board: Board, hand: [Hand; 2], side: Color) -> Nana {
+        let mut pos = Nana {
+            board,
+            hand,
+            side,
+            move_number: 1,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        pos
     }
 
     /// The same position with another move number (at least 1).
