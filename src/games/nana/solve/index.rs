@@ -73,6 +73,18 @@ const SQMAP: [[u8; SQUARES]; 4] = {
     t
 };
 
+/// Set bits of a 7-bit number (`count_ones` is slow without a popcount
+/// instruction in the baseline target).
+const POP7: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 /// One cube pattern: which slots hold orthogonal and diagonal cubes.
 #[derive(Copy, Clone, Debug)]
 struct Pattern {
@@ -98,21 +110,55 @@ pub struct Index {
     patterns: Vec<Pattern>,
     /// Positions per King pair.
     cubes: u32,
+    material: Material,
+    /// Cubes of each family in the game.
+    orth: u32,
+    diag: u32,
 }
 
-/// Hand splits of the cubes of one family not on the board.
-const fn splits(on_board: u32) -> u32 {
-    3 - on_board
+/// The cubes of a game: how many of each family each side holds when the
+/// Kings are placed (all cubes start in hand). The real game is
+/// `Material::FULL`; smaller ones give sub-games small enough to solve in a
+/// test with a naive solver beside.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Material {
+    /// `orth[color]`, `diag[color]`: cubes in each hand at the start.
+    pub orth: [u8; 2],
+    pub diag: [u8; 2],
+}
+
+impl Material {
+    pub const FULL: Material = Material {
+        orth: [1, 1],
+        diag: [1, 1],
+    };
+
+    /// Cubes of each family in the whole game.
+    pub const fn totals(self) -> (u32, u32) {
+        (
+            (self.orth[0] + self.orth[1]) as u32,
+            (self.diag[0] + self.diag[1]) as u32,
+        )
+    }
+
+    /// The start of the game: empty board, Kings and cubes in hand.
+    pub fn start(self) -> Nana {
+        let hand = |c: usize| Hand::new(1, self.orth[c], self.diag[c]);
+        Nana::from_parts(Board::EMPTY, [hand(0), hand(1)], Color::First)
+    }
 }
 
 impl Index {
-    /// The shared tables, built once.
+    /// The index of the real game, built once.
     pub fn get() -> &'static Index {
         static INDEX: OnceLock<Index> = OnceLock::new();
-        INDEX.get_or_init(Index::build)
+        INDEX.get_or_init(|| Index::new(Material::FULL))
     }
 
-    fn build() -> Index {
+    /// The index of a game with this material (at most two cubes of a
+    /// family, as `Nana::new` accepts).
+    pub fn new(material: Material) -> Index {
+        let (n_orth, n_diag) = material.totals();
         let mut kp = [[(u8::MAX, false); SQUARES]; SQUARES];
         let mut kings = [(0u8, 0u8); KING_PAIRS];
         let mut n = 0usize;
@@ -161,7 +207,7 @@ impl Index {
         for orth in 0..128u32 {
             for diag in 0..128u32 {
                 let (a, b) = (orth.count_ones(), diag.count_ones());
-                if orth & diag != 0 || a > 2 || b > 2 {
+                if orth & diag != 0 || a > n_orth || b > n_diag {
                     continue;
                 }
                 offset[(orth * 128 + diag) as usize] = total;
@@ -170,7 +216,7 @@ impl Index {
                     orth: orth as u8,
                     diag: diag as u8,
                 });
-                total += (1 << (3 * (a + b))) * splits(a) * splits(b);
+                total += (1 << (3 * (a + b))) * (n_orth - a + 1) * (n_diag - b + 1);
             }
         }
         Index {
@@ -181,7 +227,20 @@ impl Index {
             offset,
             patterns,
             cubes: total,
+            material,
+            orth: n_orth,
+            diag: n_diag,
         }
+    }
+
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
+    /// Hand splits of the cubes of one family not on the board.
+    #[inline(always)]
+    fn splits(&self, orth_on_board: u32, diag_on_board: u32) -> (u32, u32) {
+        (self.orth - orth_on_board + 1, self.diag - diag_on_board + 1)
     }
 
     /// The number of indices.
@@ -214,7 +273,7 @@ impl Index {
     /// move; both Kings on the board), and whether it had to be mirrored to
     /// reach its stored orientation (`false` means it is stored as it is,
     /// after the colour flip if the second player is to move).
-    #[inline]
+    #[inline(always)]
     pub fn rank(&self, b: &Board, hand: &[Hand; 2], side: Color) -> Option<(u32, bool)> {
         let them = side.opponent();
         let flip = if side == Color::Second { FLIP } else { 0 };
@@ -226,36 +285,60 @@ impl Index {
         let (class, mirrored) = self.kp[ku][kt];
         let v = flip | if mirrored { MIRROR } else { 0 };
         let map = &SQMAP[v];
-        let kings = b.occupied() & !(1 << b.king[0]) & !(1 << b.king[1]);
-        // Canonical squares of the orthogonal and diagonal cubes.
+        let cubes = b.occupied() & !(1 << b.king[0]) & !(1 << b.king[1]);
+        let theirs = b.mine(them);
+        // Each cube's digit on its canonical square, and the canonical
+        // squares of each family.
+        let mut cell = [0u8; SQUARES];
         let (mut orth, mut diag) = (0u16, 0u16);
-        for sq in squares(kings) {
-            let bit = 1u16 << map[sq.index()];
-            if b.kind(sq).family() == Family::Orth {
-                orth |= bit;
+        for s in squares(cubes) {
+            let c = map[s.index()] as usize;
+            let k = b.kind(s) as u8;
+            cell[c] = (((theirs >> s.index()) & 1) as u8) << 2 | ((k - 1) & 3);
+            if k >= Kind::Bishop as u8 {
+                diag |= 1 << c;
             } else {
-                diag |= bit;
+                orth |= 1 << c;
             }
         }
-        let occ = orth | diag;
         let mut digits = 0u32;
-        for sq in squares(kings) {
-            let c = map[sq.index()] as u32;
-            let theirs = b.mine(them) & sq.bit() != 0;
-            let state = b.kind(sq).index() as u32 - 1;
-            let digit = (u32::from(theirs) << 2) | (state & 3);
-            let pos = (occ & ((1u16 << c) - 1)).count_ones();
-            digits |= digit << (3 * pos);
+        for (n, c) in squares(orth | diag).enumerate() {
+            digits |= u32::from(cell[c.index()]) << (3 * n);
         }
         let comp = &self.compress[class as usize];
         let (o7, d7) = (comp[orth as usize] as u32, comp[diag as usize] as u32);
         let off = self.offset[(o7 * 128 + d7) as usize];
-        let (a, bb) = (orth.count_ones(), diag.count_ones());
+        let (a, bb) = (POP7[o7 as usize] as u32, POP7[d7 as usize] as u32);
         let h = hand[side.index()];
         let ou = u32::from(h.count(Family::Orth));
         let du = u32::from(h.count(Family::Diag));
-        let local = off + (digits * splits(a) + ou) * splits(bb) + du;
+        let (so, sd) = self.splits(a, bb);
+        let local = off + (digits * so + ou) * sd + du;
         Some((class as u32 * self.cubes + local, mirrored))
+    }
+
+    /// Whether a frame position (side to move = "us") with these King
+    /// squares is stored mirrored.
+    #[inline(always)]
+    pub fn mirrored(&self, ours: usize, theirs: usize) -> bool {
+        self.kp[ours][theirs].1
+    }
+
+    /// Whether a position has this index's cubes (each family's count on
+    /// the board and in both hands) and both Kings on the board.
+    pub fn fits(&self, pos: &Nana) -> bool {
+        let b = &pos.board;
+        let on_board = |f: Family| {
+            squares(b.occupied())
+                .filter(|&s| b.kind(s).family() == f)
+                .count() as u32
+        };
+        let in_hand = |f: Family| u32::from(pos.hand[0].count(f) + pos.hand[1].count(f));
+        b.king(Color::First).is_some()
+            && b.king(Color::Second).is_some()
+            && pos.hand[0].count(Family::King) + pos.hand[1].count(Family::King) == 0
+            && on_board(Family::Orth) + in_hand(Family::Orth) == self.orth
+            && on_board(Family::Diag) + in_hand(Family::Diag) == self.diag
     }
 
     /// The index of a main-phase position.
@@ -274,11 +357,12 @@ impl Index {
             Err(i) => self.patterns[i - 1],
         };
         let (a, bb) = (p.orth.count_ones(), p.diag.count_ones());
+        let (so, sd) = self.splits(a, bb);
         let mut rest = local - p.offset;
-        let du = rest % splits(bb);
-        rest /= splits(bb);
-        let ou = rest % splits(a);
-        let mut digits = rest / splits(a);
+        let du = rest % sd;
+        rest /= sd;
+        let ou = rest % so;
+        let mut digits = rest / so;
         let (ku, kt) = self.kings[class];
         let mut b = Board::EMPTY;
         b.put(Color::First, Kind::King, sq(ku as usize));
@@ -301,7 +385,7 @@ impl Index {
         }
         let hands = [
             Hand::new(0, ou as u8, du as u8),
-            Hand::new(0, (2 - a - ou) as u8, (2 - bb - du) as u8),
+            Hand::new(0, (self.orth - a - ou) as u8, (self.diag - bb - du) as u8),
         ];
         (b, hands)
     }
@@ -318,6 +402,18 @@ impl Index {
 #[inline(always)]
 pub fn sq(i: usize) -> Square {
     Square::new((i % 3) as u8, (i / 3) as u8)
+}
+
+/// The board mirrored (files a and c swapped).
+#[inline]
+pub fn mirror_board(b: &Board) -> Board {
+    let mut m = Board::EMPTY;
+    for c in Color::BOTH {
+        for s in squares(b.mine(c)) {
+            m.put(c, b.kind(s), sq(SQMAP[MIRROR][s.index()] as usize));
+        }
+    }
+    m
 }
 
 /// A position under a symmetry: `flip` turns the board and swaps the

@@ -156,3 +156,11 @@ fn unmoves_list_exactly_the_positions_one_legal_move_before() {
     }
     assert!(checked.0 > 50_000 && checked.1 > 50_000, "{checked:?}");
 }
+
+#[test]
+#[ignore]
+fn full_solve() {
+    let ix = Index::get();
+    let s = super::solve(ix, &mut |l| eprintln!("{l}")).unwrap();
+    eprintln!("longest {}", s.longest);
+}

@@ -29,7 +29,7 @@ pub const fn prev_kind(k: Kind) -> Kind {
 }
 
 /// The bare position after `mv` (legal for `side`), as `Nana::play` gives it.
-#[inline]
+#[inline(always)]
 pub fn apply(b: &Board, hand: &Hands, side: Color, mv: Move) -> (Board, Hands) {
     let (u, them) = (side.index(), side.opponent());
     let mut nb = *b;
