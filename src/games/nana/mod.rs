@@ -39,7 +39,7 @@ pub use board::{
 
 use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
-    PositionText, StepText,
+    PositionText, StepText, Table,
 };
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
@@ -303,6 +303,13 @@ impl Game for Nana {
     const REPETITION_LIMIT: Option<usize> = Some(4);
     /// Board moves `from * 9 + to`, then drops `81 + kind * 9 + to`.
     const MOVE_KEYS: usize = 2 * board::SQUARES * board::SQUARES;
+    /// The file `koma solve nana --out FILE` writes.
+    const TABLE_OPTION: Option<&'static str> = Some("NanaTable");
+
+    fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Table<Nana>>, String> {
+        let t = solve::table::NanaTable::load(solve::index::Index::get(), path)?;
+        Ok(std::sync::Arc::new(t))
+    }
 
     fn start(_rules: &NoRules) -> Self {
         let mut pos = Nana {

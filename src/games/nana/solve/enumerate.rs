@@ -11,6 +11,8 @@
 //! reached with the first player to move (`FIRST`), with the second
 //! (`SECOND`). A move from a class reached with one bit reaches the next
 //! class with the other. A class is expanded once per bit, at most twice.
+//! Expanding a class expands its stored position and, by symmetry, its
+//! mirror image (see below for the classes with both Kings on file b).
 //!
 //! For the retrograde analysis the first expansion also records whether
 //! the side to move can take the enemy King (a win in 1 ply) and how many
@@ -18,7 +20,7 @@
 //! the moves into a King capture are thus counted out here, once, instead
 //! of by visiting the predecessors of the (very many) wins in 1.
 
-use super::index::Index;
+use super::index::{Index, mirror_board};
 use super::unmove::apply;
 use crate::core::{Color, Game};
 use crate::games::nana::movegen;
@@ -98,6 +100,7 @@ pub fn enumerate(ix: &Index, log: &mut dyn FnMut(String)) -> Reached {
             reach[i] = r | (pending << 2);
             expansions += 1;
             let (b, h) = ix.unrank(i as u32);
+            let (_, own_mirror) = ix.king_pair(i as u32);
             let pos = Nana::from_parts(b, h, Color::First);
             ml.clear();
             movegen::generate(&pos, &mut ml);
@@ -112,6 +115,17 @@ pub fn enumerate(ix: &Index, log: &mut dyn FnMut(String)) -> Reached {
                 let (sb, sh) = apply(&b, &h, Color::First, m);
                 if let Some((s, _)) = ix.rank(&sb, &sh, Color::Second) {
                     reach[s as usize] |= next;
+                    // This class also stands for the mirror image of the
+                    // stored position, whose moves are the mirror images
+                    // of these. They reach the same classes, except those
+                    // with both Kings on file b: there the mirror image is
+                    // a class of its own.
+                    if !own_mirror && ix.king_pair(s).1 {
+                        let mb = mirror_board(&sb);
+                        if let Some((ms, _)) = ix.rank(&mb, &sh, Color::Second) {
+                            reach[ms as usize] |= next;
+                        }
+                    }
                     if !sb
                         .king(Color::First)
                         .is_some_and(|k| sb.attacked_by(Color::Second, k))

@@ -164,3 +164,260 @@ fn full_solve() {
     let s = super::solve(ix, &mut |l| eprintln!("{l}")).unwrap();
     eprintln!("longest {}", s.longest);
 }
+
+
+// ---------------------------------------------------------------------
+// Sub-games solved whole, and a naive solver beside them.
+
+use super::index::Material;
+use super::retro::{DRAW, UNKNOWN};
+use super::table::NanaTable;
+use super::{Solution, census, principal_line, solve, verify};
+use crate::core::TableValue;
+use crate::games::nana::{Hand, Piece};
+use std::collections::HashMap;
+
+/// Solves the game with this material; the index is leaked (tests only).
+fn solved(m: Material) -> (NanaTable, Solution) {
+    let ix: &'static Index = Box::leak(Box::new(Index::new(m)));
+    let sol = solve(ix, &mut |_| {}).expect("the sub-game solves");
+    (NanaTable::new(ix, sol.values.clone()), sol)
+}
+
+type Key = ([Option<Piece>; 9], [Hand; 2], Color);
+
+fn key(p: &Nana) -> Key {
+    (
+        p.placement(),
+        [p.hand(Color::First), p.hand(Color::Second)],
+        p.side_to_move(),
+    )
+}
+
+/// Every position reachable from the start by `Nana::generate` and
+/// `Nana::play` alone, valued by synchronous rounds: in round `r` a
+/// position is decided from its children decided in earlier rounds, so
+/// the positions decided in round `r` are exactly those `r - 1` plies from
+/// the end (a King-less position or one without moves is lost in 0).
+/// Returns each position with its value, `None` for a draw.
+fn naive(m: Material) -> Vec<(Nana, Option<TableValue>)> {
+    let start = m.start();
+    let mut ids: HashMap<Key, usize> = HashMap::new();
+    let mut nodes = vec![start.clone()];
+    let mut children: Vec<Vec<usize>> = Vec::new();
+    ids.insert(key(&start), 0);
+    let mut k = 0;
+    while k < nodes.len() {
+        let p = nodes[k].clone();
+        let mut kids = Vec::new();
+        if p.terminal().is_none() {
+            for mv in moves(&p) {
+                let q = p.play(mv);
+                let n = nodes.len();
+                let id = *ids.entry(key(&q)).or_insert(n);
+                if id == n {
+                    nodes.push(q);
+                }
+                kids.push(id);
+            }
+        }
+        children.push(kids);
+        k += 1;
+    }
+    let mut val: Vec<Option<TableValue>> = vec![None; nodes.len()];
+    loop {
+        let mut next = val.clone();
+        let mut changed = false;
+        for i in 0..nodes.len() {
+            if val[i].is_some() {
+                continue;
+            }
+            let kids = &children[i];
+            let v = if kids.is_empty() {
+                Some(TableValue::Loss(0))
+            } else if let Some(e) = kids
+                .iter()
+                .filter_map(|&c| match val[c] {
+                    Some(TableValue::Loss(e)) => Some(e),
+                    _ => None,
+                })
+                .min()
+            {
+                Some(TableValue::Win(e + 1))
+            } else if kids
+                .iter()
+                .all(|&c| matches!(val[c], Some(TableValue::Win(_))))
+            {
+                kids.iter()
+                    .filter_map(|&c| match val[c] {
+                        Some(TableValue::Win(e)) => Some(e),
+                        _ => None,
+                    })
+                    .max()
+                    .map(|e| TableValue::Loss(e + 1))
+            } else {
+                None
+            };
+            if v.is_some() {
+                next[i] = v;
+                changed = true;
+            }
+        }
+        val = next;
+        if !changed {
+            break;
+        }
+    }
+    nodes.into_iter().zip(val).collect()
+}
+
+/// The naive solver and the retrograde table agree on every reachable
+/// position, and the census counts exactly the naive reachable positions.
+fn compare_with_naive(m: Material) {
+    let (table, sol) = solved(m);
+    let all = naive(m);
+    let mut live = 0u64;
+    for (p, v) in &all {
+        let want = v.unwrap_or(TableValue::Draw);
+        assert_eq!(table.value(p), Some(want), "{}", p.to_text());
+        live += u64::from(p.terminal().is_none());
+    }
+    let c = census(table.index(), &sol, &table);
+    assert_eq!(c.positions, live, "{m:?}");
+    assert!(
+        verify::consistency(&table, &mut |_| {}).is_ok(),
+        "{m:?} consistent"
+    );
+}
+
+#[test]
+fn kings_alone_draw_and_take_each_other_when_adjacent() {
+    let m = Material {
+        orth: [0, 0],
+        diag: [0, 0],
+    };
+    let (t, _) = solved(m);
+    let v = |s: &str| t.value(&position(s, &NoRules));
+    assert_eq!(v("3/3/3[Kk] w 1"), Some(TableValue::Draw));
+    assert_eq!(v("K2/3/2k[] w 1"), Some(TableValue::Draw));
+    assert_eq!(v("Kk1/3/3[] b 1"), Some(TableValue::Win(1)));
+    compare_with_naive(m);
+}
+
+#[test]
+fn positions_a_few_plies_from_the_end_by_hand() {
+    // The first player starts with the orthogonal cube, the second with
+    // the diagonal one.
+    let (t, _) = solved(Material {
+        orth: [1, 0],
+        diag: [0, 1],
+    });
+    let v = |s: &str| t.value(&position(s, &NoRules));
+    // Win in 1: the King next to the enemy King takes it.
+    assert_eq!(v("kK1/3/2r[b] w 1"), Some(TableValue::Win(1)));
+    // Loss in 2: the lone King on a1 has a2 and b1 (covered by the Rook
+    // on b2) and b2 (taking the Rook, next to the King on c3).
+    assert_eq!(v("2k/1r1/K2[b] w 1"), Some(TableValue::Loss(2)));
+    // Win in 3: the Go-between steps b3-b2 and turns Rook (no check, so
+    // rule 5 allows it with b in hand), reaching the loss in 2 above; no
+    // move takes the King at once.
+    assert_eq!(v("1gk/3/K2[b] b 1"), Some(TableValue::Win(3)));
+    // Not a position of this sub-game (two orthogonal cubes): no value.
+    assert_eq!(v("1gk/3/K1R[b] b 1"), None);
+    // The King taken: lost, over.
+    assert_eq!(v("1gk/3/2r[b] w 1"), Some(TableValue::Loss(0)));
+}
+
+#[test]
+fn small_sub_games_agree_with_a_naive_solver() {
+    compare_with_naive(Material {
+        orth: [1, 0],
+        diag: [0, 1],
+    });
+    compare_with_naive(Material {
+        orth: [1, 1],
+        diag: [0, 0],
+    });
+}
+
+#[test]
+fn a_perfect_line_ends_as_its_value_says() {
+    let (t, _) = solved(Material {
+        orth: [1, 0],
+        diag: [0, 1],
+    });
+    let start = t.index().material().start();
+    let value = t.value(&start);
+    let line = principal_line(&t, &start, 500);
+    match value {
+        Some(TableValue::Win(d)) | Some(TableValue::Loss(d)) => {
+            assert_eq!(line.len() as u32, d, "{line:?}")
+        }
+        other => assert!(matches!(other, Some(TableValue::Draw)), "{other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------
+// The table file.
+
+fn small_table() -> NanaTable {
+    solved(Material {
+        orth: [1, 0],
+        diag: [0, 1],
+    })
+    .0
+}
+
+#[test]
+fn a_table_file_round_trips() {
+    let t = small_table();
+    let bytes = t.to_bytes();
+    let u = NanaTable::from_bytes(t.index(), &bytes).expect("loads");
+    assert_eq!(u.values(), t.values());
+    assert!(t.values().iter().any(|&v| v == DRAW || v == UNKNOWN) || !t.values().is_empty());
+}
+
+#[test]
+fn corrupt_truncated_and_mismatched_table_files_are_refused() {
+    let t = small_table();
+    let good = t.to_bytes();
+    let ix = t.index();
+    let err = |b: &[u8]| NanaTable::from_bytes(ix, b).err().unwrap_or_default();
+    assert!(err(&good[..10]).contains("truncated"), "{}", err(&good[..10]));
+    assert!(err(&good[..good.len() - 1]).contains("truncated"));
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(err(&longer).contains("longer"));
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert!(err(&magic).contains("not a Koma Nana table"));
+    let mut version = good.clone();
+    version[8] = 9;
+    assert!(err(&version).contains("version 9"));
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x10;
+    assert!(err(&flipped).contains("checksum"), "{}", err(&flipped));
+    let mut header = good.clone();
+    header[30] ^= 1;
+    assert!(err(&header).contains("checksum"));
+    // The table of another game (the full game's index).
+    assert!(NanaTable::from_bytes(Index::get(), &good).is_err_and(|e| e.contains("another game")));
+    // Counts that do not match, with a checksum made to match.
+    let mut counts = good.clone();
+    counts[24] ^= 1;
+    let crc = super::table::crc32(
+        super::table::crc32(0, &counts[..60]),
+        &counts[super::table::HEADER..],
+    );
+    counts[60..64].copy_from_slice(&crc.to_le_bytes());
+    assert!(err(&counts).contains("counts"), "{}", err(&counts));
+    // Missing file.
+    assert!(NanaTable::load(ix, std::path::Path::new("/nonexistent/nana.table")).is_err());
+}
+
+#[test]
+fn crc32_is_the_ieee_one() {
+    assert_eq!(super::table::crc32(0, b"123456789"), 0xcbf4_3926);
+}
+

@@ -2,7 +2,9 @@
 //!
 //! `consistency` walks every labelled class forwards with `Nana::generate`
 //! and `Nana::play` (not the solver's `apply`, unmoves or counters) and
-//! checks the defining equations of the values: a win in `d` has a move to
+//! checks that every move leads to a labelled position (the labelled set
+//! is closed, mirror images included) and the defining equations of the
+//! values: a win in `d` has a move to
 //! a loss in `d - 1` and none to a shorter loss; a loss in `d` has only
 //! moves to wins, the longest in `d - 1` (a loss in 0 has no move); a draw
 //! has no move to a loss and one to a draw. These equations have exactly
@@ -12,13 +14,13 @@
 //! `search_agreement` asks the engine's own search (no table) for the value
 //! of sampled positions decided within a few plies.
 
-use super::index::Index;
+use super::index::{Index, transform};
 use super::retro::{Value, decode};
 use super::table::NanaTable;
 use crate::core::{Game, History};
 use crate::games::nana::Nana;
 use crate::search::score::mate_moves;
-use crate::search::{Context, Limits, Settings, Tt, search};
+use crate::search::{Context, Limits, MATE, Settings, Tt, search};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -45,8 +47,29 @@ fn check_class(ix: &Index, values: &[u8], i: u32) -> Option<String> {
     let mut shortest_loss: Option<u32> = None;
     let mut longest_win: Option<u32> = None;
     let mut draws = 0;
+    let (_, own_mirror) = ix.king_pair(i);
     for &m in ml.iter() {
-        match child_value(ix, values, &p.play(m)) {
+        let child = p.play(m);
+        // The class also stands for the mirror image of `p`, whose children
+        // are the mirror images of these: with both Kings on file b they
+        // have entries of their own, which must hold the same value.
+        if !own_mirror
+            && let Some(j) = ix.of(&child)
+            && ix.king_pair(j).1
+        {
+            let mirrored = transform(&child, false, true);
+            let (a, b) = (
+                child_value(ix, values, &child),
+                child_value(ix, values, &mirrored),
+            );
+            if a != b {
+                return Some(format!(
+                    "move {} leads to {a:?}, its mirror image to {b:?}",
+                    p.move_text(m)
+                ));
+            }
+        }
+        match child_value(ix, values, &child) {
             Value::Unknown => {
                 return Some(format!(
                     "move {} leads to a position the table lacks",
@@ -116,18 +139,67 @@ pub fn consistency(table: &NanaTable, log: &mut dyn FnMut(String)) -> Result<u64
     Ok(checked)
 }
 
+/// Exact value of `pos` within `depth` plies by plain full-width
+/// alpha-beta on the Nana rules (no pruning beyond alpha-beta, no
+/// heuristics, no repetition: a line repeating is just a line): `MATE -
+/// d` when the side to move wins in `d <= depth` plies, `-(MATE - d)` when
+/// it loses in `d`, 0 when neither is forced within the horizon. The
+/// referee for disagreements between the search and the table.
+pub fn exact(pos: &Nana, depth: u32) -> i32 {
+    fn ab(pos: &Nana, depth: u32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        if pos.terminal().is_some() {
+            return -(MATE - ply);
+        }
+        let mut ml = <Nana as Game>::MoveList::default();
+        pos.generate(&mut ml);
+        if ml.is_empty() {
+            return -(MATE - ply);
+        }
+        // Taking the King first: it wins at once.
+        if ml.iter().any(|&m| pos.play(m).terminal().is_some()) {
+            return MATE - ply - 1;
+        }
+        if depth == 0 {
+            return 0;
+        }
+        let mut best = -MATE;
+        for &m in ml.iter() {
+            let v = -ab(&pos.play(m), depth - 1, ply + 1, -beta, -alpha);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+    ab(pos, depth, 0, -MATE - 1, MATE + 1)
+}
+
 /// The result of comparing the search with the table.
 #[derive(Clone, Debug, Default)]
 pub struct Agreement {
     pub sampled: u64,
     pub agreed: u64,
-    /// The disagreements: position, table value, search score in moves.
+    /// The disagreements: position, table value, search score in moves,
+    /// and the exact full-width answer.
     pub disagreements: Vec<String>,
+    /// Disagreements where the exact full-width search sides with the
+    /// table.
+    pub table_confirmed: u64,
+    /// Sampled positions where the exact full-width search (`exact`, to
+    /// the table's distance) gives the table's value.
+    pub exact_agreed: u64,
 }
 
 /// Samples up to `per_distance` classes for each distance `1..=max_plies`
 /// and searches each (one thread, no table, a fresh hash) to the depth of
-/// its distance plus two; the search must report the same mate in moves.
+/// its distance plus two; the search should report the same mate in moves.
+/// Each is also searched by `exact` to its distance, which must agree.
 pub fn search_agreement(
     table: &NanaTable,
     max_plies: u32,
@@ -181,13 +253,18 @@ pub fn search_agreement(
             let r = search(&pos, &History::starting_at(&pos), &ctx, |_| {});
             out.sampled += 1;
             let got = mate_moves(r.score);
+            let e = exact(&pos, d as u32);
+            let confirmed = mate_moves(e) == Some(want);
+            out.exact_agreed += u64::from(confirmed);
             if got == Some(want) {
                 out.agreed += 1;
-            } else if out.disagreements.len() < 20 {
+            } else {
+                out.table_confirmed += u64::from(confirmed);
                 out.disagreements.push(format!(
-                    "{}: table mate {want}, search {}",
+                    "{}: table mate {want}, search {}, exact full-width search to depth {d}: {}",
                     pos.to_text(),
-                    got.map_or(format!("cp {}", r.score), |m| format!("mate {m}"))
+                    got.map_or(format!("cp {}", r.score), |m| format!("mate {m}")),
+                    mate_moves(e).map_or("no mate".into(), |m| format!("mate {m}"))
                 ));
             }
         }
