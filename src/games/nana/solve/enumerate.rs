@@ -23,8 +23,8 @@
 use super::index::{Index, mirror_board};
 use super::unmove::apply;
 use crate::core::{Color, Game};
-use crate::games::nana::movegen;
 use crate::games::nana::Nana;
+use crate::games::nana::movegen;
 use std::time::Instant;
 
 /// The class was reached with the first player to move.

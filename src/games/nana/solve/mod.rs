@@ -21,10 +21,10 @@ pub mod enumerate;
 pub mod index;
 pub mod retro;
 pub mod table;
-pub mod unmove;
-pub mod verify;
 #[cfg(test)]
 mod tests;
+pub mod unmove;
+pub mod verify;
 
 use crate::core::table::best_move;
 use crate::core::{Game, History, TableValue, status_with_history};
@@ -156,7 +156,10 @@ fn peak_rss_mib() -> Option<u64> {
 
 /// `koma solve nana --out FILE`: solves, writes the table, and returns the
 /// report (value of the start, census, a principal line, time, memory).
-pub fn run_solve(out: Option<&std::path::Path>, log: &mut dyn FnMut(String)) -> Result<String, String> {
+pub fn run_solve(
+    out: Option<&std::path::Path>,
+    log: &mut dyn FnMut(String),
+) -> Result<String, String> {
     let t0 = Instant::now();
     let ix = Index::get();
     log(format!(
@@ -196,7 +199,12 @@ pub fn run_solve(out: Option<&std::path::Path>, log: &mut dyn FnMut(String)) -> 
         "index: {} entries, {} classes reached; longest win or loss {} plies",
         c.entries, c.classes, sol.longest
     );
-    let _ = writeln!(r, "principal line ({} plies): {}", line.len(), line.join(" "));
+    let _ = writeln!(
+        r,
+        "principal line ({} plies): {}",
+        line.len(),
+        line.join(" ")
+    );
     let _ = writeln!(
         r,
         "solve time {secs:.1} s, peak memory {} MiB",
@@ -216,7 +224,11 @@ pub fn run_verify(
 ) -> Result<String, String> {
     let t0 = Instant::now();
     let table = NanaTable::load(Index::get(), path)?;
-    log(format!("loaded {} in {:.1} s", path.display(), t0.elapsed().as_secs_f64()));
+    log(format!(
+        "loaded {} in {:.1} s",
+        path.display(),
+        t0.elapsed().as_secs_f64()
+    ));
     let checked = verify::consistency(&table, log)?;
     let mut r = format!(
         "consistency: {checked} classes, every value agrees with its moves ({:.1} s)\n",

@@ -150,7 +150,7 @@ pub fn retro(
         let mut here = std::mem::take(&mut lists[d]);
         here.sort_unstable();
         let next = (d + 2) as u8;
-        let lost = d % 2 == 0;
+        let lost = d.is_multiple_of(2);
         let mut new = Vec::new();
         for &i in &here {
             predecessors(ix, i, |p| {

@@ -121,13 +121,7 @@ impl NanaTable {
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&material_bytes(self.ix.material()));
-        for n in [
-            self.values.len() as u64,
-            c.reached,
-            c.won,
-            c.lost,
-            c.drawn,
-        ] {
+        for n in [self.values.len() as u64, c.reached, c.won, c.lost, c.drawn] {
             out.extend_from_slice(&n.to_le_bytes());
         }
         out.extend_from_slice(&c.longest.to_le_bytes());
@@ -153,7 +147,8 @@ impl NanaTable {
         if &bytes[..8] != MAGIC {
             return Err("not a Koma Nana table (the file does not start with KOMANANA)".into());
         }
-        let u32_at = |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
+        let u32_at =
+            |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
         let u64_at = |o: usize| u64::from(u32_at(o)) | (u64::from(u32_at(o + 4)) << 32);
         let version = u32_at(8);
         if version != VERSION {

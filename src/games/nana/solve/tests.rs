@@ -5,9 +5,9 @@
 
 use super::index::*;
 use super::unmove::{apply, predecessors};
+use crate::core::NoRules;
 use crate::core::{Color, Game, perft};
 use crate::games::conformance::{Lcg, position};
-use crate::core::NoRules;
 use crate::games::nana::Nana;
 
 fn same(a: &Nana, b: &Nana) -> bool {
@@ -86,7 +86,11 @@ fn the_symmetries_keep_move_counts_and_perft() {
         }
     }
     // Deeper from a few positions, and the start is its own mirror image.
-    for s in ["k2/1R1/2K[Bb] w 1", "1k1/3/K2[RBrb] b 1", "c1k/1W1/K1g[b] w 1"] {
+    for s in [
+        "k2/1R1/2K[Bb] w 1",
+        "1k1/3/K2[RBrb] b 1",
+        "c1k/1W1/K1g[b] w 1",
+    ] {
         let p: Nana = position(s, &NoRules);
         let d4 = perft(&p, 4);
         for (flip, mirror) in [(false, true), (true, false), (true, true)] {
@@ -164,7 +168,6 @@ fn full_solve() {
     let s = super::solve(ix, &mut |l| eprintln!("{l}")).unwrap();
     eprintln!("longest {}", s.longest);
 }
-
 
 // ---------------------------------------------------------------------
 // Sub-games solved whole, and a naive solver beside them.
@@ -383,7 +386,11 @@ fn corrupt_truncated_and_mismatched_table_files_are_refused() {
     let good = t.to_bytes();
     let ix = t.index();
     let err = |b: &[u8]| NanaTable::from_bytes(ix, b).err().unwrap_or_default();
-    assert!(err(&good[..10]).contains("truncated"), "{}", err(&good[..10]));
+    assert!(
+        err(&good[..10]).contains("truncated"),
+        "{}",
+        err(&good[..10])
+    );
     assert!(err(&good[..good.len() - 1]).contains("truncated"));
     let mut longer = good.clone();
     longer.push(0);
@@ -421,3 +428,44 @@ fn crc32_is_the_ieee_one() {
     assert_eq!(super::table::crc32(0, b"123456789"), 0xcbf4_3926);
 }
 
+/// Figures for the README from the real table (`KOMA_NANA_TABLE=FILE`).
+#[test]
+#[ignore = "needs the real table: KOMA_NANA_TABLE=FILE"]
+fn figures_of_the_real_table() {
+    let path = std::env::var("KOMA_NANA_TABLE").expect("KOMA_NANA_TABLE");
+    let t = NanaTable::load(Index::get(), std::path::Path::new(&path)).expect("table");
+    let start = Material::FULL.start();
+    for m in moves(&start) {
+        let p = start.play(m);
+        let mut replies = Vec::new();
+        for r in moves(&p) {
+            replies.push(format!("{}:{:?}", p.move_text(r), t.value(&p.play(r))));
+        }
+        eprintln!(
+            "{} -> {:?} | {}",
+            start.move_text(m),
+            t.value(&p),
+            replies.join(" ")
+        );
+    }
+    let ix = t.index();
+    let (mut draws, mut longest) = (Vec::new(), Vec::new());
+    let mut hist = std::collections::BTreeMap::new();
+    for (i, &v) in t.values().iter().enumerate() {
+        match super::retro::decode(v) {
+            super::retro::Value::Draw if draws.len() < 5 && i % 9973 == 0 => {
+                draws.push(ix.position(i as u32).to_text().to_string())
+            }
+            super::retro::Value::Win(d) | super::retro::Value::Loss(d) => {
+                *hist.entry(d).or_insert(0u64) += 1;
+                if d >= 182 && longest.len() < 5 {
+                    longest.push(format!("{} {d}", ix.position(i as u32).to_text()));
+                }
+            }
+            _ => {}
+        }
+    }
+    eprintln!("draws: {draws:?}");
+    eprintln!("longest: {longest:?}");
+    eprintln!("histogram: {hist:?}");
+}

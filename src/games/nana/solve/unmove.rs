@@ -62,7 +62,13 @@ pub fn apply(b: &Board, hand: &Hands, side: Color, mv: Move) -> (Board, Hands) {
 /// placement positions are outside the index. With `kings_only`, only the
 /// predecessors whose last move was a King step are listed.
 #[inline]
-pub fn unmoves(b: &Board, hand: &Hands, side: Color, kings_only: bool, mut f: impl FnMut(&Board, &Hands)) {
+pub fn unmoves(
+    b: &Board,
+    hand: &Hands,
+    side: Color,
+    kings_only: bool,
+    mut f: impl FnMut(&Board, &Hands),
+) {
     let mover = side.opponent();
     let m = mover.index();
     let occ = b.occupied();
