@@ -177,7 +177,6 @@ use super::retro::{DRAW, UNKNOWN};
 use super::table::NanaTable;
 use super::{Solution, census, principal_line, solve, verify};
 use crate::core::TableValue;
-use crate::games::nana::{Hand, Piece};
 use std::collections::HashMap;
 
 /// Solves the game with this material; the index is leaked (tests only).
@@ -187,14 +186,28 @@ fn solved(m: Material) -> (NanaTable, Solution) {
     (NanaTable::new(ix, sol.values.clone()), sol)
 }
 
-type Key = ([Option<Piece>; 9], [Hand; 2], Color);
+/// Positions are told apart by their Zobrist key (64 bits, checked
+/// against the position by the conformance suite; a collision among half a
+/// million positions is beyond belief), hashed as they are.
+#[derive(Default)]
+struct KeyHasher(u64);
 
-fn key(p: &Nana) -> Key {
-    (
-        p.placement(),
-        [p.hand(Color::First), p.hand(Color::Second)],
-        p.side_to_move(),
-    )
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+fn key(p: &Nana) -> u64 {
+    p.hash()
 }
 
 /// Every position reachable from the start by `Nana::generate` and
@@ -205,7 +218,7 @@ fn key(p: &Nana) -> Key {
 /// Returns each position with its value, `None` for a draw.
 fn naive(m: Material) -> Vec<(Nana, Option<TableValue>)> {
     let start = m.start();
-    let mut ids: HashMap<Key, usize> = HashMap::new();
+    let mut ids: HashMap<u64, usize, std::hash::BuildHasherDefault<KeyHasher>> = HashMap::default();
     let mut nodes = vec![start.clone()];
     let mut children: Vec<Vec<usize>> = Vec::new();
     ids.insert(key(&start), 0);
@@ -228,48 +241,40 @@ fn naive(m: Material) -> Vec<(Nana, Option<TableValue>)> {
         k += 1;
     }
     let mut val: Vec<Option<TableValue>> = vec![None; nodes.len()];
+    let mut open: Vec<usize> = (0..nodes.len()).collect();
     loop {
-        let mut next = val.clone();
-        let mut changed = false;
-        for i in 0..nodes.len() {
-            if val[i].is_some() {
-                continue;
-            }
+        let mut decided = Vec::new();
+        for &i in &open {
             let kids = &children[i];
+            let mut shortest_loss = None;
+            let mut longest_win = Some(0);
+            for &c in kids {
+                match val[c] {
+                    Some(TableValue::Loss(e)) => {
+                        shortest_loss = Some(shortest_loss.map_or(e, |s: u32| s.min(e)))
+                    }
+                    Some(TableValue::Win(e)) => longest_win = longest_win.map(|l: u32| l.max(e)),
+                    _ => longest_win = None,
+                }
+            }
             let v = if kids.is_empty() {
                 Some(TableValue::Loss(0))
-            } else if let Some(e) = kids
-                .iter()
-                .filter_map(|&c| match val[c] {
-                    Some(TableValue::Loss(e)) => Some(e),
-                    _ => None,
-                })
-                .min()
-            {
+            } else if let Some(e) = shortest_loss {
                 Some(TableValue::Win(e + 1))
-            } else if kids
-                .iter()
-                .all(|&c| matches!(val[c], Some(TableValue::Win(_))))
-            {
-                kids.iter()
-                    .filter_map(|&c| match val[c] {
-                        Some(TableValue::Win(e)) => Some(e),
-                        _ => None,
-                    })
-                    .max()
-                    .map(|e| TableValue::Loss(e + 1))
             } else {
-                None
+                longest_win.map(|e| TableValue::Loss(e + 1))
             };
-            if v.is_some() {
-                next[i] = v;
-                changed = true;
+            if let Some(v) = v {
+                decided.push((i, v));
             }
         }
-        val = next;
-        if !changed {
+        if decided.is_empty() {
             break;
         }
+        for &(i, v) in &decided {
+            val[i] = Some(v);
+        }
+        open.retain(|&i| val[i].is_none());
     }
     nodes.into_iter().zip(val).collect()
 }
