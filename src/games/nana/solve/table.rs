@@ -17,11 +17,12 @@
 //! | 56 | 4 | longest distance, plies |
 //! | 60 | 4 | CRC-32 (IEEE) of bytes 0..60 and of the entries |
 //!
-//! Loading checks everything: size, magic, version, material, checksum,
-//! that every byte is a value, and the counts.
+//! Loading checks everything: size, magic, version, material (a table of
+//! a sub-game is refused), checksum, and the counts against the entries.
+//! Every byte is a value, so nothing else can be wrong.
 
 use super::index::{Index, Material};
-use super::retro::{DRAW, UNKNOWN, Value, decode};
+use super::retro::{Value, decode};
 use crate::core::{Color, Game, Table, TableValue};
 use crate::games::nana::Nana;
 use crate::games::nana::board::Family;
@@ -244,11 +245,6 @@ impl NanaTable {
             Value::Win(d) => Some(TableValue::Win(d)),
             Value::Loss(d) => Some(TableValue::Loss(d)),
         }
-    }
-
-    /// Whether a stored byte is a value (every byte is: kept for clarity).
-    pub fn is_value(v: u8) -> bool {
-        v == UNKNOWN || v == DRAW || v > 0
     }
 }
 

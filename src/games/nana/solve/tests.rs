@@ -161,12 +161,21 @@ fn unmoves_list_exactly_the_positions_one_legal_move_before() {
     assert!(checked.0 > 50_000 && checked.1 > 50_000, "{checked:?}");
 }
 
+/// The whole game: about 40 s and 180 MB in release, so not in CI (run
+/// `cargo test --release --lib full_solve -- --ignored --nocapture`).
 #[test]
-#[ignore]
+#[ignore = "the full solve: ~40 s in release"]
 fn full_solve() {
     let ix = Index::get();
-    let s = super::solve(ix, &mut |l| eprintln!("{l}")).unwrap();
-    eprintln!("longest {}", s.longest);
+    let sol = solve(ix, &mut |l| eprintln!("{l}")).expect("solves");
+    let table = NanaTable::new(ix, sol.values.clone());
+    let start = Material::FULL.start();
+    assert_eq!(table.value(&start), Some(TableValue::Win(127)));
+    let c = census(ix, &sol, &table);
+    assert_eq!(c.positions, 156_280_657);
+    assert_eq!((c.won, c.lost, c.drawn), (136_974_974, 18_369_044, 936_639));
+    assert_eq!(sol.longest, 183);
+    assert!(verify::consistency(&table, &mut |l| eprintln!("{l}")).is_ok());
 }
 
 // ---------------------------------------------------------------------
@@ -470,6 +479,12 @@ fn figures_of_the_real_table() {
             _ => {}
         }
     }
+    // Hand-labelled positions of the real game: no legal move (every
+    // second-player piece walled in, nothing in hand), and a King to take.
+    let v = |s: &str| t.value(&position(s, &NoRules));
+    assert_eq!(v("1dK/cg1/kv1[] b 1"), Some(TableValue::Loss(0)));
+    assert_eq!(v("Kk1/3/3[RBrb] w 1"), Some(TableValue::Win(1)));
+    assert_eq!(v("3/3/3[KRBkrb] w 1"), Some(TableValue::Win(127)));
     eprintln!("draws: {draws:?}");
     eprintln!("longest: {longest:?}");
     eprintln!("histogram: {hist:?}");
