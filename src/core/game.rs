@@ -5,10 +5,12 @@
 
 use super::{
     Color, End, EndReason, MoveSink, MoveText, OptionSpec, OptionValue, Outcome, PositionText,
-    movelist::MoveCounter,
+    Table, movelist::MoveCounter,
 };
 use std::fmt::Debug;
 use std::ops::DerefMut;
+use std::path::Path;
+use std::sync::Arc;
 
 /// A game's rule options, with the spec's defaults as `Default`.
 pub trait Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
@@ -66,6 +68,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const REPETITION_LIMIT: Option<usize>;
     /// `move_key` maps every move into `0..MOVE_KEYS` (history tables).
     const MOVE_KEYS: usize;
+    /// The engine option naming a file of solved positions (see
+    /// `load_table`), for games that have one.
+    const TABLE_OPTION: Option<&'static str> = None;
 
     /// The start position under these rules.
     fn start(rules: &Self::Rules) -> Self;
@@ -157,11 +162,29 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         self.move_key(mv) as u32
     }
 
+    /// Loads the game's table of solved positions from a file, checking it
+    /// whole; the error says what is wrong with the file.
+    fn load_table(path: &Path) -> Result<Arc<dyn Table<Self>>, String> {
+        Err(format!(
+            "{} has no table of solved positions (at {})",
+            Self::NAME,
+            path.display()
+        ))
+    }
+
     /// The position with the other side to move and nothing else changed,
     /// for null-move pruning; `None` (the default) where letting the side to
     /// move pass is too far from the rules for the search to assume it.
     fn play_null(&self) -> Option<Self> {
         None
+    }
+
+    /// Whether the opponent could take the side to move's King with its
+    /// next move, in games where taking the King ends the game. The search
+    /// neither stands pat nor prunes in such a position, and does not
+    /// reduce a move that makes one. The default is `false` (no King).
+    fn in_check(&self) -> bool {
+        false
     }
 }
 
