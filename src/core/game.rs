@@ -181,8 +181,8 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Whether the opponent could take the side to move's King with its
     /// next move, in games where taking the King ends the game. The search
-    /// neither stands pat nor prunes in such a position, and does not
-    /// reduce a move that makes one. The default is `false` (no King).
+    /// does not prune (futility, null move, reductions) in such a position,
+    /// nor reduce a move that makes one. The default is `false` (no King).
     fn in_check(&self) -> bool {
         false
     }
