@@ -131,7 +131,7 @@ pub fn flips_any(
 }
 
 /// Squares on file a and on file f (masks for the sideways shifts).
-const FILE_A: Bitboard = 0x041_0410_41;
+const FILE_A: Bitboard = 0x4104_1041;
 const FILE_F: Bitboard = FILE_A << 5;
 
 /// The set moved one step in direction `d` (`DIRS` order: N, NE, E, SE,

@@ -64,7 +64,7 @@ const MAX_TACTICAL: usize = 194 + 35;
 /// the mover, less what the drop spends from hand). One drop per square, of
 /// the cheapest kind in hand: what flips does not depend on the kind
 /// dropped, and the cheapest piece risks least. Drops whose swing is below
-/// `MIN_FLIP_GAIN` are left out.
+/// `MIN_FLIP_GAIN` are left out, and only the `QUIESCENCE_DROPS` best.
 pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
     let c = pos.side;
     let us = c.index();
@@ -80,16 +80,20 @@ pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
                 let score = if victim == Kind::King {
                     i32::MAX
                 } else {
-                    16 * eval::VALUE[victim.index()] - eval::VALUE[k.index()] / 16
+                    16 * eval::value(victim) - eval::value(k) / 16
                 };
                 list.push((score, Move::Step { from, to }));
             }
         }
     }
-    if let Some(kind) = Kind::HAND.into_iter().find(|k| pos.hands[us][k.index()] > 0) {
+    if let Some(kind) = Kind::HAND
+        .into_iter()
+        .find(|k| pos.hands[us][k.index()] > 0)
+    {
         let their_king = pos.king(c.opponent());
         let (_, drops) = flip::level1(ours, theirs, their_king, pos.rules.edge);
-        let cost = eval::HAND_VALUE[kind.index()] - eval::VALUE[kind.index()];
+        let cost = eval::hand_value(kind) - eval::value(kind);
+        let mut drop_list = MoveList::<(i32, Move), 36>::new();
         for to in squares(drops) {
             let flips = flip::resolve(
                 to.index(),
@@ -101,8 +105,13 @@ pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
             );
             let gain = eval::flip_swing(pos, flips.all) - cost;
             if gain >= MIN_FLIP_GAIN {
-                list.push((gain, Move::Drop { kind, to }));
+                drop_list.push((gain, Move::Drop { kind, to }));
             }
+        }
+        drop_list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let k = QUIESCENCE_DROPS.min(drop_list.len());
+        for &(g, m) in drop_list[..k].iter() {
+            list.push((g, m));
         }
     }
     list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
@@ -113,3 +122,8 @@ pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
 
 /// The least a flipping drop must swing to be looked at by quiescence.
 const MIN_FLIP_GAIN: i32 = 0;
+
+/// Flipping drops quiescence looks at, the best by swing: the rest are
+/// rarely better and multiply the quiescence tree (3 against every drop:
+/// +123 +/- 71 Elo, 100 games at 10000 nodes).
+const QUIESCENCE_DROPS: usize = 3;

@@ -784,6 +784,49 @@ fn levels_are_disjoint_and_flipped_pieces_are_the_movers_in_playouts() {
     );
 }
 
+#[test]
+fn level1_flip_sets_are_what_each_drop_square_flips_at_level_1() {
+    // `flip::level1` finds, for all drop squares at once, what the first
+    // level of `resolve` finds square by square.
+    let mut rng = Lcg(77);
+    let mut seen = 0;
+    for r in [rules(), no_edge()] {
+        for _ in 0..60 {
+            let mut p = Negaeri::start(&r);
+            for _ in 0..80 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                for c in Color::BOTH {
+                    let (ours, theirs) = (p.pieces(c), p.pieces(c.opponent()));
+                    let king = p.pieces_of(c.opponent(), Kind::King);
+                    let (mut targets, mut drops) = (0, 0);
+                    for s in 0..36 {
+                        if (ours | theirs) & (1 << s) == 0 {
+                            let f = flip::resolve(s, ours, theirs, king, r.edge, 1);
+                            targets |= f.all;
+                            if f.all != 0 {
+                                drops |= 1 << s;
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        flip::level1(ours, theirs, king, r.edge),
+                        (targets, drops),
+                        "{} for the {c}",
+                        p.to_text()
+                    );
+                    seen += targets.count_ones();
+                }
+                let mut moves = <Negaeri as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(seen > 1000);
+}
+
 // ---------------------------------------------------------------------
 // Passes and the end of the game
 
