@@ -605,6 +605,49 @@ fn move_generation_and_captures_agree_with_a_naive_implementation() {
     }
 }
 
+#[test]
+fn tactical_moves_are_exactly_the_captures_in_generation_order() {
+    let mut rng = Lcg(7);
+    let mut seen = 0;
+    for r in [
+        rules(),
+        with("HasamiLines", OptionValue::Check(false)),
+        with("HasamiCorners", OptionValue::Check(false)),
+    ] {
+        for _game in 0..30 {
+            let mut p = Hasami::start(&r);
+            for _ply in 0..200 {
+                if p.terminal().is_some() {
+                    break;
+                }
+                let mut moves = <Hasami as Game>::MoveList::default();
+                p.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let them = p.side_to_move().opponent();
+                let captures: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.play(m).men(them) != p.men(them))
+                    .collect();
+                let flagged: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.is_tactical(m))
+                    .collect();
+                let mut tactical = <Hasami as Game>::MoveList::default();
+                p.generate_tactical(&mut tactical);
+                assert_eq!(captures, flagged, "{}", p.to_text());
+                assert_eq!(&captures[..], &tactical[..], "{}", p.to_text());
+                seen += captures.len();
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(seen > 100, "the playouts should meet captures: {seen}");
+}
+
 /// Perft by the naive implementation: every move tried on the array, the
 /// game over when a side has captured five (default rules).
 fn naive_perft(g: &naive::Grid, me: i8, depth: u32, r: &HasamiRules) -> u64 {
