@@ -1356,6 +1356,58 @@ fn turns_and_results_agree_with_a_naive_implementation_on_random_positions() {
     assert!(checked > 1000, "{checked}");
 }
 
+/// `is_tactical` (a note move generation adds) against playing the turn,
+/// and `generate_tactical` against filtering `generate`, in order.
+fn check_tactical(p: &KaniNariEbi) -> usize {
+    let mut moves = <KaniNariEbi as Game>::MoveList::default();
+    p.generate(&mut moves);
+    let (us, them) = (p.side_to_move(), p.side_to_move().opponent());
+    let mut flagged = vec![];
+    for &m in moves.iter() {
+        let next = p.play(m);
+        let real = next.pieces(them) != p.pieces(them)
+            || next.shrimps(us).count_ones() > p.shrimps(us).count_ones();
+        assert_eq!(p.is_tactical(m), real, "{m:?} in {}", p.to_text());
+        if real {
+            flagged.push(m);
+        }
+    }
+    let mut tactical = <KaniNariEbi as Game>::MoveList::default();
+    p.generate_tactical(&mut tactical);
+    let got: Vec<u32> = tactical.iter().map(|&m| p.move_id(m)).collect();
+    let want: Vec<u32> = flagged.iter().map(|&m| p.move_id(m)).collect();
+    assert_eq!(got, want, "{}", p.to_text());
+    flagged.len()
+}
+
+#[test]
+fn tactical_turns_are_exactly_the_captures_and_promotions() {
+    let mut rng = Lcg(31);
+    let mut seen = 0;
+    for r in [rules(), any_type()] {
+        for _game in 0..40 {
+            let mut p = KaniNariEbi::start(&r);
+            for _ply in 0..200 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                seen += check_tactical(&p);
+                let mut moves = <KaniNariEbi as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        for _ in 0..500 {
+            if let Some(p) = random_position(&mut rng, &r)
+                && game_status(&p).is_none()
+            {
+                seen += check_tactical(&p);
+            }
+        }
+    }
+    assert!(seen > 1000, "{seen}");
+}
+
 // ---------------------------------------------------------------- perft
 
 #[test]
