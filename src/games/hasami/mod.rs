@@ -53,6 +53,10 @@ impl Hasami {
         self.ply
     }
 
+    pub fn rules(&self) -> &HasamiRules {
+        &self.rules
+    }
+
     fn occupied(&self) -> Bitboard {
         self.men[0] | self.men[1]
     }

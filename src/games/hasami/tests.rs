@@ -648,6 +648,56 @@ fn tactical_moves_are_exactly_the_captures_in_generation_order() {
     assert!(seen > 100, "the playouts should meet captures: {seen}");
 }
 
+/// The evaluation's exposure against playing every move of the other side.
+fn check_exposed(p: &Hasami) {
+    let mut t = p.to_text();
+    t.side = t.side.opponent();
+    let Ok(q) = Hasami::from_text(&t, p.rules()) else {
+        return;
+    };
+    let (us, them) = (p.side_to_move(), p.side_to_move().opponent());
+    let mut moves = <Hasami as Game>::MoveList::default();
+    q.generate(&mut moves);
+    let mut taken = 0;
+    for &m in moves.iter() {
+        taken |= p.men(us) & !q.play(m).men(us);
+    }
+    let empty = !(p.men(us) | p.men(them)) & board::FULL;
+    let (reach, _) = eval::reach(p.men(them), empty);
+    assert_eq!(
+        eval::exposed(p, p.men(us), p.men(them), reach),
+        taken,
+        "{}",
+        p.to_text()
+    );
+}
+
+#[test]
+fn the_evaluation_sees_every_man_a_move_could_capture() {
+    let mut rng = Lcg(17);
+    for r in [
+        rules(),
+        with("HasamiLines", OptionValue::Check(false)),
+        with("HasamiCorners", OptionValue::Check(false)),
+    ] {
+        for _game in 0..20 {
+            let mut p = Hasami::start(&r);
+            for _ply in 0..200 {
+                if p.terminal().is_some() {
+                    break;
+                }
+                check_exposed(&p);
+                let mut moves = <Hasami as Game>::MoveList::default();
+                p.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+}
+
 /// Perft by the naive implementation: every move tried on the array, the
 /// game over when a side has captured five (default rules).
 fn naive_perft(g: &naive::Grid, me: i8, depth: u32, r: &HasamiRules) -> u64 {

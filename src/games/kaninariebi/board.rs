@@ -90,6 +90,27 @@ pub const fn orthogonal(b: Bitboard) -> Bitboard {
     (((b << 1) & !FILE_A) | ((b >> 1) & !FILE_E) | (b << 5) | (b >> 5)) & FULL
 }
 
+/// One step toward rank 5, rank 1, file e, file a, of every square of a set.
+#[inline]
+pub const fn north(b: Bitboard) -> Bitboard {
+    (b << 5) & FULL
+}
+
+#[inline]
+pub const fn south(b: Bitboard) -> Bitboard {
+    b >> 5
+}
+
+#[inline]
+pub const fn east(b: Bitboard) -> Bitboard {
+    (b << 1) & !FILE_A & FULL
+}
+
+#[inline]
+pub const fn west(b: Bitboard) -> Bitboard {
+    (b >> 1) & !FILE_E
+}
+
 /// Up, down, right, left: the four directions of a sandwich.
 pub const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 pub const NONE: u8 = u8::MAX;

@@ -216,22 +216,4 @@ impl Mover {
         });
         n
     }
-
-    /// The number of normal movements (without Bonds): mobility for the
-    /// evaluation.
-    pub fn movement_count(&self) -> u32 {
-        let occupied = self.own | self.enemy;
-        let mut n = 0;
-        for from in squares(self.own) {
-            let crab = self.shrimps & from.bit() == 0;
-            let reach = if crab {
-                crab_targets(from, occupied)
-            } else {
-                DIAGONAL[from.index()] & !occupied
-            };
-            let (plain, promote) = resting(reach, occupied, crab, self.promotion_zone);
-            n += plain.count_ones() + promote.count_ones();
-        }
-        n
-    }
 }

@@ -1408,6 +1408,67 @@ fn tactical_turns_are_exactly_the_captures_and_promotions() {
     assert!(seen > 1000, "{seen}");
 }
 
+/// The position with the other side to move, if that is a valid position.
+fn other_side_to_move(p: &KaniNariEbi) -> Option<KaniNariEbi> {
+    let mut t = p.to_text();
+    t.side = t.side.opponent();
+    KaniNariEbi::from_text(&t, p.rules()).ok()
+}
+
+/// The evaluation's sandwich exposure against playing every normal
+/// movement of the other side: the pieces some movement would capture.
+fn check_exposed(p: &KaniNariEbi) {
+    let Some(q) = other_side_to_move(p) else {
+        return;
+    };
+    if game_status(&q).is_some() {
+        return;
+    }
+    let (us, them) = (p.side_to_move(), p.side_to_move().opponent());
+    let mut moves = <KaniNariEbi as Game>::MoveList::default();
+    q.generate(&mut moves);
+    let mut taken = 0;
+    for &m in moves.iter().filter(|m| m.bond().is_none()) {
+        taken |= p.pieces(us) & !q.play(m).pieces(us);
+    }
+    let r = eval::reach(
+        p.pieces(them),
+        p.shrimps(them),
+        p.pieces(us),
+        board::home(us),
+    );
+    assert_eq!(
+        eval::exposed(p.pieces(us), p.pieces(them), r.squares),
+        taken,
+        "{}",
+        p.to_text()
+    );
+}
+
+#[test]
+fn the_evaluation_sees_every_piece_a_movement_could_sandwich() {
+    let mut rng = Lcg(5);
+    for r in [rules(), any_type()] {
+        for _game in 0..30 {
+            let mut p = KaniNariEbi::start(&r);
+            for _ply in 0..150 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                check_exposed(&p);
+                let mut moves = <KaniNariEbi as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        for _ in 0..1000 {
+            if let Some(p) = random_position(&mut rng, &r) {
+                check_exposed(&p);
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------- perft
 
 #[test]
