@@ -1541,3 +1541,67 @@ fn perft_speed() {
         rates[0]
     );
 }
+
+#[test]
+#[ignore = "speed measurement: cargo test --release --lib kaninariebi::tests::parts_speed -- --ignored --nocapture"]
+fn parts_speed() {
+    // Positions from random playouts.
+    let mut rng = Lcg(3);
+    let mut positions = vec![];
+    for _ in 0..200 {
+        let mut p = KaniNariEbi::start(&rules());
+        for _ in 0..rng.below(40) {
+            if game_status(&p).is_some() {
+                break;
+            }
+            let mut moves = <KaniNariEbi as Game>::MoveList::default();
+            p.generate(&mut moves);
+            p = p.play(moves[rng.below(moves.len())]);
+        }
+        if game_status(&p).is_none() {
+            positions.push(p);
+        }
+    }
+    let n = positions.len();
+    // CPU time of this thread: the machine is shared.
+    let cpu = || {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: a valid clock id and a valid pointer.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+        t.tv_sec as f64 * 1e9 + t.tv_nsec as f64
+    };
+    let time = |name: &str, f: &dyn Fn(&KaniNariEbi) -> i64| {
+        let mut best = f64::MAX;
+        let mut sink = 0i64;
+        for _ in 0..5 {
+            let t = cpu();
+            for _ in 0..200 {
+                for p in &positions {
+                    sink = sink.wrapping_add(f(std::hint::black_box(p)));
+                }
+            }
+            best = best.min((cpu() - t) / (200 * n) as f64);
+        }
+        println!("{name}: {best:.1} ns per position ({sink})");
+    };
+    time("evaluate", &|p| i64::from(p.evaluate()));
+    time("generate", &|p| {
+        let mut moves = <KaniNariEbi as Game>::MoveList::default();
+        p.generate(&mut moves);
+        moves.len() as i64
+    });
+    time("generate_tactical", &|p| {
+        let mut moves = <KaniNariEbi as Game>::MoveList::default();
+        p.generate_tactical(&mut moves);
+        moves.len() as i64
+    });
+    time("count_moves", &|p| p.count_moves() as i64);
+    time("generate+play all", &|p| {
+        let mut moves = <KaniNariEbi as Game>::MoveList::default();
+        p.generate(&mut moves);
+        moves.iter().map(|&m| p.play(m).hash() as i64 & 1).sum()
+    });
+}
