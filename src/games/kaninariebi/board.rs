@@ -113,28 +113,6 @@ pub const fn west(b: Bitboard) -> Bitboard {
 
 /// Up, down, right, left: the four directions of a sandwich.
 pub const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-pub const NONE: u8 = u8::MAX;
-
-const fn neighbour_table() -> [[u8; SQUARES]; 4] {
-    let mut t = [[NONE; SQUARES]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut s = 0;
-        while s < SQUARES {
-            let f = (s % 5) as i8 + DIRS[d].0;
-            let r = (s / 5) as i8 + DIRS[d].1;
-            if f >= 0 && f < 5 && r >= 0 && r < 5 {
-                t[d][s] = (r * 5 + f) as u8;
-            }
-            s += 1;
-        }
-        d += 1;
-    }
-    t
-}
-
-/// `NEIGHBOUR[d][s]`: the square next to `s` in direction `DIRS[d]`, or `NONE`.
-pub static NEIGHBOUR: [[u8; SQUARES]; 4] = neighbour_table();
 
 const fn diagonal_table() -> [Bitboard; SQUARES] {
     let mut t = [0; SQUARES];
