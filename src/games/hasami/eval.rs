@@ -36,16 +36,16 @@ pub struct Weights {
 
 const DEFAULT: Weights = Weights {
     man: 100,
-    goal_near: 0,
-    goal_two: 0,
-    mobility: 0,
-    hanging_us: 0,
-    hanging_them: 0,
+    goal_near: 60,
+    goal_two: 25,
+    mobility: 2,
+    hanging_us: 40,
+    hanging_them: 20,
     advance: 0,
-    edge: 0,
-    pair: 0,
+    edge: 8,
+    pair: 6,
     tempo: 0,
-    late: 0,
+    late: 50,
 };
 
 fn weights() -> &'static Weights {
