@@ -51,12 +51,19 @@ struct Totals {
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
     let Some(skill) = Skill::from_name(&args.skill) else {
-        eprintln!("negaeri_stats: --skill must be easy, normal or hard, not {}", args.skill);
+        eprintln!(
+            "negaeri_stats: --skill must be easy, normal or hard, not {}",
+            args.skill
+        );
         return std::process::ExitCode::from(2);
     };
     let mut rules = NegaeriRules::default();
     let set = |r: &mut NegaeriRules, n: &str, v: bool| r.set(n, &OptionValue::Check(v));
-    if let Err(e) = set(&mut rules, "NegaeriEdge", args.edge).and(set(&mut rules, "NegaeriEqualHands", args.equal_hands)) {
+    if let Err(e) = set(&mut rules, "NegaeriEdge", args.edge).and(set(
+        &mut rules,
+        "NegaeriEqualHands",
+        args.equal_hands,
+    )) {
         eprintln!("negaeri_stats: {e}");
         return std::process::ExitCode::from(2);
     }
@@ -83,7 +90,11 @@ fn main() -> std::process::ExitCode {
                 limits: &limits,
                 settings: Settings {
                     skill,
-                    seed: args.seed.wrapping_add(game as u64).wrapping_mul(1000).wrapping_add(ply as u64),
+                    seed: args
+                        .seed
+                        .wrapping_add(game as u64)
+                        .wrapping_mul(1000)
+                        .wrapping_add(ply as u64),
                     ..Settings::default()
                 },
             };
@@ -109,14 +120,22 @@ fn main() -> std::process::ExitCode {
             Outcome::Draw => 2,
         };
         t.results[i] += 1;
-        eprintln!("game {}: {} plies, {}, deepest chain {deepest}", game + 1, ply, outcome.score_text());
+        eprintln!(
+            "game {}: {} plies, {}, deepest chain {deepest}",
+            game + 1,
+            ply,
+            outcome.score_text()
+        );
     }
     let n = args.games.max(1) as f64;
     println!(
         "rules: NegaeriEdge {} NegaeriEqualHands {}; {} games, skill {}, depth {}",
         args.edge, args.equal_hands, args.games, args.skill, args.depth
     );
-    println!("average flips per move: {:.2}", t.flips as f64 / t.moves.max(1) as f64);
+    println!(
+        "average flips per move: {:.2}",
+        t.flips as f64 / t.moves.max(1) as f64
+    );
     println!(
         "games with a chain of 3+ levels: {:.0}% (deepest chain {})",
         100.0 * f64::from(t.chain3_games) / n,
