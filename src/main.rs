@@ -5,6 +5,7 @@
 use clap::{Parser, Subcommand};
 use koma::engine::{self, Output};
 use koma::games::GameId;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -39,6 +40,25 @@ enum Job {
         /// Moves to play from the position first.
         #[arg(long, num_args = 1.., value_delimiter = ' ')]
         moves: Vec<String>,
+    },
+    /// Solves a game strongly (only nana): labels every reachable position
+    /// won, lost or drawn with its distance to the end, writes the table.
+    Solve {
+        /// The game to solve: nana.
+        game: String,
+        /// Where to write the table (the engine's NanaTable option).
+        #[arg(long, conflicts_with = "verify")]
+        out: Option<PathBuf>,
+        /// Instead of solving, check this table: consistency of every
+        /// entry, and the search's agreement on sampled short wins/losses.
+        #[arg(long)]
+        verify: Option<PathBuf>,
+        /// With --verify: the longest distance (plies) sampled for the search.
+        #[arg(long, default_value_t = 9)]
+        max_plies: u32,
+        /// With --verify: positions sampled per distance.
+        #[arg(long, default_value_t = 30)]
+        per_distance: usize,
     },
 }
 
@@ -81,5 +101,33 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Job::Solve {
+            game,
+            out: path,
+            verify,
+            max_plies,
+            per_distance,
+        }) => {
+            use koma::games::nana::solve;
+            if game != "nana" {
+                eprintln!("koma solve: only nana can be solved, not {game}");
+                return ExitCode::from(2);
+            }
+            let mut log = |l: String| eprintln!("{l}");
+            let result = match &verify {
+                Some(v) => solve::run_verify(v, max_plies, per_distance, &mut log),
+                None => solve::run_solve(path.as_deref(), &mut log),
+            };
+            match result {
+                Ok(report) => {
+                    out.line(report.trim_end());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("koma solve: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
     }
 }

@@ -5,10 +5,12 @@
 
 use super::{
     Color, End, EndReason, MoveSink, MoveText, OptionSpec, OptionValue, Outcome, PositionText,
-    movelist::MoveCounter,
+    Table, movelist::MoveCounter,
 };
 use std::fmt::Debug;
 use std::ops::DerefMut;
+use std::path::Path;
+use std::sync::Arc;
 
 /// A game's rule options, with the spec's defaults as `Default`.
 pub trait Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
@@ -66,6 +68,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const REPETITION_LIMIT: Option<usize>;
     /// `move_key` maps every move into `0..MOVE_KEYS` (history tables).
     const MOVE_KEYS: usize;
+    /// The engine option naming a file of solved positions (see
+    /// `load_table`), for games that have one.
+    const TABLE_OPTION: Option<&'static str> = None;
 
     /// The start position under these rules.
     fn start(rules: &Self::Rules) -> Self;
@@ -155,6 +160,16 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// can map two moves to one key override it.
     fn move_id(&self, mv: Self::Move) -> u32 {
         self.move_key(mv) as u32
+    }
+
+    /// Loads the game's table of solved positions from a file, checking it
+    /// whole; the error says what is wrong with the file.
+    fn load_table(path: &Path) -> Result<Arc<dyn Table<Self>>, String> {
+        Err(format!(
+            "{} has no table of solved positions (at {})",
+            Self::NAME,
+            path.display()
+        ))
     }
 
     /// The position with the other side to move and nothing else changed,

@@ -10,6 +10,7 @@ pub mod movelist;
 pub mod options;
 pub mod outcome;
 pub mod perft;
+pub mod table;
 pub mod text;
 pub mod zobrist;
 
@@ -21,4 +22,5 @@ pub use movelist::{MoveList, MoveSink};
 pub use options::{OptionKind, OptionSpec, OptionValue};
 pub use outcome::{End, EndReason, Outcome};
 pub use perft::{perft, perft_divide};
+pub use table::{Table, TableValue};
 pub use text::{MoveText, PieceText, PositionText, StepText};

@@ -37,6 +37,11 @@ impl OptionStore {
             OptionSpec::spin(MULTIPV, 1, 1, 256),
             OptionSpec::combo(SKILL, "hard", Skill::NAMES),
         ];
+        for &g in GameId::ALL {
+            if let Some(name) = super::session::table_option(g) {
+                specs.push(OptionSpec::text(name, ""));
+            }
+        }
         for g in GameId::ALL {
             for s in g.rule_specs() {
                 if !specs.iter().any(|x| x.name == s.name) {

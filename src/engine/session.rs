@@ -4,12 +4,16 @@
 
 use super::Output;
 use super::display;
+use crate::core::table::best_move;
 use crate::core::{
-    Color, End, Game, History, OptionValue, Rules, perft, perft_divide, status_with_history,
+    Color, End, Game, History, OptionValue, Rules, Table, TableValue, perft, perft_divide,
+    status_with_history,
 };
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{InfoLine, PositionCommand, PositionStart, Reply, Score};
-use crate::search::{self, Context, Limits, Report, Settings, Tt, score::mate_moves};
+use crate::search::{self, Context, Limits, MATE, Report, Settings, Tt, score::mate_moves};
+use std::any::Any;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -39,12 +43,44 @@ pub trait Session: Send {
     /// The end of the game by its rules, history included.
     fn status(&self) -> Option<End>;
     fn side_to_move(&self) -> Color;
+    /// Uses a table of this game loaded by `load_table` (`None`: none).
+    fn set_table(&mut self, table: Option<SharedTable>);
+}
+
+/// A loaded table of solved positions of some game: an `Arc<dyn
+/// Table<G>>` behind `Any`, so that the engine can keep one per game.
+pub type SharedTable = Arc<dyn Any + Send + Sync>;
+
+/// The engine option naming `game`'s table file, if it has one.
+pub fn table_option(game: GameId) -> Option<&'static str> {
+    struct Opt;
+    impl GameVisitor for Opt {
+        type Output = Option<&'static str>;
+        fn visit<G: Game>(self) -> Self::Output {
+            G::TABLE_OPTION
+        }
+    }
+    game.visit(Opt)
+}
+
+/// Loads `game`'s table from a file, checked by the game.
+pub fn load_table(game: GameId, path: &Path) -> Result<SharedTable, String> {
+    struct Load<'a>(&'a Path);
+    impl GameVisitor for Load<'_> {
+        type Output = Result<SharedTable, String>;
+        fn visit<G: Game>(self) -> Self::Output {
+            let t: Arc<dyn Table<G>> = G::load_table(self.0)?;
+            Ok(Arc::new(t))
+        }
+    }
+    game.visit(Load(path))
 }
 
 pub struct GameSession<G: Game> {
     rules: G::Rules,
     pos: G,
     history: History,
+    table: Option<Arc<dyn Table<G>>>,
 }
 
 impl<G: Game> GameSession<G> {
@@ -54,6 +90,7 @@ impl<G: Game> GameSession<G> {
             history: History::starting_at(&pos),
             pos,
             rules,
+            table: None,
         }
     }
 }
@@ -129,9 +166,10 @@ impl<G: Game> Session for GameSession<G> {
         let root = self.pos.clone();
         let history = self.history.clone();
         let over = self.status().is_some();
+        let table = self.table.clone();
         std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || run_search(root, history, over, job))
+            .spawn(move || run_search(root, history, over, table, job))
     }
 
     fn status(&self) -> Option<End> {
@@ -140,6 +178,26 @@ impl<G: Game> Session for GameSession<G> {
 
     fn side_to_move(&self) -> Color {
         self.pos.side_to_move()
+    }
+
+    fn set_table(&mut self, table: Option<SharedTable>) {
+        self.table = table.and_then(|t| t.downcast_ref::<Arc<dyn Table<G>>>().cloned());
+    }
+}
+
+/// The `info` line of a move chosen from a table: depth 1, the exact
+/// value (mate in moves, or 0 for a draw) and the move.
+fn table_info<G: Game>(root: &G, mv: G::Move, value: TableValue) -> InfoLine {
+    let score = match value {
+        TableValue::Win(d) => mate_moves(MATE - d as i32).map(Score::Mate),
+        TableValue::Loss(d) => mate_moves(-(MATE - d as i32)).map(Score::Mate),
+        TableValue::Draw => None,
+    };
+    InfoLine {
+        depth: Some(1),
+        score: Some(score.unwrap_or(Score::Cp(0))),
+        pv: vec![root.move_text(mv)],
+        ..InfoLine::default()
     }
 }
 
@@ -166,10 +224,21 @@ pub fn info_line<G: Game>(root: &G, r: &Report<G::Move>) -> InfoLine {
     }
 }
 
-fn run_search<G: Game>(root: G, history: History, over: bool, job: SearchJob) {
+fn run_search<G: Game>(
+    root: G,
+    history: History,
+    over: bool,
+    table: Option<Arc<dyn Table<G>>>,
+    job: SearchJob,
+) {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if over {
             return None;
+        }
+        // With a table that knows every move's value: its best move, at once.
+        if let Some((mv, value)) = table.as_deref().and_then(|t| best_move(t, &root, &history)) {
+            job.out.line(table_info(&root, mv, value));
+            return Some(mv);
         }
         let ctx = Context {
             tt: &job.tt,

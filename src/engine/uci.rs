@@ -6,7 +6,7 @@ use super::lines::{Line, LineReader, MAX_LINE};
 use super::options::{
     CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
-use super::session::{SearchJob, Session, new_session};
+use super::session::{SearchJob, Session, SharedTable, load_table, new_session, table_option};
 use super::{Output, bench};
 use crate::core::{Color, OptionValue, Outcome};
 use crate::games::GameId;
@@ -38,6 +38,9 @@ pub struct Engine {
     search: Option<Running>,
     /// Kept between searches of one game; cleared by a new game.
     tt: Arc<Tt>,
+    /// The tables loaded through each game's table option, kept across
+    /// sessions.
+    tables: Vec<(GameId, SharedTable)>,
     debug: bool,
 }
 
@@ -59,7 +62,45 @@ impl Engine {
             session,
             search: None,
             tt,
+            tables: Vec::new(),
             debug: false,
+        }
+    }
+
+    /// Makes `session` current, with its game's table if one is loaded.
+    fn install(&mut self, mut session: Box<dyn Session>) {
+        let game = session.game();
+        session.set_table(
+            self.tables
+                .iter()
+                .find(|(g, _)| *g == game)
+                .map(|(_, t)| t.clone()),
+        );
+        self.session = session;
+    }
+
+    /// A game's table option: loads the file (an empty value unloads).
+    /// A file that cannot be used is reported and the game goes on
+    /// without a table.
+    fn set_table_option(&mut self, game: GameId, name: &'static str, value: OptionValue) {
+        let path = value.as_str().unwrap_or("").to_string();
+        self.options.set(name, value);
+        self.tables.retain(|(g, _)| *g != game);
+        if !path.is_empty() {
+            match load_table(game, std::path::Path::new(&path)) {
+                Ok(t) => self.tables.push((game, t)),
+                Err(e) => self.out.error(format!(
+                    "{name} {path}: {e}; searching without a table at {name}"
+                )),
+            }
+        }
+        if self.session.game() == game {
+            let table = self
+                .tables
+                .iter()
+                .find(|(g, _)| *g == game)
+                .map(|(_, t)| t.clone());
+            self.session.set_table(table);
         }
     }
 
@@ -189,12 +230,15 @@ impl Engine {
             CLEAR_HASH => return self.tt.clear(),
             _ => {}
         }
+        if let Some(&game) = GameId::ALL.iter().find(|&&g| table_option(g) == Some(name)) {
+            return self.set_table_option(game, name, value);
+        }
         if name == VARIANT {
             let Some(game) = value.as_str().and_then(GameId::from_name) else {
                 return self.out.error(format!("unknown variant at {value}"));
             };
             match new_session(game, &self.options.rule_values(game)) {
-                Ok(s) => self.session = s,
+                Ok(s) => self.install(s),
                 Err(e) => return self.out.error(e),
             }
             self.tt.clear();
@@ -218,7 +262,8 @@ impl Engine {
 
     fn try_reset_session(&mut self) -> Result<(), String> {
         let game = self.session.game();
-        self.session = new_session(game, &self.options.rule_values(game))?;
+        let s = new_session(game, &self.options.rule_values(game))?;
+        self.install(s);
         Ok(())
     }
 

@@ -12,6 +12,7 @@
 
 pub mod limits;
 mod ordering;
+mod path;
 pub mod score;
 pub mod skill;
 #[cfg(test)]

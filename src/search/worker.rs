@@ -5,6 +5,7 @@
 //! the main thread.
 
 use super::ordering::{self, Heuristics};
+use super::path::Path;
 use super::score::MATE;
 use super::tt::Bound;
 use super::{Context, MAX_PLY, Outcome, Report, Score, is_mate};
@@ -42,7 +43,7 @@ pub struct Worker<'a, G: Game> {
     unflushed: u64,
     stopped: bool,
     /// Repetition keys: the game so far, then the current path.
-    keys: Vec<u64>,
+    keys: Path,
     pub root_moves: Vec<RootMove<G::Move>>,
     heur: Heuristics<G::Move>,
     pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
@@ -119,7 +120,7 @@ impl<'a, G: Game> Worker<'a, G> {
             id,
             unflushed: 0,
             stopped: false,
-            keys: history.keys().to_vec(),
+            keys: Path::new(history.keys()),
             root_moves,
             heur: Heuristics::new(G::MOVE_KEYS),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
@@ -167,10 +168,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     fn repeats(&self) -> bool {
-        let Some((&last, rest)) = self.keys.split_last() else {
-            return false;
-        };
-        rest.contains(&last)
+        self.keys.last_repeats()
     }
 
     fn update_pv(&mut self, ply: usize, m: G::Move) {

@@ -27,6 +27,7 @@
 mod board;
 mod eval;
 mod movegen;
+pub mod solve;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -38,7 +39,7 @@ pub use board::{
 
 use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
-    PositionText, StepText,
+    PositionText, StepText, Table,
 };
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
@@ -206,6 +207,20 @@ impl Nana {
         Ok(pos)
     }
 
+    /// A position from its parts, unchecked: for the solver, whose index
+    /// only builds valid main-phase positions. Move number 1.
+    pub(crate) fn from_parts(board: Board, hand: [Hand; 2], side: Color) -> Nana {
+        let mut pos = Nana {
+            board,
+            hand,
+            side,
+            move_number: 1,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
     /// The same position with another move number (at least 1).
     pub fn with_move_number(mut self, n: u32) -> Nana {
         self.move_number = n.max(1);
@@ -288,6 +303,13 @@ impl Game for Nana {
     const REPETITION_LIMIT: Option<usize> = Some(4);
     /// Board moves `from * 9 + to`, then drops `81 + kind * 9 + to`.
     const MOVE_KEYS: usize = 2 * board::SQUARES * board::SQUARES;
+    /// The file `koma solve nana --out FILE` writes.
+    const TABLE_OPTION: Option<&'static str> = Some("NanaTable");
+
+    fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Table<Nana>>, String> {
+        let t = solve::table::NanaTable::load(solve::index::Index::get(), path)?;
+        Ok(std::sync::Arc::new(t))
+    }
 
     fn start(_rules: &NoRules) -> Self {
         let mut pos = Nana {

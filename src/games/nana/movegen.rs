@@ -28,6 +28,13 @@ fn drop_targets(b: &Board, us: Color, kind: Kind, ek: Option<Square>) -> Bitboar
     }
 }
 
+/// Whether `us` may drop a `kind` on `to` (rules 3 and 4), both Kings
+/// being on the board: what `generate` allows, for the solver's unmoves.
+#[inline]
+pub fn drop_allowed(b: &Board, us: Color, kind: Kind, to: Square) -> bool {
+    drop_targets(b, us, kind, b.king(us.opponent())) & to.bit() != 0
+}
+
 pub fn generate<S: MoveSink<Move>>(pos: &Nana, out: &mut S) {
     let us = pos.side;
     let them = us.opponent();

@@ -1,0 +1,255 @@
+//! The table file and probing it.
+//!
+//! File layout, little-endian, a 64-byte header then one value byte per
+//! index (`retro`'s encoding: 0 not reached, 255 draw, `1 + d` decided in
+//! `d` plies, won for the side to move when `d` is odd):
+//!
+//! | offset | size | field |
+//! | --- | --- | --- |
+//! | 0 | 8 | magic `KOMANANA` |
+//! | 8 | 4 | version (1) |
+//! | 12 | 4 | material: orthogonal cubes of each side, then diagonal |
+//! | 16 | 8 | entries (the index's size) |
+//! | 24 | 8 | classes reached |
+//! | 32 | 8 | of which won (side to move) |
+//! | 40 | 8 | lost |
+//! | 48 | 8 | drawn |
+//! | 56 | 4 | longest distance, plies |
+//! | 60 | 4 | CRC-32 (IEEE) of bytes 0..60 and of the entries |
+//!
+//! Loading checks everything: size, magic, version, material (a table of
+//! a sub-game is refused), checksum, and the counts against the entries.
+//! Every byte is a value, so nothing else can be wrong.
+
+use super::index::{Index, Material};
+use super::retro::{Value, decode};
+use crate::core::{Color, Game, Table, TableValue};
+use crate::games::nana::Nana;
+use crate::games::nana::board::Family;
+use std::path::Path;
+
+pub const MAGIC: &[u8; 8] = b"KOMANANA";
+pub const VERSION: u32 = 1;
+pub const HEADER: usize = 64;
+
+/// Counts of classes by value.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub reached: u64,
+    pub won: u64,
+    pub lost: u64,
+    pub drawn: u64,
+    pub longest: u32,
+}
+
+impl Counts {
+    pub fn of(values: &[u8]) -> Counts {
+        let mut c = Counts::default();
+        for &v in values {
+            match decode(v) {
+                Value::Unknown => continue,
+                Value::Draw => c.drawn += 1,
+                Value::Win(d) => {
+                    c.won += 1;
+                    c.longest = c.longest.max(d);
+                }
+                Value::Loss(d) => {
+                    c.lost += 1;
+                    c.longest = c.longest.max(d);
+                }
+            }
+            c.reached += 1;
+        }
+        c
+    }
+}
+
+/// CRC-32 (IEEE 802.3, reflected), continuing from `crc` (start with 0).
+pub fn crc32(crc: u32, data: &[u8]) -> u32 {
+    static TABLE: [u32; 256] = {
+        let mut t = [0u32; 256];
+        let mut i = 0;
+        while i < 256 {
+            let mut c = i as u32;
+            let mut k = 0;
+            while k < 8 {
+                c = if c & 1 != 0 {
+                    0xedb8_8320 ^ (c >> 1)
+                } else {
+                    c >> 1
+                };
+                k += 1;
+            }
+            t[i] = c;
+            i += 1;
+        }
+        t
+    };
+    let mut c = !crc;
+    for &b in data {
+        c = TABLE[((c ^ u32::from(b)) & 0xff) as usize] ^ (c >> 8);
+    }
+    !c
+}
+
+/// A solved game in memory: the index and one value byte per index.
+pub struct NanaTable {
+    ix: &'static Index,
+    values: Vec<u8>,
+}
+
+fn material_bytes(m: Material) -> [u8; 4] {
+    [m.orth[0], m.orth[1], m.diag[0], m.diag[1]]
+}
+
+impl NanaTable {
+    pub fn new(ix: &'static Index, values: Vec<u8>) -> NanaTable {
+        NanaTable { ix, values }
+    }
+
+    pub fn index(&self) -> &'static Index {
+        self.ix
+    }
+
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let c = Counts::of(&self.values);
+        let mut out = Vec::with_capacity(HEADER + self.values.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&material_bytes(self.ix.material()));
+        for n in [self.values.len() as u64, c.reached, c.won, c.lost, c.drawn] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out.extend_from_slice(&c.longest.to_le_bytes());
+        let crc = crc32(crc32(0, &out), &self.values);
+        out.extend_from_slice(&crc.to_le_bytes());
+        out.extend_from_slice(&self.values);
+        out
+    }
+
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        std::fs::write(path, self.to_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// The table of the game of `ix` from a file's bytes, checked whole.
+    pub fn from_bytes(ix: &'static Index, bytes: &[u8]) -> Result<NanaTable, String> {
+        if bytes.len() < HEADER {
+            return Err(format!(
+                "truncated: {} bytes, less than the {HEADER}-byte header",
+                bytes.len()
+            ));
+        }
+        if &bytes[..8] != MAGIC {
+            return Err("not a Koma Nana table (the file does not start with KOMANANA)".into());
+        }
+        let u32_at =
+            |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
+        let u64_at = |o: usize| u64::from(u32_at(o)) | (u64::from(u32_at(o + 4)) << 32);
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(format!(
+                "table version {version}, this Koma reads version {VERSION}"
+            ));
+        }
+        if bytes[12..16] != material_bytes(ix.material()) {
+            return Err(format!(
+                "table of another game: cubes {:?} in hand at the start, expected {:?}",
+                &bytes[12..16],
+                material_bytes(ix.material())
+            ));
+        }
+        let entries = u64_at(16);
+        if entries != ix.len() as u64 {
+            return Err(format!(
+                "the header says {entries} entries, the index has {}",
+                ix.len()
+            ));
+        }
+        let want = HEADER as u64 + entries;
+        if bytes.len() as u64 != want {
+            return Err(format!(
+                "{} bytes, expected {want}: the file is {}",
+                bytes.len(),
+                if (bytes.len() as u64) < want {
+                    "truncated"
+                } else {
+                    "longer than its entries"
+                }
+            ));
+        }
+        let values = &bytes[HEADER..];
+        let stored = u32_at(60);
+        let crc = crc32(crc32(0, &bytes[..60]), values);
+        if crc != stored {
+            return Err(format!(
+                "checksum mismatch (stored {stored:08x}, computed {crc:08x}): the file is corrupt"
+            ));
+        }
+        let c = Counts::of(values);
+        let header = Counts {
+            reached: u64_at(24),
+            won: u64_at(32),
+            lost: u64_at(40),
+            drawn: u64_at(48),
+            longest: u32_at(56),
+        };
+        if c != header {
+            return Err(format!(
+                "the header's counts {header:?} do not match the entries {c:?}"
+            ));
+        }
+        Ok(NanaTable::new(ix, values.to_vec()))
+    }
+
+    pub fn load(ix: &'static Index, path: &Path) -> Result<NanaTable, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        NanaTable::from_bytes(ix, &bytes)
+    }
+
+    /// The raw value of a position: the end, the placement phase by looking
+    /// at the children, the main phase from the table.
+    pub fn value(&self, pos: &Nana) -> Option<TableValue> {
+        if pos.terminal().is_some() {
+            return Some(TableValue::Loss(0));
+        }
+        let placing = Color::BOTH
+            .iter()
+            .any(|&c| pos.hand(c).count(Family::King) > 0);
+        if placing {
+            // At most two plies to the main phase.
+            let mut ml = <Nana as Game>::MoveList::default();
+            pos.generate(&mut ml);
+            let mut best: Option<TableValue> = None;
+            for &m in ml.iter() {
+                let v = self.value(&pos.play(m))?.before();
+                if best.is_none_or(|b| v.rank() > b.rank()) {
+                    best = Some(v);
+                }
+            }
+            return Some(best.unwrap_or(TableValue::Loss(0)));
+        }
+        if !self.ix.fits(pos) {
+            return None;
+        }
+        let i = self.ix.of(pos)?;
+        match decode(*self.values.get(i as usize)?) {
+            Value::Unknown => None,
+            Value::Draw => Some(TableValue::Draw),
+            Value::Win(d) => Some(TableValue::Win(d)),
+            Value::Loss(d) => Some(TableValue::Loss(d)),
+        }
+    }
+}
+
+impl Table<Nana> for NanaTable {
+    fn probe(&self, pos: &Nana) -> Option<TableValue> {
+        self.value(pos)
+    }
+}
