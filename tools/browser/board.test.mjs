@@ -372,12 +372,11 @@ async function endSentence(page) {
 
 // ---------- the games ----------
 
-const LINES = {
-  kaninariebi: 'a2d2 e1c1 a3d3,d2e1+ e5c2,c1d2 a4d4,d4e5'.split(' '),
-  hasami: 'a1a2 b9b2 c1c2 d9d2 e1e2 i9i3 b1b9 i3i4 d1d9 f9f8 a2a8 f8f2 g1g2'.split(' '),
-  nana: 'K@b1 K@c3 V@a1 c3c2 b1c2'.split(' '),
-  negaeri: 'b2b3 c5c4 b1b2 P@a2 P@b4 d6c5 B@e3 R@f2 e3c5'.split(' '),
-};
+const LINES = Object.fromEntries(
+  Object.entries(JSON.parse(fs.readFileSync(path.join(here, 'lines.json'), 'utf8')))
+    .filter(([k]) => !k.startsWith('_'))
+    .map(([k, v]) => [k, v.split(' ')]),
+);
 
 async function main() {
   fs.mkdirSync(shots, { recursive: true });

@@ -242,7 +242,10 @@ function boardSvg(board, o) {
       if (o.movable && o.movable.includes(name)) g.push(svgEl('rect', { x: 3, y: 3, width: S - 6, height: S - 6, fill: 'none', stroke: '#3b8a3b', 'stroke-width': 2, 'stroke-dasharray': '5 4' }));
       if (p) g.push(`<g transform="translate(${S / 2},${S / 2})">${pieceSvg(game, p, faceUp(p.c))}</g>`);
       if (o.captured && o.captured.includes(name)) {
-        g.push(svgEl('path', { d: `M ${S * 0.3} ${S * 0.3} L ${S * 0.7} ${S * 0.7} M ${S * 0.7} ${S * 0.3} L ${S * 0.3} ${S * 0.7}`, stroke: '#c0392b', 'stroke-width': 4, 'stroke-linecap': 'round' }));
+        // A piece taken off the board: a cross on its square; taken by
+        // the piece now standing there: a cross in the corner.
+        const [c, r] = p ? [S - 12, 9] : [S / 2, S * 0.2];
+        g.push(svgEl('path', { d: `M ${c - r} ${(p ? 12 : S / 2) - r} L ${c + r} ${(p ? 12 : S / 2) + r} M ${c + r} ${(p ? 12 : S / 2) - r} L ${c - r} ${(p ? 12 : S / 2) + r}`, stroke: '#c0392b', 'stroke-width': p ? 3 : 4, 'stroke-linecap': 'round' }));
       }
       if (o.flipLevel && o.flipLevel[name]) {
         g.push(svgEl('circle', { cx: S - 12, cy: 12, r: 10, fill: '#6a1b9a' }) +
