@@ -516,19 +516,26 @@ fn the_browser_lines_show_every_move_form() {
     let (id, _) = new_table(a, json!({ "game": "negaeri" }));
     let st = play_line(a, id, &line("negaeri")[..5]);
     assert_eq!(st["view"]["last"]["flips"], json!([["b3"], ["a2"]]), "{st}");
-    // The pass is offered only when nothing else is legal.
-    let (id, st) = new_table(
+    // The pass is offered only when nothing else is legal: not with a
+    // King free to move, and alone when every piece is blocked and the
+    // hand is empty (the position the browser test passes in).
+    let (_, st) = new_table(
         a,
         json!({ "game": "negaeri", "start": "k5/6/6/6/6/5K[] w 0 1" }),
     );
-    assert!(
-        st["legal"]["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|m| m["pass"].is_null())
+    let legal = st["legal"]["moves"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    assert!(legal.iter().all(|m| m["pass"].is_null()), "{legal:?}");
+    let (id, st) = new_table(
+        a,
+        json!({ "game": "negaeri", "start": "KP4/PP4/2k3/6/6/6[] w 0 1" }),
     );
-    let _ = id;
+    assert_eq!(st["legal"]["moves"], json!([{ "pass": true, "t": "pass" }]));
+    let st = play_line(a, id, &["pass".into(), "c4b5".into(), "a6b5".into()]);
+    assert_eq!(
+        st["end"]["sentence"], "Human 1 wins by King captured",
+        "{st}"
+    );
 }
 
 #[test]

@@ -8,7 +8,8 @@
 // from two tabs, a crashing and a hanging engine, and a saved record
 // loaded back and stepped through.
 //
-//   cargo build --bins && npm ci --prefix tools/browser && npm test --prefix tools/browser
+//   cargo build --release --bins && npm ci --prefix tools/browser && npm test --prefix tools/browser
+//   (KOMA_BOARD=/path/to/koma-board picks other binaries; koma must sit beside it)
 //
 // Without Chromium the tests are skipped with a loud message, except in CI
 // (CI or KOMA_CI set), where that is a failure.
@@ -43,11 +44,11 @@ if (!chromiumPath) {
   process.exit(0);
 }
 
-const boardBin = process.env.KOMA_BOARD || path.join(root, 'target', 'debug', 'koma-board');
+const boardBin = process.env.KOMA_BOARD || path.join(root, 'target', 'release', 'koma-board');
 const komaBin = path.join(path.dirname(boardBin), 'koma');
 for (const b of [boardBin, komaBin]) {
   if (!fs.existsSync(b)) {
-    console.error(`FAIL: ${b} is missing: run cargo build --bins first`);
+    console.error(`FAIL: ${b} is missing: run cargo build --release --bins first (or set KOMA_BOARD=/path/to/koma-board)`);
     process.exit(1);
   }
 }
@@ -166,11 +167,11 @@ async function topLeftSquare(page) {
   });
 }
 
-async function rulesPosition(base, game, rules, moves) {
+async function rulesPosition(base, game, rules, moves, start) {
   const res = await fetch(`${base}api/positions`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ game, rules, moves }),
+    body: JSON.stringify({ game, rules, moves, start }),
   });
   const data = await res.json();
   if (!res.ok) throw new Error(`the rules library refused ${moves.join(' ')}: ${data.error}`);
@@ -210,9 +211,9 @@ async function settled(page, ply) {
 }
 
 // The drawn board (and hands) after `moves` must be the rules library's.
-async function checkBoard(page, base, game, rules, moves) {
+async function checkBoard(page, base, game, rules, moves, start) {
   await settled(page, moves.length);
-  const want = await rulesPosition(base, game, rules, moves);
+  const want = await rulesPosition(base, game, rules, moves, start);
   const drawnPos = await page.getAttribute('#board svg', 'data-position');
   eq(drawnPos, want.position, `position string shown after ${moves.join(' ')}`);
   const expected = parsePosition(want.position);
@@ -232,7 +233,7 @@ async function newPage(browser) {
 }
 
 // Fills in the setup dialog and starts the game.
-async function setup(page, base, { game, rules = {}, players, maxPlies }) {
+async function setup(page, base, { game, rules = {}, players, maxPlies, start }) {
   await page.goto(base);
   await page.waitForSelector('#setup[open]');
   await page.selectOption('#setup-game', game);
@@ -258,6 +259,7 @@ async function setup(page, base, { game, rules = {}, players, maxPlies }) {
     }
   }
   if (maxPlies !== undefined) await page.fill('#setup-maxplies', String(maxPlies));
+  if (start !== undefined) await page.fill('#setup-startpos', start);
   await page.click('#setup-start');
   await page.waitForFunction(() => !document.getElementById('setup').open);
   await page.waitForSelector('#board svg');
@@ -353,11 +355,13 @@ async function playLine(page, base, game, rules, line, opts = {}) {
   const moves = [];
   const seen = [];
   seen.shoot = opts.shoot;
-  await checkBoard(page, base, game, rules, moves);
+  await checkBoard(page, base, game, rules, moves, opts.start);
   for (const mv of line) {
+    const passShown = await page.isVisible('#btn-pass');
+    eq(passShown, mv === 'pass', `the Pass button is shown before ${mv} only when passing is the legal move`);
     await playMove(page, game, mv, seen);
     moves.push(mv);
-    const want = await checkBoard(page, base, game, rules, moves);
+    const want = await checkBoard(page, base, game, rules, moves, opts.start);
     const listed = await page.$$eval('#moves .mv[data-ply]', (ms) => ms.map((m) => m.textContent));
     eq(listed, moves, 'the move list');
     if (opts.after) await opts.after(moves, want);
@@ -453,6 +457,27 @@ async function main() {
       });
       assert(chain >= 2, 'a drop flipped a chain of two levels or more');
       eq(await endSentence(page), 'Human 1 wins by King captured', 'the end');
+      await page.context().close();
+    });
+
+    await test('Kani Nari Ebi: a Bond declined with the button', async () => {
+      const page = await newPage(browser);
+      await setup(page, base, { game: 'kaninariebi', players: [human, human] });
+      // a3d3 offers a Bond (see the whole game above); this time it is declined.
+      const { seen } = await playLine(page, base, 'kaninariebi', {}, ['a2d2', 'e1c1', 'a3d3', 'e5d5']);
+      eq(seen, ['river', 'declined bond'], 'the choices made (e1c1 rests in the River)');
+      await page.context().close();
+    });
+
+    await test('Negaeri Shogi: a forced pass with the Pass button, then King captured', async () => {
+      const page = await newPage(browser);
+      // The first player's pieces are all blocked and its hand is empty.
+      const start = 'KP4/PP4/2k3/6/6/6[] w 0 1';
+      await setup(page, base, { game: 'negaeri', players: [human, human], start });
+      const { seen } = await playLine(page, base, 'negaeri', {}, ['pass', 'c4b5', 'a6b5'], { start });
+      assert(seen.includes('pass'), `a pass was made (seen: ${seen.join(', ')})`);
+      eq(await endSentence(page), 'Human 1 wins by King captured', 'the end');
+      await page.screenshot({ path: path.join(extraShots, 'negaeri-pass.png') });
       await page.context().close();
     });
 
@@ -572,6 +597,8 @@ async function main() {
   }
   console.log(`\n${results.join('\n')}\n`);
   console.log(failures ? `${failures} browser test(s) FAILED` : 'all browser tests passed');
+  // The plain closing line CI reads.
+  console.log(`browser: ${results.length - failures} passed, ${failures} failed`);
   process.exit(failures ? 1 : 0);
 }
 

@@ -995,7 +995,10 @@ function readSetup() {
     else p.time = { mode: 'none' };
     return p;
   });
-  return { game: $('setup-game').value, rules, players, maxPlies: parseInt($('setup-maxplies').value || '0', 10) };
+  const setup = { game: $('setup-game').value, rules, players, maxPlies: parseInt($('setup-maxplies').value || '0', 10) };
+  const start = $('setup-startpos').value.trim();
+  if (start) setup.start = start;
+  return setup;
 }
 
 async function startGame(ev) {
