@@ -1,21 +1,24 @@
 // Browser tests of the Koma board: headless Chromium opens the page and
 // plays a complete short game of each of the four games by clicking (a
 // River choice, a Bond, a promotion, a drop in a chosen state, a Negaeri
-// chain among them), checking the drawn board after every move against
-// the rules library (the server's stateless /api/positions, which replays
-// the moves with the rules), and saves screenshots for the README. Then
+// chain among them; also a declined Bond and a forced Negaeri pass),
+// checking the drawn board after every move against the rules library
+// (the server's stateless /api/positions, which replays the moves with the
+// rules, and `koma`'s own `d` output), and saves screenshots for the
+// README. Then
 // a game against the engine (thinking shown, undo), two engines watched
 // from two tabs, a crashing and a hanging engine, and a saved record
 // loaded back and stepped through.
 //
-//   cargo build --release --bins && npm ci --prefix tools/browser && npm test --prefix tools/browser
+//   bash tools/browser/test.sh      (what CI runs: installs what is missing, builds, runs)
+//   node tools/browser/board.test.mjs   (with the release binaries built and npm ci done)
 //   (KOMA_BOARD=/path/to/koma-board picks other binaries; koma must sit beside it)
 //
 // Without Chromium the tests are skipped with a loud message, except in CI
 // (CI or KOMA_CI set), where that is a failure.
 
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -178,6 +181,18 @@ async function rulesPosition(base, game, rules, moves, start) {
   return data;
 }
 
+// The same position from the engine program itself: `koma`'s `d` command
+// (a second way into the rules library, not through the board's code).
+function komaPosition(game, rules, moves, start) {
+  const lines = [`setoption name UCI_Variant value ${game}`];
+  for (const [k, v] of Object.entries(rules)) lines.push(`setoption name ${k} value ${v}`);
+  lines.push(`position ${start ? `fen ${start}` : 'startpos'}${moves.length ? ` moves ${moves.join(' ')}` : ''}`, 'd', 'quit');
+  const r = spawnSync(komaBin, { input: `${lines.join('\n')}\n`, encoding: 'utf8', timeout: 20000 });
+  const m = /^Position: (.*)$/m.exec(r.stdout || '');
+  if (!m) throw new Error(`koma printed no position for ${lines.join(' | ')}: ${r.stdout} ${r.stderr}`);
+  return m[1].trim();
+}
+
 async function drawnBoard(page) {
   return page.$$eval('#board g.sq', (gs) => {
     const out = {};
@@ -214,6 +229,7 @@ async function settled(page, ply) {
 async function checkBoard(page, base, game, rules, moves, start) {
   await settled(page, moves.length);
   const want = await rulesPosition(base, game, rules, moves, start);
+  eq(komaPosition(game, rules, moves, start), want.position, `koma's d after ${moves.join(' ')}`);
   const drawnPos = await page.getAttribute('#board svg', 'data-position');
   eq(drawnPos, want.position, `position string shown after ${moves.join(' ')}`);
   const expected = parsePosition(want.position);
