@@ -526,7 +526,7 @@ async function main() {
       await page.waitForSelector('#thinking:not(.hidden)[data-depth]:not([data-depth=""])', { timeout: 10000 });
       const thinking = await page.textContent('#thinking');
       assert(/depth \d+/.test(thinking) && /PV:/.test(thinking), `thinking shows depth and PV: ${thinking}`);
-      await page.screenshot({ path: path.join(extraShots, 'engine-thinking.png') });
+      await page.screenshot({ path: path.join(shots, 'engine.png') });
       await settled(page, 2);
       const plies = await page.evaluate(() => app.state.plies);
       eq(plies, 2, 'the engine answered');
