@@ -178,6 +178,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn play_null(&self) -> Option<Self> {
         None
     }
+
+    /// Whether the opponent could take the side to move's King with its
+    /// next move, in games where taking the King ends the game. The search
+    /// does not prune (futility, null move, reductions) in such a position,
+    /// nor reduce a move that makes one. The default is `false` (no King).
+    fn in_check(&self) -> bool {
+        false
+    }
 }
 
 /// The end of the game in this position by its rules, ignoring history:

@@ -137,3 +137,39 @@ pub fn is_legal<G: Game>(pos: &G, mv: &str) -> bool {
         .and_then(|t| pos.find_move(&t))
         .is_some()
 }
+
+/// `in_check` against its definition on random playouts: the side to move
+/// is in check exactly when, were the opponent to move instead, one of its
+/// moves would end the game by taking the King. Returns how many checks
+/// were seen, so a caller can require that the sample had some.
+pub fn check_in_check<G: Game>(rules: &G::Rules, games: usize, seed: u64) -> usize {
+    use crate::core::EndReason;
+    let mut rng = Lcg(seed);
+    let mut checks = 0;
+    for _ in 0..games {
+        let mut pos = G::start(rules);
+        for _ in 0..200 {
+            if game_status(&pos).is_some() {
+                break;
+            }
+            let mut text = pos.to_text();
+            text.side = text.side.opponent();
+            if let Ok(turned) = G::from_text(&text, rules) {
+                let mut replies = G::MoveList::default();
+                turned.generate(&mut replies);
+                let takes_king = replies.iter().any(|&m| {
+                    turned
+                        .play(m)
+                        .terminal()
+                        .is_some_and(|e| e.reason == EndReason::KingCaptured)
+                });
+                assert_eq!(pos.in_check(), takes_king, "{}", pos.to_text());
+                checks += usize::from(takes_king);
+            }
+            let mut moves = G::MoveList::default();
+            pos.generate(&mut moves);
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+    checks
+}

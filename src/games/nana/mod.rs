@@ -441,6 +441,13 @@ impl Game for Nana {
         self.is_capture(mv)
     }
 
+    fn in_check(&self) -> bool {
+        let us = self.side;
+        self.board
+            .king(us)
+            .is_some_and(|k| self.board.attacked_by(us.opponent(), k))
+    }
+
     fn move_key(&self, mv: Move) -> usize {
         const SQ: usize = board::SQUARES;
         match mv {

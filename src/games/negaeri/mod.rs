@@ -397,6 +397,23 @@ impl Game for Negaeri {
         }
     }
 
+    fn in_check(&self) -> bool {
+        let us = self.side;
+        let them = us.opponent();
+        let king = self.king(us);
+        if king == 0 {
+            return false;
+        }
+        let k = king.trailing_zeros() as usize;
+        let occ = self.occupied();
+        // A piece of `them` on s attacks k exactly when the same kind of
+        // `us` on k reaches s: the patterns are point-symmetric once the
+        // colour (the pawn's and tokin's forward) is swapped.
+        Kind::ALL
+            .into_iter()
+            .any(|kind| board::attacks(kind, us, k, occ) & self.pieces_of(them, kind) != 0)
+    }
+
     fn move_key(&self, mv: Move) -> usize {
         const SQ: usize = board::SQUARES;
         match mv {

@@ -279,3 +279,37 @@ pub fn search_agreement(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::conformance::position;
+
+    /// The engine's search, one thread and a fresh hash, to `depth`.
+    fn searched(pos: &Nana, depth: u32) -> i32 {
+        let tt = Tt::new(4);
+        let stop = AtomicBool::new(false);
+        let limits = Limits::depth(depth);
+        let ctx = Context {
+            tt: &tt,
+            stop: &stop,
+            limits: &limits,
+            settings: Settings::default(),
+        };
+        search(pos, &History::starting_at(pos), &ctx, |_| {}).score
+    }
+
+    /// Positions where the table and the search disagreed before the
+    /// search stopped pruning and standing pat with the King attacked:
+    /// a loss in 7 plies the search thought took 9, and a win in 9 plies
+    /// it saw only as material. The exact full-width search is the judge.
+    #[test]
+    fn the_search_does_not_prune_away_mates_when_the_king_is_attacked() {
+        for (text, plies) in [("K2/g1b/1vk[b] w 1", 8), ("wwk/K2/bD1[] w 1", 9)] {
+            let pos: Nana = position(text, &Default::default());
+            let want = mate_moves(exact(&pos, plies));
+            assert!(want.is_some(), "{text}: the exact search finds no mate");
+            assert_eq!(mate_moves(searched(&pos, plies + 2)), want, "{text}");
+        }
+    }
+}
