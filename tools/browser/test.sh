@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The board's browser tests, as CI runs them (.ci/run calls this after
 # cargo test): installs Debian's Chromium if /usr/bin/chromium is missing,
-# installs playwright-core (npm ci), builds the release binaries and plays
+# installs playwright-core (npm ci), builds the binaries in the dev profile
+# (opt-level 2; a no-op after cargo test, which built them) and plays
 # every game on the page in headless Chromium (board.test.mjs).
 #
 #   bash tools/browser/test.sh
 #
 # KOMA_BOARD=/path/to/koma-board tests other binaries (koma must sit beside
-# it) and skips the release build.
+# it) and skips the build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -27,7 +28,8 @@ fi
 (cd tools/browser && npm ci --no-audit --no-fund)
 
 if [ -z "${KOMA_BOARD:-}" ]; then
-    cargo build --release --bin koma --bin koma-board
+    cargo build --bin koma --bin koma-board
+    export KOMA_BOARD=target/debug/koma-board
 fi
 
 # Chromium must be there from here on: board.test.mjs fails rather than
