@@ -5,13 +5,15 @@
 # Usage: tools/strength.sh BASELINE_BINARY [ROUNDS] [TC]
 #   ROUNDS: pairs of games per match (colours swapped in a pair), default 20
 #   TC:     the referee's time words for every engine, default "st=0.1"
+#   MARGIN (environment): ms an engine may overrun before losing, default 200
+#   (a loaded 2-core machine delays a process by tens of ms at times)
 # Example: cargo build --release && tools/strength.sh /tmp/koma-baseline 20 st=0.1
 set -euo pipefail
 base=${1:?usage: tools/strength.sh BASELINE_BINARY [ROUNDS] [TC]}
 rounds=${2:-20}
 tc=${3:-st=0.1}
-koma=target/release/koma
-ref=target/release/koma-referee
+koma=${KOMA:-target/release/koma}
+ref=${REFEREE:-target/release/koma-referee}
 games=${GAMES:-kaninariebi hasami nana negaeri}
 
 match() { # variant name-a cmd-a opts-a name-b cmd-b opts-b
@@ -20,7 +22,7 @@ match() { # variant name-a cmd-a opts-a name-b cmd-b opts-b
         --engine cmd="$3" name="$2" $4 \
         --engine cmd="$6" name="$5" $7 \
         --each $tc --games 2 --rounds "$rounds" --random-plies 4 --max-plies 400 \
-        --concurrency 1 --seed 11 --rating-interval 0 2>&1 |
+        --concurrency 1 --seed 11 --rating-interval 0 --timemargin "${MARGIN:-200}" 2>&1 |
         awk -v what="$v $2 vs $5" '/^Elo:/ {elo=$0} /^Games:/ {g=$0} END {print what ": " elo " | " g}'
 }
 

@@ -207,10 +207,15 @@ fn chunk_starts(text: &str) -> Vec<usize> {
 pub fn parse_records(text: &str) -> Vec<RecordItem> {
     let starts = chunk_starts(text);
     let mut items = Vec::with_capacity(starts.len());
+    // Lines are counted as the chunks go by: counting from the start of
+    // the text for each record made a file of many records quadratic.
+    let mut line = 1;
+    let mut counted = 0;
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(text.len());
         let chunk = &text[start..end];
-        let line = text[..start].matches('\n').count() + 1;
+        line += text[counted..start].matches('\n').count();
+        counted = start;
         let parsed = all_consuming(terminated(record, multispace0))
             .parse(chunk)
             .map(|(_, r)| r)

@@ -170,7 +170,7 @@ fn overrun(over: Duration) -> String {
 
 /// `+0.12/5 0.105s` (score from the mover's view, depth, time), as
 /// cutechess writes move comments; just the time without an `info`.
-fn comment(info: Option<&InfoLine>, elapsed: Duration) -> String {
+pub fn comment(info: Option<&InfoLine>, elapsed: Duration) -> String {
     let secs = format!("{:.3}s", elapsed.as_secs_f64());
     let Some(i) = info else { return secs };
     let score = match i.score {
@@ -187,7 +187,29 @@ fn comment(info: Option<&InfoLine>, elapsed: Duration) -> String {
 
 /// A move as read: the move (`None` for `bestmove (none)`), how long it
 /// took on the referee's side, and the last `info` with a score.
-type Thought = (Option<MoveText>, Duration, Option<InfoLine>);
+pub type Thought = (Option<MoveText>, Duration, Option<InfoLine>);
+
+/// Someone following a search as it runs (the board streams the engine's
+/// thinking to the page, and may call a search off).
+pub trait Watch {
+    /// Every `info` line the engine sends during the search.
+    fn info(&mut self, _info: &InfoLine) {}
+    /// When `true`, the search is stopped and its `bestmove` read (and
+    /// returned as usual, for the caller to throw away).
+    fn cancelled(&mut self) -> bool {
+        false
+    }
+    /// How often `cancelled` is asked while the engine is silent; `None`
+    /// (the default) never wakes for it.
+    fn poll(&self) -> Option<Duration> {
+        None
+    }
+}
+
+/// The referee's own games: nobody watches.
+struct Unwatched;
+
+impl Watch for Unwatched {}
 
 /// Sends `position` and `go` and reads until `bestmove`, the deadline
 /// (`allowance` + `margin`), or a failure.
@@ -199,6 +221,21 @@ fn think(
     margin: Duration,
     t: &Timeouts,
 ) -> Result<Thought, Failure> {
+    think_watched(e, position, go, allowance, margin, t, &mut Unwatched)
+}
+
+/// `think` with a `Watch` that sees every `info` line and may stop the
+/// search early (then `stop` is sent and the `bestmove` that answers it is
+/// returned, or a failure when none comes within the stall timeout).
+pub fn think_watched(
+    e: &mut EngineProc,
+    position: &str,
+    go: &str,
+    allowance: Option<Duration>,
+    margin: Duration,
+    t: &Timeouts,
+    watch: &mut dyn Watch,
+) -> Result<Thought, Failure> {
     if let Err(why) = e.send(position).and_then(|_| e.send(go)) {
         return Err(Failure::new(Reason::Disconnected, why, true));
     }
@@ -208,11 +245,26 @@ fn think(
     let mut ping: Option<Instant> = None;
     let mut info: Option<InfoLine> = None;
     loop {
+        if watch.cancelled() {
+            return match settle_move(e, t) {
+                Some((at, mv)) => Ok((mv, at - start, info)),
+                None => Err(Failure::new(
+                    Reason::Stalled,
+                    format!("no bestmove within {} ms of stop", t.stall.as_millis()),
+                    true,
+                )),
+            };
+        }
         let beat = match ping {
             Some(p) => p,
             None => heard + t.heartbeat,
         };
-        let wake = deadline.map_or(beat, |d| d.min(beat));
+        let mut wake = deadline.map_or(beat, |d| d.min(beat));
+        if let Some(p) = watch.poll() {
+            // Extra wakes change nothing below: every check there compares
+            // times, so waking early only asks `cancelled` more often.
+            wake = wake.min(Instant::now() + p);
+        }
         // The time the checks below use: when a line arrived (a line read
         // late still counts at its arrival), or now after a timeout. They
         // run after every line too, so an engine flooding lines cannot
@@ -223,7 +275,12 @@ fn think(
                 match parse_reply(&line) {
                     Ok(Reply::BestMove { mv, .. }) => return Ok((mv, at - start, info)),
                     Ok(Reply::ReadyOk) => ping = None,
-                    Ok(Reply::Info(i)) if i.score.is_some() => info = Some(i),
+                    Ok(Reply::Info(i)) => {
+                        watch.info(&i);
+                        if i.score.is_some() {
+                            info = Some(i);
+                        }
+                    }
                     Ok(_) => {}
                     Err(_) if line.trim_start().starts_with("bestmove") => {
                         return Err(Failure::new(
@@ -294,12 +351,21 @@ fn think(
 /// returns when it came, or `None` when it did not (the engine is then
 /// unusable).
 fn settle(e: &mut EngineProc, t: &Timeouts) -> Option<Instant> {
+    settle_move(e, t).map(|(at, _)| at)
+}
+
+/// `settle`, also returning the move of a well-formed `bestmove`.
+fn settle_move(e: &mut EngineProc, t: &Timeouts) -> Option<(Instant, Option<MoveText>)> {
     e.send(&Command::Stop.to_string()).ok()?;
     let end = Instant::now() + t.stall;
     loop {
         match e.recv(end) {
             Recv::Event(Event::Line(at, l)) if l.trim_start().starts_with("bestmove") => {
-                return Some(at);
+                let mv = match parse_reply(&l) {
+                    Ok(Reply::BestMove { mv, .. }) => mv,
+                    _ => None,
+                };
+                return Some((at, mv));
             }
             Recv::Event(Event::Line(..) | Event::Unreadable(..)) if Instant::now() < end => {}
             Recv::Event(_) | Recv::Timeout => return None,

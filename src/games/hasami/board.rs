@@ -11,6 +11,60 @@ pub type Bitboard = u128;
 
 pub const RANK_1: Bitboard = 0x1ff;
 pub const RANK_9: Bitboard = 0x1ff << 72;
+/// Every square of the board.
+pub const FULL: Bitboard = (1 << SQUARES) - 1;
+/// File a: bit `9 * rank` of every rank.
+pub const FILE_A: Bitboard = {
+    let mut b = 0;
+    let mut r = 0;
+    while r < RANKS {
+        b |= 1 << (r * FILES);
+        r += 1;
+    }
+    b
+};
+pub const FILE_I: Bitboard = FILE_A << (FILES - 1);
+
+/// The squares one step up (toward rank 9) of a set.
+#[inline]
+pub const fn up(b: Bitboard) -> Bitboard {
+    (b << FILES) & FULL
+}
+
+/// One step down (toward rank 1).
+#[inline]
+pub const fn down(b: Bitboard) -> Bitboard {
+    b >> FILES
+}
+
+/// One step right (toward file i).
+#[inline]
+pub const fn right(b: Bitboard) -> Bitboard {
+    (b << 1) & !FILE_A & FULL
+}
+
+/// One step left (toward file a).
+#[inline]
+pub const fn left(b: Bitboard) -> Bitboard {
+    (b >> 1) & !FILE_I
+}
+
+/// The orthogonal neighbours of every square of a set.
+#[inline]
+pub const fn orthogonal(b: Bitboard) -> Bitboard {
+    up(b) | down(b) | right(b) | left(b)
+}
+
+/// `ADJACENT[s]`: the orthogonal neighbours of square `s`.
+pub static ADJACENT: [Bitboard; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        t[s] = orthogonal(1 << s);
+        s += 1;
+    }
+    t
+};
 
 /// A square index: `rank * 9 + file`, always on the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -77,6 +131,18 @@ const fn neighbours() -> [[u8; SQUARES]; 4] {
 }
 
 static NEIGHBOUR: [[u8; SQUARES]; 4] = neighbours();
+
+/// `CROSS[s]`: the other squares of the rank and file of `s`.
+pub static CROSS: [Bitboard; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let (f, r) = (s % 9, s / 9);
+        t[s] = ((FILE_A << f) | (RANK_1 << (9 * r))) & !(1 << s);
+        s += 1;
+    }
+    t
+};
 
 /// The squares of a set, lowest first.
 #[inline]

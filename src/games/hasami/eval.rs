@@ -1,13 +1,225 @@
-//! Hasami evaluation for the first search: material (men on the board).
+//! Hasami evaluation, in centipawns from the side to move's view. Each
+//! term is what a strong player counts; the weights were set by fixed-node
+//! self-play matches (see the commit messages).
 
-use super::Hasami;
-use crate::core::Game;
+use super::board::{Bitboard, FULL, RANK_1, RANK_9, Square, down, left, right, up};
+use super::{Hasami, WinRule};
+use crate::core::{Color, Game};
+use std::sync::OnceLock;
 
-const MAN: i32 = 100;
+#[derive(Clone, Debug)]
+pub struct Weights {
+    /// Per man more than the opponent.
+    pub man: i32,
+    /// The side one capture from the win (per `HasamiWin`).
+    pub goal_near: i32,
+    /// Two captures from the win.
+    pub goal_two: i32,
+    /// Per move.
+    pub mobility: i32,
+    /// Side to move: own men an enemy move could capture next.
+    pub hanging_us: i32,
+    /// Side to move: enemy men we can capture now.
+    pub hanging_them: i32,
+    /// Per rank a man stands away from its home rank.
+    pub advance: i32,
+    /// Men on the edge (no sandwich across the edge).
+    pub edge: i32,
+    /// Men with an own man orthogonally next to them.
+    pub pair: i32,
+    /// The side to move's initiative.
+    pub tempo: i32,
+    /// Percent added to the material term at the 300-ply limit (linear in
+    /// the ply), where the side ahead wins.
+    pub late: i32,
+}
+
+const DEFAULT: Weights = Weights {
+    man: 100,
+    goal_near: 60,
+    goal_two: 25,
+    mobility: 2,
+    hanging_us: 40,
+    hanging_them: 20,
+    advance: 0,
+    edge: 8,
+    pair: 6,
+    tempo: 0,
+    late: 50,
+};
+
+fn weights() -> &'static Weights {
+    static W: OnceLock<Weights> = OnceLock::new();
+    W.get_or_init(|| {
+        let mut w = DEFAULT;
+        if let Ok(spec) = std::env::var("HASAMI_EVAL") {
+            for item in spec.split(',').filter(|s| !s.is_empty()) {
+                let Some((k, v)) = item.split_once('=') else {
+                    continue;
+                };
+                let Ok(v) = v.trim().parse::<i32>() else {
+                    continue;
+                };
+                let f = match k.trim() {
+                    "man" => &mut w.man,
+                    "goal_near" => &mut w.goal_near,
+                    "goal_two" => &mut w.goal_two,
+                    "mobility" => &mut w.mobility,
+                    "hanging_us" => &mut w.hanging_us,
+                    "hanging_them" => &mut w.hanging_them,
+                    "advance" => &mut w.advance,
+                    "edge" => &mut w.edge,
+                    "pair" => &mut w.pair,
+                    "tempo" => &mut w.tempo,
+                    "late" => &mut w.late,
+                    _ => continue,
+                };
+                *f = v;
+            }
+        }
+        w
+    })
+}
+
+/// Squares one side's men slide to, and how many moves that is.
+pub fn reach(men: Bitboard, empty: Bitboard) -> (Bitboard, u32) {
+    let mut squares = 0;
+    let mut n = 0;
+    for step in [up, down, right, left] {
+        let mut front = step(men) & empty;
+        while front != 0 {
+            squares |= front;
+            n += front.count_ones();
+            front = step(front) & empty;
+        }
+    }
+    (squares, n)
+}
+
+/// The men of `ours` that the other side would capture by moving onto one
+/// of `reach` (the squares its men slide to).
+#[inline]
+pub fn exposed(pos: &Hasami, ours: Bitboard, theirs: Bitboard, reach: Bitboard) -> Bitboard {
+    let rules = pos.rules();
+    let landing = !(ours | theirs) & reach;
+    let lines = rules.lines;
+    let mut taken = exposed_along(lines, ours, theirs, landing, up, down)
+        | exposed_along(lines, ours, theirs, landing, down, up)
+        | exposed_along(lines, ours, theirs, landing, right, left)
+        | exposed_along(lines, ours, theirs, landing, left, right);
+    if rules.corners {
+        const CORNERS: [(u8, u8); 4] = [(0, 0), (8, 0), (0, 8), (8, 8)];
+        for (f, r) in CORNERS {
+            let corner = Square::new(f, r).bit();
+            if ours & corner == 0 {
+                continue;
+            }
+            let a = Square::new(if f == 0 { 1 } else { 7 }, r).bit();
+            let b = Square::new(f, if r == 0 { 1 } else { 7 }).bit();
+            if (theirs & a != 0 && landing & b != 0) || (theirs & b != 0 && landing & a != 0) {
+                taken |= corner;
+            }
+        }
+    }
+    taken
+}
+
+/// `exposed` for the sandwiches whose run goes `fwd` from the landing
+/// square to the closing enemy man; `back` is the inverse step.
+#[inline(always)]
+fn exposed_along(
+    lines: bool,
+    ours: Bitboard,
+    theirs: Bitboard,
+    landing: Bitboard,
+    fwd: impl Fn(Bitboard) -> Bitboard,
+    back: impl Fn(Bitboard) -> Bitboard,
+) -> Bitboard {
+    // Own men from which the run forward ends on an enemy man.
+    let mut run = ours & back(theirs);
+    if run == 0 {
+        return 0;
+    }
+    if !lines {
+        // Only a lone man is taken.
+        return run & fwd(landing);
+    }
+    loop {
+        let grown = run | (ours & back(run));
+        if grown == run {
+            break;
+        }
+        run = grown;
+    }
+    let starts = back(run) & landing;
+    if starts == 0 {
+        return 0;
+    }
+    let mut hit = fwd(starts) & run;
+    loop {
+        let grown = hit | (fwd(hit) & run);
+        if grown == hit {
+            return hit;
+        }
+        hit = grown;
+    }
+}
+
+/// Captures `c` still needs to win under the rule in force.
+fn needed(pos: &Hasami, c: Color) -> i32 {
+    let mine = pos.captured_by(c) as i32;
+    match pos.rules().win {
+        WinRule::Five => 5 - mine,
+        WinRule::All => pos.men(c.opponent()).count_ones() as i32,
+        WinRule::Lead3 => 3 - (mine - pos.captured_by(c.opponent()) as i32),
+    }
+}
+
+fn goal(w: &Weights, needed: i32) -> i32 {
+    match needed {
+        1 => w.goal_near,
+        2 => w.goal_two,
+        _ => 0,
+    }
+}
+
+fn side_static(w: &Weights, men: Bitboard, c: Color) -> i32 {
+    let mut s = 0;
+    if w.advance != 0 {
+        let mut adv = 0;
+        for sq in super::board::squares(men) {
+            adv += match c {
+                Color::First => sq.rank() as i32,
+                Color::Second => 8 - sq.rank() as i32,
+            };
+        }
+        s += adv * w.advance;
+    }
+    s += (men & EDGE).count_ones() as i32 * w.edge;
+    s += (men & super::board::orthogonal(men)).count_ones() as i32 * w.pair;
+    s
+}
+
+const EDGE: Bitboard = RANK_1 | RANK_9 | super::board::FILE_A | super::board::FILE_I;
 
 pub fn evaluate(pos: &Hasami) -> i32 {
+    let w = weights();
     let us = pos.side_to_move();
-    let mine = pos.men(us).count_ones() as i32;
-    let theirs = pos.men(us.opponent()).count_ones() as i32;
-    (mine - theirs) * MAN
+    let them = us.opponent();
+    let (ours, theirs) = (pos.men(us), pos.men(them));
+    let empty = !(ours | theirs) & FULL;
+    let material = (ours.count_ones() as i32 - theirs.count_ones() as i32) * w.man;
+    let mut s = material + material * w.late * pos.ply().min(300) as i32 / 300 / 100;
+    s += goal(w, needed(pos, us)) - goal(w, needed(pos, them));
+    let (reach_us, mob_us) = reach(ours, empty);
+    let (reach_them, mob_them) = reach(theirs, empty);
+    s += (mob_us as i32 - mob_them as i32) * w.mobility;
+    s += side_static(w, ours, us) - side_static(w, theirs, them);
+    if w.hanging_us != 0 {
+        s -= exposed(pos, ours, theirs, reach_them).count_ones() as i32 * w.hanging_us;
+    }
+    if w.hanging_them != 0 {
+        s += exposed(pos, theirs, ours, reach_us).count_ones() as i32 * w.hanging_them;
+    }
+    s + w.tempo
 }

@@ -53,6 +53,10 @@ impl Hasami {
         self.ply
     }
 
+    pub fn rules(&self) -> &HasamiRules {
+        &self.rules
+    }
+
     fn occupied(&self) -> Bitboard {
         self.men[0] | self.men[1]
     }
@@ -215,6 +219,14 @@ impl Game for Hasami {
         let us = self.side.index();
         let mine = self.men[us] ^ mv.from.bit() ^ mv.to.bit();
         capture::captured(&self.rules, mine, self.men[1 - us], mv.to) != 0
+    }
+
+    /// The capturing moves: those onto a square where arriving captures,
+    /// found for the whole board at once.
+    fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
+        let us = self.side.index();
+        let targets = capture::targets(&self.rules, self.men[us], self.men[1 - us]);
+        movegen::generate_onto(self.men[us], self.occupied(), targets, out);
     }
 
     /// Hasami has no zugzwang worth the name (a player is rarely hurt by

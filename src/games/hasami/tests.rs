@@ -605,6 +605,99 @@ fn move_generation_and_captures_agree_with_a_naive_implementation() {
     }
 }
 
+#[test]
+fn tactical_moves_are_exactly_the_captures_in_generation_order() {
+    let mut rng = Lcg(7);
+    let mut seen = 0;
+    for r in [
+        rules(),
+        with("HasamiLines", OptionValue::Check(false)),
+        with("HasamiCorners", OptionValue::Check(false)),
+    ] {
+        for _game in 0..30 {
+            let mut p = Hasami::start(&r);
+            for _ply in 0..200 {
+                if p.terminal().is_some() {
+                    break;
+                }
+                let mut moves = <Hasami as Game>::MoveList::default();
+                p.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let them = p.side_to_move().opponent();
+                let captures: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.play(m).men(them) != p.men(them))
+                    .collect();
+                let flagged: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| p.is_tactical(m))
+                    .collect();
+                let mut tactical = <Hasami as Game>::MoveList::default();
+                p.generate_tactical(&mut tactical);
+                assert_eq!(captures, flagged, "{}", p.to_text());
+                assert_eq!(&captures[..], &tactical[..], "{}", p.to_text());
+                seen += captures.len();
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(seen > 100, "the playouts should meet captures: {seen}");
+}
+
+/// The evaluation's exposure against playing every move of the other side.
+fn check_exposed(p: &Hasami) {
+    let mut t = p.to_text();
+    t.side = t.side.opponent();
+    let Ok(q) = Hasami::from_text(&t, p.rules()) else {
+        return;
+    };
+    let (us, them) = (p.side_to_move(), p.side_to_move().opponent());
+    let mut moves = <Hasami as Game>::MoveList::default();
+    q.generate(&mut moves);
+    let mut taken = 0;
+    for &m in moves.iter() {
+        taken |= p.men(us) & !q.play(m).men(us);
+    }
+    let empty = !(p.men(us) | p.men(them)) & board::FULL;
+    let (reach, _) = eval::reach(p.men(them), empty);
+    assert_eq!(
+        eval::exposed(p, p.men(us), p.men(them), reach),
+        taken,
+        "{}",
+        p.to_text()
+    );
+}
+
+#[test]
+fn the_evaluation_sees_every_man_a_move_could_capture() {
+    let mut rng = Lcg(17);
+    for r in [
+        rules(),
+        with("HasamiLines", OptionValue::Check(false)),
+        with("HasamiCorners", OptionValue::Check(false)),
+    ] {
+        for _game in 0..20 {
+            let mut p = Hasami::start(&r);
+            for _ply in 0..200 {
+                if p.terminal().is_some() {
+                    break;
+                }
+                check_exposed(&p);
+                let mut moves = <Hasami as Game>::MoveList::default();
+                p.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+}
+
 /// Perft by the naive implementation: every move tried on the array, the
 /// game over when a side has captured five (default rules).
 fn naive_perft(g: &naive::Grid, me: i8, depth: u32, r: &HasamiRules) -> u64 {

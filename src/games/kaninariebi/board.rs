@@ -90,30 +90,29 @@ pub const fn orthogonal(b: Bitboard) -> Bitboard {
     (((b << 1) & !FILE_A) | ((b >> 1) & !FILE_E) | (b << 5) | (b >> 5)) & FULL
 }
 
-/// Up, down, right, left: the four directions of a sandwich.
-pub const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-pub const NONE: u8 = u8::MAX;
-
-const fn neighbour_table() -> [[u8; SQUARES]; 4] {
-    let mut t = [[NONE; SQUARES]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut s = 0;
-        while s < SQUARES {
-            let f = (s % 5) as i8 + DIRS[d].0;
-            let r = (s / 5) as i8 + DIRS[d].1;
-            if f >= 0 && f < 5 && r >= 0 && r < 5 {
-                t[d][s] = (r * 5 + f) as u8;
-            }
-            s += 1;
-        }
-        d += 1;
-    }
-    t
+/// One step toward rank 5, rank 1, file e, file a, of every square of a set.
+#[inline]
+pub const fn north(b: Bitboard) -> Bitboard {
+    (b << 5) & FULL
 }
 
-/// `NEIGHBOUR[d][s]`: the square next to `s` in direction `DIRS[d]`, or `NONE`.
-pub static NEIGHBOUR: [[u8; SQUARES]; 4] = neighbour_table();
+#[inline]
+pub const fn south(b: Bitboard) -> Bitboard {
+    b >> 5
+}
+
+#[inline]
+pub const fn east(b: Bitboard) -> Bitboard {
+    (b << 1) & !FILE_A & FULL
+}
+
+#[inline]
+pub const fn west(b: Bitboard) -> Bitboard {
+    (b >> 1) & !FILE_E
+}
+
+/// Up, down, right, left: the four directions of a sandwich.
+pub const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 
 const fn diagonal_table() -> [Bitboard; SQUARES] {
     let mut t = [0; SQUARES];

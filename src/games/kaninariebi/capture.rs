@@ -3,7 +3,34 @@
 //! closed directly by an own piece is taken, the whole run. Only the moved
 //! piece is an end of the sandwich, and the board edge never is one.
 
-use super::board::{Bitboard, NEIGHBOUR, NONE, Square, orthogonal};
+use super::board::{Bitboard, DIRS, SQUARES, Square, orthogonal};
+
+const fn ray_table() -> [[Bitboard; SQUARES]; 4] {
+    let mut t = [[0; SQUARES]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut s = 0;
+        while s < SQUARES {
+            let (mut f, mut r) = ((s % 5) as i8, (s / 5) as i8);
+            loop {
+                f += DIRS[d].0;
+                r += DIRS[d].1;
+                if f < 0 || f >= 5 || r < 0 || r >= 5 {
+                    break;
+                }
+                t[d][s] |= 1 << (r * 5 + f);
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// `RAY[d][s]`: the squares from `s` (not included) to the edge in
+/// direction `DIRS[d]`: up and right go to higher indices, down and left to
+/// lower ones.
+static RAY: [[Bitboard; SQUARES]; 4] = ray_table();
 
 /// The enemy pieces taken when our piece rests on `to`; `mine` already
 /// holds it there.
@@ -13,25 +40,26 @@ pub fn captured(to: Square, mine: Bitboard, theirs: Bitboard) -> Bitboard {
     if orthogonal(to.bit()) & theirs == 0 {
         return 0;
     }
+    let s = to.index();
     let mut taken = 0;
-    for line in &NEIGHBOUR {
-        let mut run: Bitboard = 0;
-        let mut sq = to.index();
-        loop {
-            let next = line[sq];
-            if next == NONE {
-                // The edge: the run is open, nothing is taken.
-                break;
+    // Up and right: the run is the ray below its first non-enemy square,
+    // taken when that square is ours (an all-enemy ray meets the edge).
+    for ray in [RAY[0][s], RAY[2][s]] {
+        let stop = ray & !theirs;
+        if stop != 0 {
+            let first = stop & stop.wrapping_neg();
+            if first & mine != 0 {
+                taken |= ray & (first - 1);
             }
-            let bit = 1 << next;
-            if theirs & bit != 0 {
-                run |= bit;
-                sq = next as usize;
-            } else {
-                if mine & bit != 0 {
-                    taken |= run;
-                }
-                break;
+        }
+    }
+    // Down and left: the same from the top.
+    for ray in [RAY[1][s], RAY[3][s]] {
+        let stop = ray & !theirs;
+        if stop != 0 {
+            let first = 1 << (31 - stop.leading_zeros());
+            if first & mine != 0 {
+                taken |= ray & !(first | (first - 1));
             }
         }
     }

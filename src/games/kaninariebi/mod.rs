@@ -67,11 +67,32 @@ impl Movement {
 
 /// A turn, packed in a `u32`: the normal movement in bits 0..11, the Bond
 /// movement in bits 11..22, bit 22 set when the turn has a Bond. Every
-/// legal turn has exactly one packing, so turns compare as integers.
-#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+/// legal turn has exactly one packing, so turns compare as integers. Bit 23
+/// is a note move generation adds, a function of the position and the
+/// turn: set when the turn captures or promotes (`is_tactical` reads it
+/// instead of playing the turn). Equality and hashing ignore it.
+#[derive(Copy, Clone)]
 pub struct Move(u32);
 
 const BOND: u32 = 1 << 22;
+const TACTICAL: u32 = 1 << 23;
+/// The bits that name the turn.
+const TURN: u32 = TACTICAL - 1;
+
+impl PartialEq for Move {
+    #[inline]
+    fn eq(&self, other: &Move) -> bool {
+        (self.0 ^ other.0) & TURN == 0
+    }
+}
+
+impl Eq for Move {}
+
+impl std::hash::Hash for Move {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.0 & TURN).hash(state);
+    }
+}
 
 impl Move {
     #[inline]
@@ -79,10 +100,23 @@ impl Move {
         Move(Movement { from, to, promote }.pack())
     }
 
-    /// This turn's normal movement followed by a Bond movement.
+    /// This turn's normal movement followed by a Bond movement (the
+    /// tactical note kept).
     #[inline]
     pub const fn with_bond(self, from: Square, to: Square, promote: bool) -> Move {
-        Move((self.0 & 0x7ff) | Movement { from, to, promote }.pack() << 11 | BOND)
+        Move((self.0 & (0x7ff | TACTICAL)) | Movement { from, to, promote }.pack() << 11 | BOND)
+    }
+
+    /// The turn noted as capturing or promoting.
+    #[inline]
+    pub const fn noted_tactical(self) -> Move {
+        Move(self.0 | TACTICAL)
+    }
+
+    /// Whether generation noted the turn as capturing or promoting.
+    #[inline]
+    pub const fn tactical(self) -> bool {
+        self.0 & TACTICAL != 0
     }
 
     pub const fn first(self) -> Movement {
@@ -277,6 +311,10 @@ impl Game for KaniNariEbi {
         self.mover().count()
     }
 
+    fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
+        self.mover().generate_tactical(out);
+    }
+
     fn play(&self, mv: Move) -> Self {
         let mut next = self.clone();
         next.apply(mv.first());
@@ -323,24 +361,24 @@ impl Game for KaniNariEbi {
         };
         let mut moves = Self::MoveList::default();
         self.generate(&mut moves);
-        moves.contains(&mv).then_some(mv)
+        // The generated turn, with its tactical note.
+        moves.iter().copied().find(|&m| m == mv)
     }
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
     }
 
-    /// Turns that capture or promote.
+    /// Turns that capture or promote, as generation noted them (`mv` must
+    /// come from `generate` or `find_move`).
+    #[inline]
     fn is_tactical(&self, mv: Move) -> bool {
-        let next = self.play(mv);
-        let them = self.side.opponent();
-        next.pieces(them) != self.pieces(them)
-            || next.shrimps(self.side).count_ones() > self.shrimps(self.side).count_ones()
+        mv.tactical()
     }
 
     /// The packed turn itself: `move_key` keys a Bond turn by its Bond only.
     fn move_id(&self, mv: Move) -> u32 {
-        mv.0
+        mv.0 & TURN
     }
 
     fn move_key(&self, mv: Move) -> usize {

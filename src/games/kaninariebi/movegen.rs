@@ -149,23 +149,50 @@ impl Mover {
     }
 
     pub fn generate<S: MoveSink<Move>>(&self, out: &mut S) {
+        self.turns::<false, S>(out);
+    }
+
+    /// The turns of `generate` that capture or promote, in the same order.
+    pub fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
+        self.turns::<true, S>(out);
+    }
+
+    /// Every turn, each noted tactical when it captures or promotes; with
+    /// `ONLY_TACTICAL` the others are left out.
+    #[inline(always)]
+    fn turns<const ONLY_TACTICAL: bool, S: MoveSink<Move>>(&self, out: &mut S) {
         self.movements(|from, to, promote| {
-            let first = Move::single(from, to, promote);
-            out.push(first);
             let (own, shrimps) = self.moved(from, to, promote);
+            let taken = captured(to, own, self.enemy);
+            let mut first = Move::single(from, to, promote);
+            if taken != 0 || promote {
+                first = first.noted_tactical();
+            }
+            if !ONLY_TACTICAL || first.tactical() {
+                out.push(first);
+            }
             let group = self.group(own, shrimps, to);
             if group == 0 {
                 return;
             }
-            let Some(enemy) = self.bond_board(own, shrimps, to) else {
+            // A winning movement ends the turn.
+            let enemy = self.enemy & !taken;
+            if has_won(shrimps, enemy) {
                 return;
-            };
+            }
             self.bond_steps(group, own, shrimps, enemy, |bond_from, plain, promote| {
                 for t in squares(plain) {
-                    out.push(first.with_bond(bond_from, t, false));
+                    let mut m = first.with_bond(bond_from, t, false);
+                    if !first.tactical() && captured(t, own ^ bond_from.bit() ^ t.bit(), enemy) != 0
+                    {
+                        m = m.noted_tactical();
+                    }
+                    if !ONLY_TACTICAL || m.tactical() {
+                        out.push(m);
+                    }
                 }
                 for t in squares(promote) {
-                    out.push(first.with_bond(bond_from, t, true));
+                    out.push(first.with_bond(bond_from, t, true).noted_tactical());
                 }
             });
         });
@@ -187,24 +214,6 @@ impl Mover {
                 n += (plain.count_ones() + promote.count_ones()) as usize;
             });
         });
-        n
-    }
-
-    /// The number of normal movements (without Bonds): mobility for the
-    /// evaluation.
-    pub fn movement_count(&self) -> u32 {
-        let occupied = self.own | self.enemy;
-        let mut n = 0;
-        for from in squares(self.own) {
-            let crab = self.shrimps & from.bit() == 0;
-            let reach = if crab {
-                crab_targets(from, occupied)
-            } else {
-                DIAGONAL[from.index()] & !occupied
-            };
-            let (plain, promote) = resting(reach, occupied, crab, self.promotion_zone);
-            n += plain.count_ones() + promote.count_ones();
-        }
         n
     }
 }

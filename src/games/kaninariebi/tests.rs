@@ -1356,6 +1356,119 @@ fn turns_and_results_agree_with_a_naive_implementation_on_random_positions() {
     assert!(checked > 1000, "{checked}");
 }
 
+/// `is_tactical` (a note move generation adds) against playing the turn,
+/// and `generate_tactical` against filtering `generate`, in order.
+fn check_tactical(p: &KaniNariEbi) -> usize {
+    let mut moves = <KaniNariEbi as Game>::MoveList::default();
+    p.generate(&mut moves);
+    let (us, them) = (p.side_to_move(), p.side_to_move().opponent());
+    let mut flagged = vec![];
+    for &m in moves.iter() {
+        let next = p.play(m);
+        let real = next.pieces(them) != p.pieces(them)
+            || next.shrimps(us).count_ones() > p.shrimps(us).count_ones();
+        assert_eq!(p.is_tactical(m), real, "{m:?} in {}", p.to_text());
+        if real {
+            flagged.push(m);
+        }
+    }
+    let mut tactical = <KaniNariEbi as Game>::MoveList::default();
+    p.generate_tactical(&mut tactical);
+    let got: Vec<u32> = tactical.iter().map(|&m| p.move_id(m)).collect();
+    let want: Vec<u32> = flagged.iter().map(|&m| p.move_id(m)).collect();
+    assert_eq!(got, want, "{}", p.to_text());
+    flagged.len()
+}
+
+#[test]
+fn tactical_turns_are_exactly_the_captures_and_promotions() {
+    let mut rng = Lcg(31);
+    let mut seen = 0;
+    for r in [rules(), any_type()] {
+        for _game in 0..40 {
+            let mut p = KaniNariEbi::start(&r);
+            for _ply in 0..200 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                seen += check_tactical(&p);
+                let mut moves = <KaniNariEbi as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        for _ in 0..500 {
+            if let Some(p) = random_position(&mut rng, &r)
+                && game_status(&p).is_none()
+            {
+                seen += check_tactical(&p);
+            }
+        }
+    }
+    assert!(seen > 1000, "{seen}");
+}
+
+/// The position with the other side to move, if that is a valid position.
+fn other_side_to_move(p: &KaniNariEbi) -> Option<KaniNariEbi> {
+    let mut t = p.to_text();
+    t.side = t.side.opponent();
+    KaniNariEbi::from_text(&t, p.rules()).ok()
+}
+
+/// The evaluation's sandwich exposure against playing every normal
+/// movement of the other side: the pieces some movement would capture.
+fn check_exposed(p: &KaniNariEbi) {
+    let Some(q) = other_side_to_move(p) else {
+        return;
+    };
+    if game_status(&q).is_some() {
+        return;
+    }
+    let (us, them) = (p.side_to_move(), p.side_to_move().opponent());
+    let mut moves = <KaniNariEbi as Game>::MoveList::default();
+    q.generate(&mut moves);
+    let mut taken = 0;
+    for &m in moves.iter().filter(|m| m.bond().is_none()) {
+        taken |= p.pieces(us) & !q.play(m).pieces(us);
+    }
+    let r = eval::reach(
+        p.pieces(them),
+        p.shrimps(them),
+        p.pieces(us),
+        board::home(us),
+    );
+    assert_eq!(
+        eval::exposed(p.pieces(us), p.pieces(them), r.squares),
+        taken,
+        "{}",
+        p.to_text()
+    );
+}
+
+#[test]
+fn the_evaluation_sees_every_piece_a_movement_could_sandwich() {
+    let mut rng = Lcg(5);
+    for r in [rules(), any_type()] {
+        for _game in 0..30 {
+            let mut p = KaniNariEbi::start(&r);
+            for _ply in 0..150 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                check_exposed(&p);
+                let mut moves = <KaniNariEbi as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        for _ in 0..1000 {
+            if let Some(p) = random_position(&mut rng, &r) {
+                check_exposed(&p);
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------- perft
 
 #[test]
@@ -1427,4 +1540,68 @@ fn perft_speed() {
         rates[rates.len() - 1],
         rates[0]
     );
+}
+
+#[test]
+#[ignore = "speed measurement: cargo test --release --lib kaninariebi::tests::parts_speed -- --ignored --nocapture"]
+fn parts_speed() {
+    // Positions from random playouts.
+    let mut rng = Lcg(3);
+    let mut positions = vec![];
+    for _ in 0..200 {
+        let mut p = KaniNariEbi::start(&rules());
+        for _ in 0..rng.below(40) {
+            if game_status(&p).is_some() {
+                break;
+            }
+            let mut moves = <KaniNariEbi as Game>::MoveList::default();
+            p.generate(&mut moves);
+            p = p.play(moves[rng.below(moves.len())]);
+        }
+        if game_status(&p).is_none() {
+            positions.push(p);
+        }
+    }
+    let n = positions.len();
+    // CPU time of this thread: the machine is shared.
+    let cpu = || {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: a valid clock id and a valid pointer.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+        t.tv_sec as f64 * 1e9 + t.tv_nsec as f64
+    };
+    let time = |name: &str, f: &dyn Fn(&KaniNariEbi) -> i64| {
+        let mut best = f64::MAX;
+        let mut sink = 0i64;
+        for _ in 0..5 {
+            let t = cpu();
+            for _ in 0..200 {
+                for p in &positions {
+                    sink = sink.wrapping_add(f(std::hint::black_box(p)));
+                }
+            }
+            best = best.min((cpu() - t) / (200 * n) as f64);
+        }
+        println!("{name}: {best:.1} ns per position ({sink})");
+    };
+    time("evaluate", &|p| i64::from(p.evaluate()));
+    time("generate", &|p| {
+        let mut moves = <KaniNariEbi as Game>::MoveList::default();
+        p.generate(&mut moves);
+        moves.len() as i64
+    });
+    time("generate_tactical", &|p| {
+        let mut moves = <KaniNariEbi as Game>::MoveList::default();
+        p.generate_tactical(&mut moves);
+        moves.len() as i64
+    });
+    time("count_moves", &|p| p.count_moves() as i64);
+    time("generate+play all", &|p| {
+        let mut moves = <KaniNariEbi as Game>::MoveList::default();
+        p.generate(&mut moves);
+        moves.iter().map(|&m| p.play(m).hash() as i64 & 1).sum()
+    });
 }

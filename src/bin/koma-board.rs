@@ -1,0 +1,119 @@
+//! `koma-board`: the web board. Starts a local server and prints the
+//! address to open; thin front end over `koma::board`.
+
+use clap::Parser;
+use koma::board::{self, Config, ENGINE_FLAG};
+use koma::referee::engine_proc::Launch;
+use std::net::{IpAddr, SocketAddr};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "koma-board",
+    version,
+    about = "A board in the browser for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi: play against \
+Koma or any engine that speaks Koma's protocol, play a friend, watch two engines, step through \
+game records.",
+    after_help = "Open the address it prints in a browser. The page starts engines: by default the \
+server answers only on 127.0.0.1, and only to its own page."
+)]
+struct Cli {
+    /// Address to listen on. Anything but a loopback address lets other machines start programs
+    /// on this one through the page: only on a network you trust.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+
+    /// The engine the page offers by default, with its arguments (default: `koma` next to this
+    /// program, or this program itself in engine mode).
+    #[arg(long, value_name = "COMMAND")]
+    engine: Option<String>,
+
+    /// Milliseconds allowed for uci -> uciok and each isready -> readyok outside a search.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    start_timeout: u64,
+
+    /// Milliseconds of engine silence during a search after which isready is sent.
+    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    heartbeat: u64,
+
+    /// Milliseconds an isready (or stop) may go unanswered before the engine is stalled.
+    #[arg(long, value_name = "MS", default_value_t = 5_000)]
+    stall_timeout: u64,
+
+    /// Milliseconds a player may exceed the clock before losing on time (a busy machine
+    /// delays an engine's answer by more than it would lose a referee's match by).
+    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    timemargin: u64,
+
+    /// Speak Koma's engine protocol on stdin/stdout instead (the page's fallback engine).
+    #[arg(long = "engine-protocol", hide = true)]
+    engine_protocol: bool,
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    if cli.engine_protocol {
+        debug_assert_eq!(ENGINE_FLAG, "--engine-protocol");
+        koma::engine::run(
+            std::io::stdin().lock(),
+            koma::engine::Output::new(std::io::stdout()),
+        );
+        return ExitCode::SUCCESS;
+    }
+    for (v, name) in [
+        (cli.start_timeout, "--start-timeout"),
+        (cli.heartbeat, "--heartbeat"),
+        (cli.stall_timeout, "--stall-timeout"),
+    ] {
+        if v == 0 {
+            eprintln!("koma-board: error: {name} must be at least 1");
+            return ExitCode::from(2);
+        }
+    }
+    let engine = match cli.engine.as_deref().map(str::trim) {
+        None | Some("") => board::bundled_engine(),
+        Some(text) => {
+            let mut words = text.split_whitespace().map(str::to_string);
+            let cmd = words.next().unwrap_or_default();
+            Launch {
+                cmd: std::path::absolute(&cmd).unwrap_or_else(|_| cmd.clone().into()),
+                args: words.collect(),
+                dir: None,
+            }
+        }
+    };
+    let mut config = Config::new(cli.port, engine);
+    config.addr = SocketAddr::new(cli.host, cli.port);
+    config.timeouts.start = Duration::from_millis(cli.start_timeout);
+    config.timeouts.heartbeat = Duration::from_millis(cli.heartbeat);
+    config.timeouts.stall = Duration::from_millis(cli.stall_timeout);
+    config.margin = Duration::from_millis(cli.timemargin);
+    let server = match board::start(config.clone()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("koma-board: cannot listen on {}: {e}", config.addr);
+            return ExitCode::from(1);
+        }
+    };
+    if !cli.host.is_loopback() {
+        eprintln!(
+            "koma-board: warning: listening on {}: anyone who can reach it can start programs here",
+            cli.host
+        );
+    }
+    println!("koma-board: open {} in a browser", server.url());
+    println!(
+        "koma-board: default engine: {}",
+        board::launch_text(&config.engine)
+    );
+    server.wait();
+    ExitCode::SUCCESS
+}

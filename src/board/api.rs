@@ -1,0 +1,614 @@
+//! The routes: the page and its assets, and the JSON API the page uses.
+//! Every refusal is a 4xx with `{"error": "<what is wrong>"}`.
+//!
+//! Because the page can start programs (engines), requests must come from
+//! the page itself: the `Host` header must name the server's own address
+//! (which defeats DNS rebinding), and every `POST` must be JSON (which a
+//! foreign page cannot send without the browser asking first) with no
+//! foreign `Origin`.
+//!
+//! | route | what |
+//! | --- | --- |
+//! | `GET /` | the page (`/board.js`, `/board.css` its assets) |
+//! | `GET /api/games` | the games, their rule options, the default engine |
+//! | `GET /api/tables` | the open games (to watch one from another tab) |
+//! | `POST /api/tables` | a new game (`game`, `rules`, `players`, `maxPlies`), or a record to step through (`review`) |
+//! | `GET /api/tables/{id}?since=V&ply=K` | the game (only clocks and thinking when still at version V); the board after K moves |
+//! | `POST /api/tables/{id}/move` | `{"move": "a1a2", "ply": N}` by the person to move |
+//! | `POST /api/tables/{id}/undo` | take back the last move of a person (and the engine's reply) |
+//! | `POST /api/tables/{id}/close` | end the game and its engines |
+//! | `GET /api/tables/{id}/record` | the game in the referee's record format |
+//! | `POST /api/records` | `{"text": …}`: the records of a record file |
+//! | `POST /api/positions` | `{"game", "rules", "start", "moves"}`: the position after the moves, by the rules library |
+
+use super::http::{Request, Response};
+use super::play::new_play;
+use super::records;
+use super::table::{EngineSpec, Player, Role, Table};
+use super::{Registry, launch_text};
+use crate::core::{Game, OptionKind};
+use crate::games::{GameId, GameVisitor};
+use crate::protocol::{parse_move, parse_position};
+use crate::referee::clock::{Limits, TimeControl};
+use crate::referee::engine_proc::Launch;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const BOARD_JS: &str = include_str!("assets/board.js");
+const BOARD_CSS: &str = include_str!("assets/board.css");
+
+/// The `Host` values the server answers to; `None` accepts any (when it
+/// listens on every address).
+pub fn allowed_hosts(addr: SocketAddr) -> Option<Vec<String>> {
+    let port = addr.port();
+    let ip = addr.ip();
+    if ip.is_unspecified() {
+        return None;
+    }
+    let mut hosts = vec![addr.to_string()];
+    if ip.is_loopback() {
+        for h in ["127.0.0.1", "localhost", "[::1]"] {
+            hosts.push(format!("{h}:{port}"));
+        }
+    }
+    Some(hosts)
+}
+
+/// Answers one request.
+pub fn handle(reg: &Registry, allowed: &Option<Vec<String>>, req: &Request) -> Response {
+    if let Some(hosts) = allowed {
+        match req.header("host") {
+            None => return Response::error(400, "the request has no Host header"),
+            Some(h) if !hosts.iter().any(|a| a.eq_ignore_ascii_case(h)) => {
+                return Response::error(
+                    403,
+                    format!("this server answers to {}, not to host {h:?}", hosts[0]),
+                );
+            }
+            Some(_) => {}
+        }
+        if let Some(origin) = req.header("origin")
+            && !hosts
+                .iter()
+                .any(|h| origin.eq_ignore_ascii_case(&format!("http://{h}")))
+        {
+            return Response::error(403, format!("requests from {origin:?} are not served"));
+        }
+    }
+    if req.method == "POST" {
+        let json_body = req
+            .header("content-type")
+            .is_some_and(|c| c.to_ascii_lowercase().starts_with("application/json"));
+        if !json_body {
+            return Response::error(
+                415,
+                "POST bodies must be JSON (Content-Type: application/json)",
+            );
+        }
+    }
+    match route(reg, req) {
+        Ok(r) => r,
+        Err((status, msg)) => Response::error(status, msg),
+    }
+}
+
+type Answer = Result<Response, (u16, String)>;
+
+fn ok(v: Value) -> Answer {
+    Ok(Response::json(200, &v))
+}
+
+fn body<T: for<'de> Deserialize<'de>>(req: &Request) -> Result<T, (u16, String)> {
+    serde_json::from_slice(&req.body).map_err(|e| (400, format!("bad JSON body: {e}")))
+}
+
+fn route(reg: &Registry, req: &Request) -> Answer {
+    let path = req.path.as_str();
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let get = req.method == "GET" || req.method == "HEAD";
+    let post = req.method == "POST";
+    match (parts.as_slice(), get, post) {
+        ([""] | ["index.html"], true, _) => {
+            Ok(Response::new(200, "text/html; charset=utf-8", INDEX_HTML))
+        }
+        (["board.js"], true, _) => Ok(Response::new(
+            200,
+            "text/javascript; charset=utf-8",
+            BOARD_JS,
+        )),
+        (["board.css"], true, _) => Ok(Response::new(200, "text/css; charset=utf-8", BOARD_CSS)),
+        (["favicon.ico"], true, _) => Ok(Response::new(204, "image/x-icon", Vec::new())),
+        (["api", "games"], true, _) => ok(games(reg)),
+        (["api", "tables"], true, _) => ok(tables(reg)),
+        (["api", "tables"], _, true) => new_table(reg, req),
+        (["api", "tables", id], true, _) => show(reg, req, id),
+        (["api", "tables", id, "move"], _, true) => {
+            let t = table(reg, id)?;
+            let m: MoveReq = body(req)?;
+            let text = parse_move(m.mv.trim())
+                .map_err(|e| (400, format!("bad move text {:?}: {e}", m.mv)))?;
+            t.human_move(&text, m.ply)?;
+            let st = t.lock();
+            ok(st.json(t.id, None, None))
+        }
+        (["api", "tables", id, "undo"], _, true) => {
+            let t = table(reg, id)?;
+            t.undo()?;
+            let st = t.lock();
+            ok(st.json(t.id, None, None))
+        }
+        (["api", "tables", id, "close"], _, true) => {
+            let id = table_id(id)?;
+            if reg.close(id) {
+                ok(json!({ "closed": id }))
+            } else {
+                Err((404, format!("no game {id}")))
+            }
+        }
+        (["api", "tables", id, "record"], true, _) => {
+            let t = table(reg, id)?;
+            let st = t.lock();
+            let r = records::record_of(&st);
+            let name = format!("koma-{}-{}.pgn", st.play.game().name(), t.id);
+            Ok(
+                Response::new(200, "text/plain; charset=utf-8", r.to_string()).with_header(
+                    "Content-Disposition",
+                    format!("attachment; filename=\"{name}\""),
+                ),
+            )
+        }
+        (["api", "records"], _, true) => {
+            let r: RecordsReq = body(req)?;
+            ok(records::list(&r.text))
+        }
+        (["api", "positions"], _, true) => positions(req),
+        (["api", ..], _, _) | ([""] | ["index.html"] | ["board.js"] | ["board.css"], _, _) => {
+            if known_route(&parts) {
+                Err((405, format!("{} is not allowed on {path}", req.method)))
+            } else {
+                Err((404, format!("no such API route {path}")))
+            }
+        }
+        _ => Err((404, format!("nothing at {path}"))),
+    }
+}
+
+fn known_route(parts: &[&str]) -> bool {
+    matches!(
+        parts,
+        [""] | ["index.html"]
+            | ["board.js"]
+            | ["board.css"]
+            | ["api", "games"]
+            | ["api", "tables"]
+            | ["api", "tables", _]
+            | ["api", "tables", _, "move" | "undo" | "close" | "record"]
+            | ["api", "records"]
+            | ["api", "positions"]
+    )
+}
+
+fn table_id(s: &str) -> Result<u64, (u16, String)> {
+    s.parse()
+        .map_err(|_| (404, format!("no game {s:?} (game ids are numbers)")))
+}
+
+fn table(reg: &Registry, id: &str) -> Result<std::sync::Arc<Table>, (u16, String)> {
+    let id = table_id(id)?;
+    reg.get(id)
+        .ok_or_else(|| (404, format!("no game {id}: it ended or was closed")))
+}
+
+fn show(reg: &Registry, req: &Request, id: &str) -> Answer {
+    let t = table(reg, id)?;
+    let number = |name: &str| -> Result<Option<u64>, (u16, String)> {
+        match req.query(name) {
+            None | Some("") => Ok(None),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| (400, format!("{name}={v:?}: expected a whole number"))),
+        }
+    };
+    let since = number("since")?;
+    let ply = number("ply")?.map(|p| p as usize);
+    let mut st = t.lock();
+    st.last_seen = Instant::now();
+    ok(st.json(t.id, since, ply))
+}
+
+fn games(reg: &Registry) -> Value {
+    struct Size;
+    impl GameVisitor for Size {
+        type Output = (u8, u8);
+        fn visit<G: Game>(self) -> (u8, u8) {
+            (G::FILES, G::RANKS)
+        }
+    }
+    let list: Vec<Value> = GameId::ALL
+        .iter()
+        .map(|&g| {
+            let (files, ranks) = g.visit(Size);
+            let rules: Vec<Value> = g
+                .rule_specs()
+                .iter()
+                .map(|s| match &s.kind {
+                    OptionKind::Check { default } => {
+                        json!({ "name": s.name, "kind": "check", "default": default })
+                    }
+                    OptionKind::Spin { default, min, max } => json!({
+                        "name": s.name, "kind": "spin", "default": default, "min": min, "max": max
+                    }),
+                    OptionKind::Combo { default, values } => json!({
+                        "name": s.name, "kind": "combo", "default": default, "values": values
+                    }),
+                    OptionKind::Text { default } => {
+                        json!({ "name": s.name, "kind": "text", "default": default })
+                    }
+                    OptionKind::Button => json!({ "name": s.name, "kind": "button" }),
+                })
+                .collect();
+            json!({ "name": g.name(), "files": files, "ranks": ranks, "rules": rules })
+        })
+        .collect();
+    json!({
+        "games": list,
+        "engine": launch_text(&reg.config.engine),
+        "levels": crate::search::Skill::NAMES,
+    })
+}
+
+fn tables(reg: &Registry) -> Value {
+    let list: Vec<Value> = reg
+        .list()
+        .iter()
+        .map(|t| {
+            let st = t.lock();
+            json!({
+                "id": t.id,
+                "game": st.play.game().name(),
+                "players": st.names(),
+                "plies": st.play.plies(),
+                "end": st.end_json(),
+                "review": st.review.is_some(),
+            })
+        })
+        .collect();
+    json!({ "tables": list })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveReq {
+    #[serde(rename = "move")]
+    mv: String,
+    ply: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordsReq {
+    text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimeReq {
+    /// `none`, `move` (seconds per move) or `clock` (base + increment).
+    mode: String,
+    seconds: Option<f64>,
+    base: Option<f64>,
+    inc: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayerReq {
+    /// `human` or `engine`.
+    kind: String,
+    name: Option<String>,
+    command: Option<String>,
+    level: Option<String>,
+    time: Option<TimeReq>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewReq {
+    text: String,
+    #[serde(default)]
+    index: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewTableReq {
+    game: Option<String>,
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    players: Option<Vec<PlayerReq>>,
+    #[serde(rename = "maxPlies")]
+    max_plies: Option<u32>,
+    /// A position string to start from instead of the start position.
+    start: Option<String>,
+    review: Option<ReviewReq>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionsReq {
+    game: String,
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    start: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+fn game_of(name: &str) -> Result<GameId, (u16, String)> {
+    GameId::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+        (
+            400,
+            format!(
+                "unknown game {name:?}: expected one of {}",
+                names.join(", ")
+            ),
+        )
+    })
+}
+
+/// Rule values as the option parser reads them (`true`, `3`, `lead3`).
+fn rule_pairs(rules: &BTreeMap<String, Value>) -> Result<Vec<(String, String)>, (u16, String)> {
+    rules
+        .iter()
+        .map(|(k, v)| {
+            let s = match v {
+                Value::String(s) => s.clone(),
+                Value::Bool(b) => b.to_string(),
+                Value::Number(n) => n.to_string(),
+                _ => {
+                    return Err((
+                        400,
+                        format!("rule {k}: expected a string, a number or true/false"),
+                    ));
+                }
+            };
+            Ok((k.clone(), s))
+        })
+        .collect()
+}
+
+fn start_text(start: &Option<String>) -> Result<Option<crate::core::PositionText>, (u16, String)> {
+    match start.as_deref().map(str::trim) {
+        None | Some("") | Some("startpos") => Ok(None),
+        Some(s) => parse_position(s)
+            .map(Some)
+            .map_err(|e| (400, format!("bad start position: {e}"))),
+    }
+}
+
+/// Seconds from the page: finite, not negative, at most a day.
+fn seconds(v: Option<f64>, what: &str) -> Result<Duration, (u16, String)> {
+    let x = v.ok_or_else(|| (400, format!("{what} is missing")))?;
+    if !x.is_finite() || !(0.0..=86_400.0).contains(&x) {
+        return Err((
+            400,
+            format!("{what}: expected seconds from 0 to 86400, got {x}"),
+        ));
+    }
+    Ok(Duration::from_secs_f64(x))
+}
+
+fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<Limits, (u16, String)> {
+    let mode = t.as_ref().map_or("none", |t| t.mode.as_str());
+    let l = match (mode, t) {
+        ("none", _) => Limits::default(),
+        ("move", Some(t)) => {
+            let s = seconds(t.seconds, &format!("{side}: seconds per move"))?;
+            if s.is_zero() {
+                return Err((400, format!("{side}: seconds per move must be more than 0")));
+            }
+            Limits {
+                movetime: Some(s),
+                ..Limits::default()
+            }
+        }
+        ("clock", Some(t)) => {
+            let base = seconds(t.base, &format!("{side}: clock base"))?;
+            let inc = seconds(t.inc.or(Some(0.0)), &format!("{side}: clock increment"))?;
+            if base.is_zero() && inc.is_zero() {
+                return Err((400, format!("{side}: a clock needs some time")));
+            }
+            Limits {
+                tc: Some(TimeControl {
+                    moves: None,
+                    base,
+                    inc,
+                }),
+                ..Limits::default()
+            }
+        }
+        (m, _) => {
+            return Err((
+                400,
+                format!("{side}: time mode {m:?}: expected none, move or clock"),
+            ));
+        }
+    };
+    if engine && l == Limits::default() {
+        return Err((
+            400,
+            format!("{side}: an engine needs a time limit (seconds per move or a clock)"),
+        ));
+    }
+    Ok(l)
+}
+
+/// An engine command line as typed: the program, then its arguments,
+/// split at blanks. A relative program path with a `/` is taken from the
+/// server's working directory.
+fn launch_of(reg: &Registry, command: &Option<String>) -> Launch {
+    let text = command.as_deref().map(str::trim).unwrap_or("");
+    let mut words = text.split_whitespace();
+    let Some(cmd) = words.next() else {
+        return reg.config.engine.clone();
+    };
+    let mut path = PathBuf::from(cmd);
+    if !path.is_absolute()
+        && cmd.contains('/')
+        && let Ok(cwd) = std::env::current_dir()
+    {
+        path = cwd.join(path);
+    }
+    Launch {
+        cmd: path,
+        args: words.map(str::to_string).collect(),
+        dir: None,
+    }
+}
+
+fn player(reg: &Registry, p: &PlayerReq, k: usize) -> Result<Player, (u16, String)> {
+    let side = ["first player", "second player"][k];
+    let name = p.name.as_deref().map(str::trim).filter(|n| !n.is_empty());
+    if let Some(n) = name
+        && n.chars().count() > 60
+    {
+        return Err((
+            400,
+            format!("{side}: the name is longer than 60 characters"),
+        ));
+    }
+    match p.kind.as_str() {
+        "human" => Ok(Player {
+            role: Role::Human,
+            name: name.unwrap_or("Human").to_string(),
+            limits: limits(&p.time, false, side)?,
+        }),
+        "engine" => {
+            let level = match p.level.as_deref() {
+                None | Some("") | Some("default") => None,
+                Some(l) if crate::search::Skill::from_name(l).is_some() => Some(l.to_string()),
+                Some(l) => {
+                    return Err((
+                        400,
+                        format!("{side}: level {l:?}: expected easy, normal, hard or default"),
+                    ));
+                }
+            };
+            let launch = launch_of(reg, &p.command);
+            let base = launch.cmd.file_name().map_or_else(
+                || "engine".to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            );
+            let default_name = match &level {
+                Some(l) => format!("{base} ({l})"),
+                None => base,
+            };
+            Ok(Player {
+                role: Role::Engine(EngineSpec {
+                    command: launch_text(&launch),
+                    launch,
+                    level,
+                }),
+                name: name.map_or(default_name, str::to_string),
+                limits: limits(&p.time, true, side)?,
+            })
+        }
+        k => Err((400, format!("{side}: kind {k:?}: expected human or engine"))),
+    }
+}
+
+fn new_table(reg: &Registry, req: &Request) -> Answer {
+    let r: NewTableReq = body(req)?;
+    let id = reg.next_id();
+    let c = &reg.config;
+    let table = if let Some(rv) = &r.review {
+        if r.game.is_some() || r.players.is_some() || !r.rules.is_empty() || r.start.is_some() {
+            return Err((
+                400,
+                "a review takes only the record (text, index), not game, players, rules or start"
+                    .into(),
+            ));
+        }
+        let loaded = records::load(&rv.text, rv.index).map_err(|e| (422, e))?;
+        let viewer = |name: &String| Player {
+            role: Role::Viewer,
+            name: name.clone(),
+            limits: Limits::default(),
+        };
+        let players = [viewer(&loaded.names[0]), viewer(&loaded.names[1])];
+        let t = Table::new(
+            id,
+            loaded.play,
+            players,
+            None,
+            Some(loaded.review),
+            c.margin,
+            c.timeouts,
+        );
+        t.lock().set_comments(loaded.comments);
+        t
+    } else {
+        let game = game_of(r.game.as_deref().unwrap_or(GameId::DEFAULT.name()))?;
+        let rules = rule_pairs(&r.rules)?;
+        let start = start_text(&r.start)?;
+        let play = new_play(game, &rules, start.as_ref()).map_err(|e| (400, e))?;
+        let reqs = r.players.unwrap_or_default();
+        let mut players = if reqs.is_empty() {
+            let human = |n: &str| Player {
+                role: Role::Human,
+                name: n.to_string(),
+                limits: Limits::default(),
+            };
+            [human("Human"), human("Human")]
+        } else if reqs.len() == 2 {
+            [player(reg, &reqs[0], 0)?, player(reg, &reqs[1], 1)?]
+        } else {
+            return Err((400, format!("players: expected two, got {}", reqs.len())));
+        };
+        if players[0].name == players[1].name {
+            players[0].name.push_str(" 1");
+            players[1].name.push_str(" 2");
+        }
+        let max = match r.max_plies {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None => Some(1000),
+        };
+        Table::new(id, play, players, max, None, c.margin, c.timeouts)
+    };
+    let t = reg.open(table).map_err(|e| (503, e))?;
+    let st = t.lock();
+    ok(st.json(t.id, None, None))
+}
+
+fn positions(req: &Request) -> Answer {
+    let r: PositionsReq = body(req)?;
+    let game = game_of(&r.game)?;
+    let rules = rule_pairs(&r.rules)?;
+    let start = start_text(&r.start)?;
+    let mut play = new_play(game, &rules, start.as_ref()).map_err(|e| (400, e))?;
+    for (k, m) in r.moves.iter().enumerate() {
+        let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
+        play.play(&text)
+            .map_err(|e| (422, format!("move {} ({m}): {e}", k + 1)))?;
+    }
+    let legal = play.legal();
+    let texts: Vec<Value> = legal["moves"]
+        .as_array()
+        .map(|a| a.iter().map(|m| m["t"].clone()).collect())
+        .unwrap_or_default();
+    ok(json!({
+        "position": play.position_text(play.plies()),
+        "plies": play.plies(),
+        "toMove": super::play::side_name(play.side_to_move()),
+        "end": play.status().map(|e| e.to_string()),
+        "legal": texts,
+    }))
+}

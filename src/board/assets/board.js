@@ -1,0 +1,1140 @@
+// Koma board: the page. It draws what the server sends and never decides
+// legality: the server lists the legal moves (each with the squares and
+// choices that make it with the mouse), the page turns clicks into one of
+// those move strings and sends it back.
+'use strict';
+
+// ---------- what the page says about each game (display only) ----------
+
+const GAMES = {
+  kaninariebi: {
+    title: 'Kani Nari Ebi',
+    river: 2,
+    pieces: {
+      C: ['Crab', 'slides any distance along its rank'],
+      S: ['Shrimp', 'steps one square diagonally'],
+    },
+    help: [
+      'Click one of your pieces, then a marked square. Crabs slide left and right along their rank; Shrimps step one square diagonally. Nothing ever moves onto an occupied square.',
+      '<b>The River</b> is file c (blue). A piece that stops in the River is carried by the current: click the River square where it enters, then choose whether the current carries it up or down (when both ends differ).',
+      '<b>Promotion</b>: a Crab that ends its movement in the opponent\'s home column may become a Shrimp; you are asked.',
+      '<b>Captures</b>: enemy pieces in a line between the moved piece and another of yours are taken.',
+      '<b>Bond</b>: if the moved piece now touches others of its type (orthogonally), you may move any one piece of that group one step diagonally. You are offered the Bond after the first movement; click a piece of the group, or "No Bond" to end the turn.',
+      'You win with three captures or three Shrimps of your own on the board.',
+    ],
+  },
+  hasami: {
+    title: 'Hasami Shogi',
+    pieces: { P: ['Man', 'slides any distance along a rank or file'] },
+    help: [
+      'Click one of your men, then a marked square: men slide like rooks, without jumping.',
+      'Enemy men caught between the moved man and another of yours, in a line, are captured; so is a man in a corner whose two neighbours are yours.',
+      'The rule options in the setup decide the win (five captures by default).',
+    ],
+  },
+  nana: {
+    title: 'Nana Shogi',
+    center: 'b2',
+    pieces: {
+      K: ['King', 'one step in any direction'],
+      R: ['Rook', 'one step orthogonally'],
+      V: ['Chariot', '1 or 2 squares straight forward or back'],
+      W: ["Swallow's wings", 'one step left or right'],
+      G: ['Go-between', 'one step forward or back'],
+      B: ['Bishop', '1 or 2 squares diagonally'],
+      T: ['Tile general', 'one step diagonally forward, or straight back'],
+      C: ["Cat's sword", 'one step diagonally'],
+      D: ['Dog', 'one step forward, or diagonally back'],
+    },
+    hand: { K: 'King', R: 'orthogonal cube', B: 'diagonal cube' },
+    help: [
+      'Both Kings are dropped first. Then each turn drops a piece from your hand or moves one on the board.',
+      '<b>Drops</b>: click a piece in your hand, then a marked square. A cube is dropped in any of its four states: you are asked which (orthogonal cube: Rook, Chariot, Swallow\'s wings, Go-between; diagonal cube: Bishop, Tile general, Cat\'s sword, Dog). Nothing is dropped on the centre square b2, and a drop may not attack the enemy King.',
+      'Every board move of a cube turns it to the next state of its cycle.',
+      'Capturing the enemy King wins.',
+    ],
+  },
+  negaeri: {
+    title: 'Negaeri Shogi',
+    pieces: {
+      K: ['King', 'one step in any direction'],
+      P: ['Pawn', 'one step forward'],
+      R: ['Rook', 'slides orthogonally'],
+      B: ['Bishop', 'slides diagonally'],
+    },
+    promoted: {
+      P: ['Tokin', 'one step forward, diagonally forward, sideways or back'],
+      R: ['Dragon', 'a Rook that also steps diagonally'],
+      B: ['Horse', 'a Bishop that also steps orthogonally'],
+    },
+    hand: { P: 'Pawn', R: 'Rook', B: 'Bishop' },
+    help: [
+      'Each turn is a board move or a drop. Click a piece, then a marked square; or click a piece in your hand, then an empty square.',
+      '<b>Flips</b>: after a drop, enemy pieces caught in a line between the dropped piece and one of yours (or the board edge) change sides and promote. Flipped pieces flip others in turn: the board shows the chain level by level.',
+      'Pieces next to their own King never flip. Board moves capture into your hand.',
+      '<b>Pass</b> is offered only when you have no board move and no drop.',
+      'Capturing the enemy King wins; two passes in a row, or a fourth repetition, are decided by the pieces on the board.',
+    ],
+  },
+};
+
+const RULE_HELP = {
+  HasamiWin: 'five: first to 5 captures · all: capture every enemy man · lead3: a lead of 3 captures at the start of your turn',
+  HasamiLines: 'a whole line of enemy men closed at both ends is captured (off: only a single man)',
+  HasamiCorners: 'a man in a corner is captured when both neighbours are enemy men',
+  KaniBondAnyType: 'advanced: Crabs and Shrimps bond with each other',
+  NegaeriEdge: 'the board edge closes a sandwich',
+  NegaeriEqualHands: 'the first player starts with 3 pawns in hand instead of 4',
+  NegaeriChainLimit: 'highest chain level that flips',
+};
+
+const SIDE_NAMES = ['First player', 'Second player'];
+
+// ---------- state ----------
+
+const app = {
+  games: [],
+  engine: '',
+  levels: [],
+  table: null,        // id
+  own: new Set(),     // tables this tab opened
+  state: null,        // latest full state
+  viewPly: null,      // null: the latest position
+  viewData: null,     // the view of an earlier ply
+  flipped: false,
+  sel: null,          // the move being made
+  clocksAt: 0,        // when the clocks were received
+  clocks: null,
+  thinking: null,
+  pollTimer: null,
+  anim: null,         // running flip animation
+  animatedPly: -1,
+  lastRenderedPly: -1,
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ---------- server ----------
+
+async function api(method, url, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers['Content-Type'] = 'application/json';
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(url, opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const msg = (data && data.error) || `${res.status} ${res.statusText}`;
+    throw new Error(msg);
+  }
+  return data;
+}
+
+function showError(msg) {
+  const e = $('error');
+  e.textContent = msg;
+  e.classList.remove('hidden');
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => e.classList.add('hidden'), 8000);
+}
+
+// ---------- coordinates ----------
+
+function sqName(file, rank) { return String.fromCharCode(97 + file) + (rank + 1); }
+function parseSq(s) { return { file: s.charCodeAt(0) - 97, rank: parseInt(s.slice(1), 10) - 1 }; }
+
+function pieceAt(board, sq) {
+  const { file, rank } = parseSq(sq);
+  const row = board.ranks - 1 - rank;
+  const r = board.squares[row];
+  return r ? r[file] || null : null;
+}
+
+function gameInfo() { return GAMES[app.state.game] || { title: app.state.game, pieces: {}, help: [] }; }
+
+function pieceName(p) {
+  if (!p) return 'piece';
+  const g = gameInfo();
+  if (p.p && g.promoted && g.promoted[p.l]) return g.promoted[p.l][0];
+  return (g.pieces[p.l] || [p.l])[0];
+}
+
+function letterName(l) {
+  const g = gameInfo();
+  return (g.pieces[l] || [l])[0];
+}
+
+// ---------- drawing ----------
+
+const S = 60;           // square size in SVG units
+const M = { l: 26, t: 10, r: 10, b: 26 };
+
+function svgEl(tag, attrs, inner) {
+  const a = Object.entries(attrs).map(([k, v]) => `${k}="${v}"`).join(' ');
+  return `<${tag} ${a}>${inner || ''}</${tag}>`;
+}
+
+// A piece drawn at (0, 0), `up` when it faces the top of the screen.
+function pieceSvg(game, p, up) {
+  const first = p.c === 0;
+  const fill = first ? '#f7efdc' : '#3b332c';
+  const ink = first ? '#2b2620' : '#f7efdc';
+  const stroke = first ? '#5a4630' : '#14100c';
+  if (game === 'hasami') {
+    return svgEl('circle', { r: S * 0.38, fill: first ? '#f6f2ea' : '#262626', stroke: '#222', 'stroke-width': 2 }) +
+      svgEl('circle', { r: S * 0.26, fill: 'none', stroke: first ? '#d8cfc0' : '#444', 'stroke-width': 2 });
+  }
+  if (game === 'kaninariebi') {
+    const dir = up ? -1 : 1;
+    if (p.l === 'S') {
+      const body = svgEl('path', {
+        d: `M ${-S * 0.3} ${dir * -S * 0.05} Q 0 ${dir * S * 0.45} ${S * 0.3} ${dir * -S * 0.05} Q ${S * 0.18} ${dir * -S * 0.38} 0 ${dir * -S * 0.36} Q ${-S * 0.2} ${dir * -S * 0.36} ${-S * 0.3} ${dir * -S * 0.05} Z`,
+        fill: first ? '#ffd9cc' : '#7a2f22', stroke, 'stroke-width': 2,
+      });
+      return body + svgEl('text', { class: 'pl', y: S * 0.09, 'text-anchor': 'middle', 'font-size': S * 0.3, 'font-weight': 700, fill: ink }, 'S');
+    }
+    // Crabs walk sideways: claws towards the opponent's home column.
+    const cx = (first !== app.flipped) ? 1 : -1;
+    const claws = [-1, 1].map((sy) => svgEl('circle', { cx: cx * S * 0.3, cy: sy * S * 0.24, r: S * 0.1, fill, stroke, 'stroke-width': 2 })).join('');
+    const body = svgEl('ellipse', { rx: S * 0.3, ry: S * 0.34, fill, stroke, 'stroke-width': 2 });
+    return claws + body + svgEl('text', { class: 'pl', y: S * 0.1, 'text-anchor': 'middle', 'font-size': S * 0.3, 'font-weight': 700, fill: ink }, 'C');
+  }
+  // Shogi-style pieces point towards the opponent.
+  const k = up ? 1 : -1;
+  const pts = [[0, -0.42], [0.3, -0.28], [0.36, 0.4], [-0.36, 0.4], [-0.3, -0.28]]
+    .map(([x, y]) => `${x * S},${y * S * k}`).join(' ');
+  const label = (p.p ? '+' : '') + p.l;
+  const color = p.p ? (first ? '#b3261e' : '#ff8a80') : ink;
+  return svgEl('polygon', { points: pts, fill: first ? '#f3ddb0' : '#5a4a3a', stroke, 'stroke-width': 2 }) +
+    svgEl('text', { class: 'pl', y: S * 0.12, 'text-anchor': 'middle', 'font-size': S * (label.length > 1 ? 0.28 : 0.34), 'font-weight': 700, fill: color }, label);
+}
+
+function faceUp(color) { return (color === 0) !== app.flipped; }
+
+// Draws `board` with overlays; returns the SVG text.
+function boardSvg(board, o) {
+  const files = board.files, ranks = board.ranks;
+  const W = M.l + files * S + M.r, H = M.t + ranks * S + M.b;
+  const game = app.state.game;
+  const info = gameInfo();
+  const parts = [];
+  const xy = (file, rank) => {
+    const col = app.flipped ? files - 1 - file : file;
+    const row = app.flipped ? rank : ranks - 1 - rank;
+    return [M.l + col * S, M.t + row * S];
+  };
+  for (let rank = 0; rank < ranks; rank++) {
+    for (let file = 0; file < files; file++) {
+      const name = sqName(file, rank);
+      const [x, y] = xy(file, rank);
+      const p = board.squares[ranks - 1 - rank][file];
+      let fill = (file + rank) % 2 ? 'var(--sq)' : 'var(--sq-alt)';
+      if (info.river === file) fill = 'var(--river)';
+      const g = [];
+      g.push(svgEl('rect', { x: 0, y: 0, width: S, height: S, fill, stroke: '#8d7a5a', 'stroke-width': 1 }));
+      if (info.center === name) {
+        g.push(svgEl('path', { d: `M ${S * 0.15} ${S * 0.15} L ${S * 0.85} ${S * 0.85} M ${S * 0.85} ${S * 0.15} L ${S * 0.15} ${S * 0.85}`, stroke: 'rgba(120,90,50,0.25)', 'stroke-width': 3 }));
+      }
+      if (o.last && o.last.includes(name)) g.push(svgEl('rect', { x: 0, y: 0, width: S, height: S, fill: 'var(--last)' }));
+      if (o.selected === name) g.push(svgEl('rect', { x: 0, y: 0, width: S, height: S, fill: 'var(--sel)' }));
+      if (o.movable && o.movable.includes(name)) g.push(svgEl('rect', { x: 3, y: 3, width: S - 6, height: S - 6, fill: 'none', stroke: '#3b8a3b', 'stroke-width': 2, 'stroke-dasharray': '5 4' }));
+      if (p) g.push(`<g transform="translate(${S / 2},${S / 2})">${pieceSvg(game, p, faceUp(p.c))}</g>`);
+      if (o.captured && o.captured.includes(name)) {
+        // A piece taken off the board: a cross on its square; taken by
+        // the piece now standing there: a cross in the corner.
+        const [c, r] = p ? [S - 12, 9] : [S / 2, S * 0.2];
+        g.push(svgEl('path', { d: `M ${c - r} ${(p ? 12 : S / 2) - r} L ${c + r} ${(p ? 12 : S / 2) + r} M ${c + r} ${(p ? 12 : S / 2) - r} L ${c - r} ${(p ? 12 : S / 2) + r}`, stroke: '#c0392b', 'stroke-width': p ? 3 : 4, 'stroke-linecap': 'round' }));
+      }
+      if (o.flipLevel && o.flipLevel[name]) {
+        g.push(svgEl('circle', { cx: S - 12, cy: 12, r: 10, fill: '#6a1b9a' }) +
+          svgEl('text', { x: S - 12, y: 16.5, 'text-anchor': 'middle', 'font-size': 13, 'font-weight': 700, fill: '#fff' }, o.flipLevel[name]));
+      }
+      if (o.dests && o.dests.includes(name)) {
+        g.push(p ? svgEl('circle', { cx: S / 2, cy: S / 2, r: S * 0.44, fill: 'none', stroke: 'var(--dest)', 'stroke-width': 4 })
+          : svgEl('circle', { cx: S / 2, cy: S / 2, r: S * 0.13, fill: 'var(--dest)' }));
+      }
+      let data = p ? `data-piece="${p.l}" data-color="${p.c}" data-promoted="${p.p ? 1 : 0}"` : 'data-piece="" data-color="" data-promoted=""';
+      if (o.dests && o.dests.includes(name)) data += ' data-dest="1"';
+      if (o.flipLevel && o.flipLevel[name]) data += ` data-flip="${o.flipLevel[name]}"`;
+      parts.push(`<g class="sq" data-square="${name}" ${data} transform="translate(${x},${y})">${g.join('')}</g>`);
+    }
+  }
+  for (let file = 0; file < files; file++) {
+    const [x] = xy(file, 0);
+    parts.push(svgEl('text', { x: x + S / 2, y: M.t + ranks * S + 18, 'text-anchor': 'middle', 'font-size': 14, fill: '#5a4630' }, String.fromCharCode(97 + file)));
+  }
+  for (let rank = 0; rank < ranks; rank++) {
+    const [, y] = xy(0, rank);
+    parts.push(svgEl('text', { x: M.l - 8, y: y + S / 2 + 5, 'text-anchor': 'end', 'font-size': 14, fill: '#5a4630' }, String(rank + 1)));
+  }
+  if (info.river !== undefined) {
+    const [x] = xy(info.river, 0);
+    parts.push(svgEl('text', { x: x + S / 2, y: M.t + 12, 'text-anchor': 'middle', 'font-size': 10, fill: '#2d5c78', 'letter-spacing': 2 }, 'RIVER'));
+  }
+  const attrs = `viewBox="0 0 ${W} ${H}" class="${game}" data-ply="${o.ply}" data-position="${o.position}"${o.animating ? ' data-animating="1"' : ''}`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" ${attrs}>${parts.join('')}</svg>`;
+}
+
+// ---------- the move being made ----------
+
+// The legal moves while a person may move in the shown position.
+function legal() {
+  const s = app.state;
+  if (!s || !s.legal || app.viewPly !== null || s.end) return null;
+  return s.legal;
+}
+
+function clickable(step) { return step.via.length ? step.via : [step.to]; }
+
+function stepKey(st) { return st.from + st.to + (st.promote ? '+' : ''); }
+
+function clearSel() {
+  app.sel = null;
+  hideChoice();
+}
+
+// The board shown while a move is being made (after the first movement
+// during a Bond).
+function shownBoard() {
+  if (app.sel && app.sel.bondBoard) return app.sel.bondBoard;
+  return currentView().board;
+}
+
+function currentView() {
+  return app.viewPly === null ? app.state.view : app.viewData;
+}
+
+function onSquare(name) {
+  const lg = legal();
+  if (!lg || app.anim) return;
+  const sel = app.sel;
+  if (sel && sel.stage === 'dest' && sel.dests.includes(name)) {
+    chooseDest(name);
+    return;
+  }
+  const i = sel && sel.bond ? 1 : 0;
+  const pool = sel && sel.bond ? sel.bond : lg.moves;
+  const cands = pool.filter((m) => m.steps && m.steps[i] && m.steps[i].from === name);
+  if (cands.length) {
+    app.sel = { stage: 'dest', step: i, from: name, cands, dests: uniq(cands.flatMap((m) => clickable(m.steps[i]))),
+      bond: sel && sel.bond, bondBoard: sel && sel.bondBoard, single: sel && sel.single, first: sel && sel.first };
+    hideChoice();
+  } else if (sel && sel.bond) {
+    // Stay in the Bond stage.
+    app.sel = { stage: 'bond', bond: sel.bond, bondBoard: sel.bondBoard, single: sel.single, first: sel.first };
+  } else {
+    clearSel();
+  }
+  render();
+}
+
+function onHand(side, letter) {
+  const lg = legal();
+  if (!lg || app.anim || app.sel && app.sel.bond) return;
+  if (side !== (app.state.toMove === 'first' ? 0 : 1)) return;
+  const cands = lg.moves.filter((m) => m.drop && m.drop.hand === letter);
+  if (!cands.length) {
+    showError(`No legal drop of this piece now.`);
+    return;
+  }
+  app.sel = { stage: 'dest', drop: letter, cands, dests: uniq(cands.map((m) => m.drop.to)) };
+  hideChoice();
+  render();
+}
+
+function uniq(a) { return [...new Set(a)]; }
+
+function chooseDest(name) {
+  const sel = app.sel;
+  if (sel.drop) {
+    const cands = sel.cands.filter((m) => m.drop.to === name);
+    const pieces = uniq(cands.map((m) => m.drop.piece));
+    if (pieces.length > 1) {
+      const g = gameInfo();
+      const what = (g.hand && g.hand[sel.drop]) || letterName(sel.drop);
+      askChoice(`Drop the ${what} on ${name} in which state? It keeps that state until it moves.`,
+        pieces.map((l) => ({ value: l, label: `${letterName(l)} (${l})`, small: (g.pieces[l] || ['', ''])[1] })),
+        (l) => send(cands.find((m) => m.drop.piece === l).t));
+      app.sel = { stage: 'choice', cands: sel.cands, dests: [], drop: sel.drop, target: name };
+      render();
+      return;
+    }
+    send(cands[0].t);
+    return;
+  }
+  const i = sel.step;
+  const cands = sel.cands.filter((m) => clickable(m.steps[i]).includes(name));
+  const base = { ...sel, stage: 'choice', dests: [], target: name };
+  app.sel = base;
+  render();
+  resolveRest(i, cands, name);
+}
+
+// Where the current leaves the piece, when it enters the River at `entry`.
+function resolveRest(i, cands, entry) {
+  const rests = uniq(cands.map((m) => m.steps[i].to));
+  if (rests.length > 1) {
+    const er = parseSq(entry).rank;
+    const opts = rests.map((to) => {
+      const r = parseSq(to).rank;
+      const dir = r > er ? `Current up → ${to}` : r < er ? `Current down → ${to}` : `No drift: stays on ${to}`;
+      const small = r === er ? 'the current cannot move it that way' : 'carried along the River';
+      return { value: to, label: dir, small };
+    });
+    const who = pieceName(pieceAt(shownBoard(), app.sel.from));
+    askChoice(`Your ${who} enters the River at ${entry}. Which way does the current carry it?`, opts,
+      (to) => resolvePromotion(i, cands.filter((m) => m.steps[i].to === to)));
+    return;
+  }
+  resolvePromotion(i, cands);
+}
+
+function resolvePromotion(i, cands) {
+  const proms = uniq(cands.map((m) => m.steps[i].promote));
+  if (proms.length > 1) {
+    const to = cands[0].steps[i].to;
+    const isKani = app.state.game === 'kaninariebi';
+    askChoice(`Your piece ends on ${to}, in the promotion zone. Promote it?`, [
+      { value: 'yes', label: isKani ? 'Promote to Shrimp' : 'Promote', small: isKani ? 'steps diagonally from now on' : '' },
+      { value: 'no', label: isKani ? 'Stay a Crab' : 'Do not promote', small: isKani ? 'may promote on a later visit' : '' },
+    ], (v) => afterStep(i, cands.filter((m) => m.steps[i].promote === (v === 'yes'))));
+    return;
+  }
+  afterStep(i, cands);
+}
+
+function afterStep(i, cands) {
+  hideChoice();
+  if (i === 0) {
+    const single = cands.find((m) => m.steps.length === 1) || null;
+    const bond = cands.filter((m) => m.steps.length === 2);
+    if (bond.length) {
+      const first = stepKey(cands[0].steps[0]);
+      const bb = app.state.legal.bondBoards[first];
+      app.sel = { stage: 'bond', bond, single, first, bondBoard: bb || null };
+      render();
+      return;
+    }
+    if (single) send(single.t);
+    return;
+  }
+  if (cands.length) send(cands[0].t);
+}
+
+function declineBond() {
+  if (app.sel && app.sel.single) send(app.sel.single.t);
+}
+
+function askChoice(text, options, done) {
+  $('choice-text').textContent = text;
+  const box = $('choice-buttons');
+  box.innerHTML = '';
+  for (const o of options) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.dataset.value = o.value;
+    b.innerHTML = `${escapeHtml(o.label)}${o.small ? `<small>${escapeHtml(o.small)}</small>` : ''}`;
+    b.addEventListener('click', () => done(o.value));
+    box.appendChild(b);
+  }
+  const c = document.createElement('button');
+  c.type = 'button';
+  c.dataset.value = 'cancel';
+  c.textContent = 'Cancel';
+  c.addEventListener('click', () => { clearSel(); render(); });
+  box.appendChild(c);
+  $('choice').classList.remove('hidden');
+}
+
+function hideChoice() { $('choice').classList.add('hidden'); }
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+}
+
+async function send(move) {
+  clearSel();
+  render();
+  try {
+    const st = await api('POST', `/api/tables/${app.table}/move`, { move, ply: app.state.plies });
+    accept(st);
+  } catch (e) {
+    showError(e.message);
+    poll();
+  }
+}
+
+// ---------- receiving state ----------
+
+function accept(st) {
+  if (!st) return;
+  app.clocks = st.clocks;
+  app.clocksAt = performance.now();
+  app.thinking = st.thinking;
+  if (st.full) {
+    const prev = app.state;
+    const changed = !prev || prev.version !== st.version || prev.id !== st.id;
+    app.state = st;
+    if (changed) {
+      if (app.sel) clearSel();
+      if (app.viewPly !== null && app.viewPly > st.plies) app.viewPly = null;
+      const newMove = prev && prev.id === st.id && st.plies === prev.plies + 1 && app.viewPly === null;
+      if (newMove && st.view.last && st.view.last.flips.length) startFlipAnimation(st.view);
+    }
+    render();
+  } else {
+    renderLive();
+  }
+}
+
+async function poll() {
+  if (app.table === null) return;
+  const since = app.state && app.state.id === app.table ? app.state.version : '';
+  try {
+    const st = await api('GET', `/api/tables/${app.table}?since=${since}`);
+    accept(st);
+  } catch (e) {
+    if (/no game/.test(e.message)) {
+      stopPolling();
+      $('prompt').textContent = 'This game was closed. Start a new one.';
+    }
+  }
+}
+
+function startPolling() {
+  stopPolling();
+  app.pollTimer = setInterval(poll, 250);
+}
+
+function stopPolling() {
+  if (app.pollTimer) clearInterval(app.pollTimer);
+  app.pollTimer = null;
+}
+
+async function openTable(id, st) {
+  app.table = id;
+  app.state = null;
+  app.viewPly = null;
+  app.viewData = null;
+  clearSel();
+  location.hash = `table=${id}`;
+  if (st) accept(st); else await poll();
+  startPolling();
+}
+
+async function stepTo(ply) {
+  const s = app.state;
+  if (!s) return;
+  clearSel();
+  if (ply === null || ply >= s.plies) {
+    app.viewPly = null;
+    app.viewData = null;
+    render();
+    return;
+  }
+  ply = Math.max(0, ply);
+  try {
+    const st = await api('GET', `/api/tables/${app.table}?ply=${ply}`);
+    app.viewPly = ply;
+    app.viewData = st.view;
+    if (st.view.last && st.view.last.flips.length) startFlipAnimation(st.view);
+    render();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// ---------- Negaeri flips, level by level ----------
+
+function startFlipAnimation(view) {
+  const last = view.last;
+  const levels = last.flips;
+  const frames = [];
+  const copy = (b) => ({ ...b, squares: b.squares.map((r) => r.slice()) });
+  const set = (b, sq, p) => { const { file, rank } = parseSq(sq); b.squares[b.ranks - 1 - rank][file] = p; };
+  let b = copy(last.before);
+  for (const sq of last.squares) set(b, sq, pieceAt(view.board, sq));
+  frames.push(copy(b));
+  for (const level of levels) {
+    for (const sq of level) set(b, sq, pieceAt(view.board, sq));
+    frames.push(copy(b));
+  }
+  if (app.anim) clearTimeout(app.anim.timer);
+  app.anim = { frames, index: 0, ply: view.ply, timer: null };
+  const tick = () => {
+    if (!app.anim) return;
+    app.anim.index += 1;
+    if (app.anim.index >= app.anim.frames.length) {
+      app.anim = null;
+    } else {
+      app.anim.timer = setTimeout(tick, 650);
+    }
+    render();
+  };
+  app.anim.timer = setTimeout(tick, 650);
+}
+
+// ---------- rendering ----------
+
+function sideIndex(name) { return name === 'first' ? 0 : 1; }
+
+function render() {
+  const s = app.state;
+  if (!s) return;
+  const view = currentView();
+  if (!view) return;
+  const info = gameInfo();
+  $('title').textContent = `${info.title}${s.review ? ' — record' : ''}`;
+
+  // The board and its overlays.
+  const o = { ply: view.ply, position: escapeHtml(view.position) };
+  let board = shownBoard();
+  if (app.anim && app.anim.ply === view.ply) {
+    board = app.anim.frames[app.anim.index];
+    o.animating = true;
+  }
+  const last = view.last;
+  if (last && !(app.sel && app.sel.bondBoard)) {
+    o.last = last.squares;
+    o.captured = last.captured;
+    if (last.flips.length) {
+      o.flipLevel = {};
+      const upto = o.animating ? app.anim.index : last.flips.length;
+      last.flips.forEach((lv, k) => { if (k < upto) for (const sq of lv) o.flipLevel[sq] = k + 1; });
+    }
+  }
+  const sel = app.sel;
+  if (sel && sel.stage === 'dest') {
+    o.selected = sel.from;
+    o.dests = sel.dests;
+  }
+  if (sel && (sel.stage === 'bond' || sel.bond)) {
+    o.movable = uniq(sel.bond.map((m) => m.steps[1].from));
+    if (sel.stage === 'dest') o.movable = o.movable.filter((x) => x !== sel.from);
+  }
+  if (sel && sel.stage === 'choice' && sel.target) o.dests = [sel.target];
+  $('board').innerHTML = boardSvg(board, o);
+  for (const g of $('board').querySelectorAll('.sq')) {
+    g.addEventListener('click', () => onSquare(g.dataset.square));
+  }
+
+  renderHands(board);
+  renderPlayers();
+  renderEnd();
+  renderLastMove(view);
+  renderMoves();
+  renderPrompt();
+  renderHelp();
+  renderReview();
+  renderLive();
+  const notes = $('notes');
+  notes.innerHTML = (s.notes || []).map((n) => `<li>${escapeHtml(n)}</li>`).join('');
+  $('btn-undo').disabled = !s.canUndo || s.closed;
+  $('btn-save').disabled = !!s.review;
+  const lg = legal();
+  const canPass = lg && lg.moves.some((m) => m.pass) && !(sel && sel.bond);
+  $('btn-pass').classList.toggle('hidden', !canPass);
+  $('btn-cancel').classList.toggle('hidden', !sel);
+}
+
+function renderHands(board) {
+  const s = app.state;
+  const top = $('hand-top'), bottom = $('hand-bottom');
+  if (!board.hands) {
+    top.innerHTML = '';
+    bottom.innerHTML = '';
+    top.classList.add('hidden');
+    bottom.classList.add('hidden');
+    return;
+  }
+  top.classList.remove('hidden');
+  bottom.classList.remove('hidden');
+  const lg = legal();
+  const toMove = sideIndex(s.toMove);
+  const bottomSide = app.flipped ? 1 : 0;
+  for (const [el, side] of [[bottom, bottomSide], [top, 1 - bottomSide]]) {
+    const items = board.hands[side];
+    const active = lg && side === toMove && !(app.sel && app.sel.bond);
+    let html = `<span class="who">${escapeHtml(s.players[side].name)}'s hand:</span>`;
+    if (!items.length) html += '<span class="who">(empty)</span>';
+    for (const h of items) {
+      const selected = app.sel && app.sel.drop === h.l && side === toMove;
+      const p = { l: h.l, c: side, p: false };
+      const name = (gameInfo().hand || {})[h.l] || letterName(h.l);
+      html += `<button type="button" class="hand-piece${active ? ' active' : ''}${selected ? ' selected' : ''}" data-side="${side}" data-hand="${h.l}" title="${escapeHtml(name)}">` +
+        `<svg viewBox="${-S / 2} ${-S / 2} ${S} ${S}">${pieceSvg(s.game, p, faceUp(side))}</svg>` +
+        (h.n > 1 ? `<span class="count">${h.n}</span>` : '') + '</button>';
+    }
+    el.innerHTML = html;
+  }
+  for (const b of document.querySelectorAll('.hand-piece')) {
+    b.addEventListener('click', () => onHand(parseInt(b.dataset.side, 10), b.dataset.hand));
+  }
+}
+
+function swatch(side) {
+  const colors = app.state.game === 'hasami' ? ['#f6f2ea', '#262626'] : ['#f3ddb0', '#5a4a3a'];
+  return `<span class="swatch" style="background:${colors[side]}"></span>`;
+}
+
+function renderPlayers() {
+  const s = app.state;
+  const box = $('players');
+  const topSide = app.flipped ? 0 : 1;
+  const order = [topSide, 1 - topSide];
+  box.innerHTML = order.map((side) => {
+    const p = s.players[side];
+    const kind = p.kind === 'engine' ? `engine: ${p.command}${p.level ? `, level ${p.level}` : ''}` : p.kind === 'human' ? 'person at the board' : 'from the record';
+    const limits = p.limits ? ` · ${p.limits}` : '';
+    const toMove = !s.end && !s.review && sideIndex(s.toMove) === side;
+    return `<div class="player-box${toMove ? ' to-move' : ''}" data-side="${side}">` +
+      `<div class="name">${swatch(side)}${escapeHtml(p.name)} <small>(${SIDE_NAMES[side].toLowerCase()})</small></div>` +
+      `<div class="clock idle" data-clock="${side}"></div>` +
+      `<div class="meta">${escapeHtml(kind)}${escapeHtml(limits)}</div></div>`;
+  }).join('');
+}
+
+function fmtMs(ms) {
+  if (ms === null || ms === undefined) return '';
+  const t = Math.max(0, ms);
+  const m = Math.floor(t / 60000), sec = Math.floor((t % 60000) / 1000);
+  if (t < 10000) return `${m}:${String(sec).padStart(2, '0')}.${Math.floor((t % 1000) / 100)}`;
+  return `${m}:${String(sec).padStart(2, '0')}`;
+}
+
+// Clocks and thinking: every poll, and counted down between polls.
+function renderLive() {
+  const s = app.state;
+  if (!s || !app.clocks) return;
+  const spent = performance.now() - app.clocksAt;
+  app.clocks.forEach((c, side) => {
+    const el = document.querySelector(`[data-clock="${side}"]`);
+    if (!el) return;
+    const run = c.running ? spent : 0;
+    let text = '';
+    let low = false;
+    if (c.ms !== null) {
+      const left = c.ms - run;
+      text = fmtMs(left);
+      low = c.running && left < 10000;
+    } else if (c.moveMs !== null) {
+      text = c.running ? fmtMs(c.moveMs - run) : 'per move';
+    } else {
+      text = '∞';
+    }
+    el.textContent = text;
+    el.classList.toggle('idle', !c.running);
+    el.classList.toggle('low', low);
+  });
+  const th = app.thinking;
+  const box = $('thinking');
+  if (!th || s.end) {
+    box.classList.add('hidden');
+    return;
+  }
+  box.classList.remove('hidden');
+  const who = s.players[th.side].name;
+  const bits = [];
+  if (th.depth) bits.push(`depth ${th.depth}${th.seldepth ? `/${th.seldepth}` : ''}`);
+  if (th.score) bits.push(th.score.mate !== undefined ? `mate ${th.score.mate}` : `score ${(th.score.cp >= 0 ? '+' : '') + (th.score.cp / 100).toFixed(2)}`);
+  if (th.nodes) bits.push(`${th.nodes} nodes`);
+  if (th.nps) bits.push(`${th.nps} nodes/s`);
+  const secs = th.ms !== null ? ` (${(th.ms / 1000).toFixed(1)} s)` : '';
+  box.innerHTML = `<div><b>${escapeHtml(who)}</b> is thinking${secs}${bits.length ? ': ' + bits.join(' · ') : ''}</div>` +
+    (th.pv.length ? `<div class="pv">PV: ${th.pv.map(escapeHtml).join(' ')}</div>` : '') +
+    (th.string ? `<div class="pv">${escapeHtml(th.string)}</div>` : '');
+  box.dataset.depth = th.depth || '';
+}
+
+function renderEnd() {
+  const s = app.state;
+  const el = $('end');
+  if (s.review) {
+    const r = s.review;
+    el.classList.remove('hidden');
+    el.innerHTML = `<div class="result">Recorded: ${escapeHtml(r.result)}</div>` +
+      `<div>${escapeHtml(r.sentence || '')}</div>`;
+    return;
+  }
+  if (!s.end) {
+    el.classList.add('hidden');
+    el.innerHTML = '';
+    return;
+  }
+  el.classList.remove('hidden');
+  el.innerHTML = `<div class="result" data-result="${escapeHtml(s.end.result)}">${escapeHtml(s.end.result)} · game over</div>` +
+    `<div class="sentence">${escapeHtml(s.end.sentence)}</div>` +
+    (s.end.detail ? `<div class="detail">${escapeHtml(s.end.detail)}</div>` : '');
+}
+
+function describeStep(board, st, river) {
+  const p = pieceAt(board, st.from);
+  let s = `${pieceName(p)} ${st.from}→${st.to}`;
+  if (river) s += ` (entered the River at ${river.via.join(' or ')}, carried to ${st.to})`;
+  if (st.promote) s += ', promotes';
+  return s;
+}
+
+function renderLastMove(view) {
+  const el = $('lastmove');
+  const last = view.last;
+  if (!last) {
+    el.innerHTML = view.ply === 0 ? '<i>Start position.</i>' : '';
+    return;
+  }
+  const mv = last.text;
+  let words = '';
+  const riverFor = (st) => last.river.find((r) => r.from === st.from && r.to === st.to);
+  if (mv === 'pass') {
+    words = 'pass';
+  } else if (last.drop) {
+    words = `drop of a ${letterName(last.drop.piece)} on ${last.drop.to}`;
+  } else if (last.steps.length) {
+    words = describeStep(last.before, last.steps[0], riverFor(last.steps[0]));
+    if (last.steps[1]) words += `; Bond: ${describeStep(last.before, last.steps[1], riverFor(last.steps[1]))}`;
+  }
+  let html = `<b>Last move</b> (${last.side} player): <code>${escapeHtml(mv)}</code> — ${escapeHtml(words)}`;
+  if (last.captured.length) html += `; captured on ${last.captured.join(', ')}`;
+  if (last.flips.length) {
+    html += `<div class="flips">Flips: ${last.flips.map((lv, k) => `<span>level ${k + 1}: ${lv.join(' ')}</span>`).join('')}</div>`;
+  }
+  const caps = view.captures;
+  if (!view.board.hands) html += `<div>Captures so far: ${escapeHtml(app.state.players[0].name)} ${caps[0]}, ${escapeHtml(app.state.players[1].name)} ${caps[1]}</div>`;
+  el.innerHTML = html;
+}
+
+function renderMoves() {
+  const s = app.state;
+  const list = $('moves');
+  const shown = app.viewPly === null ? s.plies : app.viewPly;
+  let html = '';
+  const startSide = s.start.split(' ')[1] === 'b' ? 1 : 0;
+  let k = 0;
+  let number = 1;
+  const ms = s.moves;
+  while (k < ms.length) {
+    const cells = [];
+    let side = (k + startSide) % 2;
+    if (side === 1 && k === 0) cells.push('<span class="mv">…</span>');
+    do {
+      const m = ms[k];
+      const cur = k + 1 === shown ? ' current' : '';
+      cells.push(`<span class="mv${cur}" data-ply="${k + 1}">${escapeHtml(m.text)}</span>` +
+        (m.comment ? `<span class="cmt">${escapeHtml(m.comment)}</span>` : ''));
+      k += 1;
+      side = (k + startSide) % 2;
+    } while (k < ms.length && side === 1);
+    html += `<li value="${number}">${cells.join('')}</li>`;
+    number += 1;
+  }
+  list.innerHTML = html;
+  for (const m of list.querySelectorAll('.mv[data-ply]')) {
+    m.addEventListener('click', () => stepTo(parseInt(m.dataset.ply, 10)));
+  }
+  const cur = list.querySelector('.current');
+  if (cur && app.viewPly !== null) cur.scrollIntoView({ block: 'nearest' });
+  else list.scrollTop = list.scrollHeight;
+  $('step-label').textContent = `move ${shown} of ${s.plies}`;
+  $('step-first').disabled = shown === 0;
+  $('step-back').disabled = shown === 0;
+  $('step-fwd').disabled = shown >= s.plies;
+  $('step-last').disabled = shown >= s.plies;
+}
+
+function renderPrompt() {
+  const s = app.state;
+  const el = $('prompt');
+  const sel = app.sel;
+  const name = (side) => s.players[side].name;
+  const toMove = sideIndex(s.toMove);
+  let text = '';
+  if (s.closed) text = 'This game was closed.';
+  else if (s.review) text = 'A record: step through it with the arrows (or the ← → keys), or click a move.';
+  else if (app.viewPly !== null) text = `Showing the position after move ${app.viewPly}. Press >| to go back to the game.`;
+  else if (s.end) text = `Game over: ${s.end.sentence}.`;
+  else if (!s.humanToMove) text = `${name(toMove)} (${SIDE_NAMES[toMove].toLowerCase()}) to move${s.players[toMove].kind === 'engine' ? ': the engine is thinking…' : '.'}`;
+  else if (!sel) text = `${name(toMove)} to move (${SIDE_NAMES[toMove].toLowerCase()}): click one of your pieces${app.state.view.board.hands ? ' or a piece in your hand' : ''}.`;
+  else if (sel.stage === 'dest' && sel.drop) text = `Click a marked square to drop the ${(gameInfo().hand || {})[sel.drop] || letterName(sel.drop)}.`;
+  else if (sel.stage === 'dest') {
+    const p = pieceAt(shownBoard(), sel.from);
+    const inRiver = gameInfo().river !== undefined && sel.dests.some((d) => parseSq(d).file === gameInfo().river);
+    text = `${sel.bond ? 'Bond step: ' : ''}${pieceName(p)} on ${sel.from}: click a marked square.` +
+      (inRiver ? ' A marked River square is where it enters the River; the current then carries it.' : '');
+  } else if (sel.stage === 'bond') {
+    text = 'Bond: you may move one piece of the group (dashed) one step diagonally. Click it, or "No Bond" to end your turn.';
+  } else if (sel.stage === 'choice') text = 'Choose in the box on the board.';
+  el.textContent = text;
+  let bondBtn = $('btn-nobond');
+  if (sel && sel.stage === 'bond' && sel.single) {
+    if (!bondBtn) {
+      bondBtn = document.createElement('button');
+      bondBtn.id = 'btn-nobond';
+      bondBtn.type = 'button';
+      bondBtn.textContent = 'No Bond (end the turn)';
+      bondBtn.addEventListener('click', declineBond);
+      $('actions').appendChild(bondBtn);
+    }
+  } else if (bondBtn) {
+    bondBtn.remove();
+  }
+}
+
+function renderHelp() {
+  const g = gameInfo();
+  const key = app.state.game;
+  if ($('help-text').dataset.game === key) return;
+  $('help-text').dataset.game = key;
+  let html = g.help.map((p) => `<p>${p}</p>`).join('');
+  const pieces = Object.entries(g.pieces).map(([l, [n, m]]) => `<b>${l}</b> ${escapeHtml(n)}: ${escapeHtml(m)}`);
+  if (g.promoted) for (const [l, [n, m]] of Object.entries(g.promoted)) pieces.push(`<b>+${l}</b> ${escapeHtml(n)}: ${escapeHtml(m)}`);
+  html += `<p>${pieces.join('<br>')}</p>`;
+  $('help-text').innerHTML = html;
+}
+
+function renderReview() {
+  const s = app.state;
+  const el = $('review');
+  if (!s.review) {
+    el.classList.add('hidden');
+    return;
+  }
+  const r = s.review;
+  el.classList.remove('hidden');
+  const rows = r.tags.map(([n, v]) => `<tr><td>${escapeHtml(n)}</td><td>${escapeHtml(v)}</td></tr>`).join('');
+  el.innerHTML = `<div><b>Record</b> — ${r.valid ? 'valid by the rules (as koma-referee --replay checks)' : `not valid: ${escapeHtml(r.check || '')}`}</div>` +
+    (r.error ? `<div class="error">${escapeHtml(r.error)}</div>` : '') +
+    (r.rulesEnd ? `<div>The rules end it: ${escapeHtml(r.rulesEnd)}</div>` : '') +
+    `<table>${rows}</table>`;
+}
+
+// ---------- setup ----------
+
+function playerFields(side, defaults) {
+  const fs = document.querySelector(`#setup-players .player[data-side="${side}"]`);
+  const levels = app.levels.map((l) => `<option value="${l}"${l === defaults.level ? ' selected' : ''}>${l}</option>`).join('');
+  fs.insertAdjacentHTML('beforeend', `
+    <label>Played by <select name="kind">
+      <option value="human"${defaults.kind === 'human' ? ' selected' : ''}>a person</option>
+      <option value="engine"${defaults.kind === 'engine' ? ' selected' : ''}>an engine</option></select></label>
+    <label>Name <input name="name" type="text" placeholder="(default)"></label>
+    <div class="engine-only">
+      <label>Engine command <input name="command" type="text" placeholder="${escapeHtml(app.engine)}"></label>
+      <label>Level <select name="level">${levels}<option value="default">(engine's own; for other engines)</option></select></label>
+    </div>
+    <label>Time <select name="time">
+      <option value="none">no clock</option>
+      <option value="move">seconds per move</option>
+      <option value="clock">clock: minutes + seconds per move</option></select></label>
+    <label class="inline time-move">Seconds per move <input name="seconds" type="number" min="0.05" step="0.05" value="1"></label>
+    <label class="inline time-clock">Minutes <input name="base" type="number" min="0" step="0.5" value="5">
+      + increment (s) <input name="inc" type="number" min="0" step="0.5" value="3"></label>`);
+  const kind = fs.querySelector('[name=kind]');
+  const time = fs.querySelector('[name=time]');
+  const sync = () => {
+    const engine = kind.value === 'engine';
+    fs.querySelector('.engine-only').classList.toggle('hidden', !engine);
+    time.querySelector('option[value=none]').disabled = engine;
+    if (engine && time.value === 'none') time.value = 'move';
+    fs.querySelector('.time-move').classList.toggle('hidden', time.value !== 'move');
+    fs.querySelector('.time-clock').classList.toggle('hidden', time.value !== 'clock');
+  };
+  kind.addEventListener('change', sync);
+  time.addEventListener('change', sync);
+  time.value = defaults.time;
+  sync();
+}
+
+function ruleFields() {
+  const name = $('setup-game').value;
+  const g = app.games.find((x) => x.name === name);
+  const box = $('setup-rules');
+  box.innerHTML = '<legend>Rules</legend>';
+  if (!g.rules.length) {
+    box.insertAdjacentHTML('beforeend', '<p>This game has no rule options.</p>');
+    return;
+  }
+  for (const r of g.rules) {
+    const help = RULE_HELP[r.name] ? `<span class="rule-help">${escapeHtml(RULE_HELP[r.name])}</span>` : '';
+    let input = '';
+    if (r.kind === 'check') input = `<input type="checkbox" data-rule="${r.name}"${r.default ? ' checked' : ''}>`;
+    else if (r.kind === 'spin') input = `<input type="number" data-rule="${r.name}" min="${r.min}" max="${r.max}" value="${r.default}">`;
+    else if (r.kind === 'combo') input = `<select data-rule="${r.name}">${r.values.map((v) => `<option${v === r.default ? ' selected' : ''}>${v}</option>`).join('')}</select>`;
+    else input = `<input type="text" data-rule="${r.name}" value="${escapeHtml(r.default || '')}">`;
+    box.insertAdjacentHTML('beforeend', `<label>${input} ${r.name}${help}</label>`);
+  }
+}
+
+function buildSetup() {
+  const sel = $('setup-game');
+  sel.innerHTML = app.games.map((g) => `<option value="${g.name}">${escapeHtml((GAMES[g.name] || {}).title || g.name)}</option>`).join('');
+  sel.addEventListener('change', ruleFields);
+  ruleFields();
+  playerFields(0, { kind: 'human', level: 'normal', time: 'none' });
+  playerFields(1, { kind: 'engine', level: 'normal', time: 'move' });
+}
+
+function readSetup() {
+  const rules = {};
+  for (const el of document.querySelectorAll('#setup-rules [data-rule]')) {
+    rules[el.dataset.rule] = el.type === 'checkbox' ? el.checked : el.value;
+  }
+  const players = [0, 1].map((side) => {
+    const fs = document.querySelector(`#setup-players .player[data-side="${side}"]`);
+    const v = (n) => fs.querySelector(`[name=${n}]`).value;
+    const p = { kind: v('kind') };
+    if (v('name').trim()) p.name = v('name').trim();
+    if (p.kind === 'engine') {
+      if (v('command').trim()) p.command = v('command').trim();
+      p.level = v('level');
+    }
+    const mode = v('time');
+    if (mode === 'move') p.time = { mode, seconds: parseFloat(v('seconds')) };
+    else if (mode === 'clock') p.time = { mode, base: parseFloat(v('base')) * 60, inc: parseFloat(v('inc')) };
+    else p.time = { mode: 'none' };
+    return p;
+  });
+  const setup = { game: $('setup-game').value, rules, players, maxPlies: parseInt($('setup-maxplies').value || '0', 10) };
+  const start = $('setup-startpos').value.trim();
+  if (start) setup.start = start;
+  return setup;
+}
+
+async function startGame(ev) {
+  if (ev) ev.preventDefault();
+  $('setup-error').classList.add('hidden');
+  try {
+    const st = await api('POST', '/api/tables', readSetup());
+    $('setup').close();
+    await leaveOwnTable();
+    app.own.add(st.id);
+    await openTable(st.id, st);
+  } catch (e) {
+    $('setup-error').textContent = e.message;
+    $('setup-error').classList.remove('hidden');
+  }
+}
+
+// A new game from this tab ends the previous game this tab started.
+async function leaveOwnTable() {
+  if (app.table !== null && app.own.has(app.table)) {
+    const id = app.table;
+    app.own.delete(id);
+    try { await api('POST', `/api/tables/${id}/close`, {}); } catch (e) { /* already gone */ }
+  }
+}
+
+// ---------- records ----------
+
+async function loadFile(file) {
+  $('load-error').classList.add('hidden');
+  const list = $('load-list');
+  list.innerHTML = '';
+  let text;
+  try {
+    text = await file.text();
+    const r = await api('POST', '/api/records', { text });
+    if (!r.records.length) throw new Error('the file holds no record');
+    for (const item of r.records) {
+      const li = document.createElement('li');
+      if (!item.ok) {
+        li.innerHTML = `<span class="error">Record at line ${item.line} cannot be read: ${escapeHtml(item.error)}</span>`;
+      } else {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.textContent = 'Open';
+        b.dataset.index = item.index;
+        b.addEventListener('click', () => openRecord(text, item.index));
+        li.appendChild(b);
+        li.insertAdjacentHTML('beforeend', ` ${escapeHtml(item.variant || '?')}: ${escapeHtml(item.first || '?')} – ${escapeHtml(item.second || '?')}, ${escapeHtml(item.result)}` +
+          `${item.termination ? ` (${escapeHtml(item.termination)})` : ''}, ${item.plies} moves` +
+          (item.valid ? '' : ` <span class="error">${escapeHtml(item.check || 'invalid')}</span>`));
+      }
+      list.appendChild(li);
+    }
+  } catch (e) {
+    $('load-error').textContent = e.message;
+    $('load-error').classList.remove('hidden');
+  }
+}
+
+async function openRecord(text, index) {
+  try {
+    const st = await api('POST', '/api/tables', { review: { text, index } });
+    $('load').close();
+    await leaveOwnTable();
+    app.own.add(st.id);
+    await openTable(st.id, st);
+    stepTo(0);
+  } catch (e) {
+    $('load-error').textContent = e.message;
+    $('load-error').classList.remove('hidden');
+  }
+}
+
+async function showWatch() {
+  const list = $('watch-list');
+  list.innerHTML = '';
+  try {
+    const r = await api('GET', '/api/tables');
+    if (!r.tables.length) list.innerHTML = '<li>No game is open.</li>';
+    for (const t of r.tables) {
+      const li = document.createElement('li');
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = t.id === app.table ? 'Showing' : 'Watch';
+      b.disabled = t.id === app.table;
+      b.addEventListener('click', () => { $('watch').close(); openTable(t.id); });
+      li.appendChild(b);
+      const title = (GAMES[t.game] || {}).title || t.game;
+      li.insertAdjacentHTML('beforeend', ` #${t.id} ${escapeHtml(title)}${t.review ? ' (record)' : ''}: ${escapeHtml(t.players[0])} – ${escapeHtml(t.players[1])}, ${t.plies} moves${t.end ? `, ${escapeHtml(t.end.sentence)}` : ''}`);
+      list.appendChild(li);
+    }
+  } catch (e) {
+    list.innerHTML = `<li class="error">${escapeHtml(e.message)}</li>`;
+  }
+  $('watch').showModal();
+}
+
+// ---------- start ----------
+
+async function init() {
+  $('btn-new').addEventListener('click', () => { $('setup-error').classList.add('hidden'); $('setup').showModal(); });
+  $('setup-form').addEventListener('submit', startGame);
+  $('setup-close').addEventListener('click', () => $('setup').close());
+  $('btn-load').addEventListener('click', () => { $('load-list').innerHTML = ''; $('load-file').value = ''; $('load').showModal(); });
+  $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); });
+  $('btn-watch').addEventListener('click', showWatch);
+  $('btn-flip').addEventListener('click', () => { app.flipped = !app.flipped; render(); });
+  $('btn-undo').addEventListener('click', async () => {
+    try { accept(await api('POST', `/api/tables/${app.table}/undo`, {})); } catch (e) { showError(e.message); }
+  });
+  $('btn-save').addEventListener('click', () => { if (app.table !== null) location.href = `/api/tables/${app.table}/record`; });
+  $('btn-pass').addEventListener('click', () => send('pass'));
+  $('btn-cancel').addEventListener('click', () => { clearSel(); render(); });
+  $('step-first').addEventListener('click', () => stepTo(0));
+  $('step-back').addEventListener('click', () => stepTo((app.viewPly === null ? app.state.plies : app.viewPly) - 1));
+  $('step-fwd').addEventListener('click', () => stepTo((app.viewPly === null ? app.state.plies : app.viewPly) + 1));
+  $('step-last').addEventListener('click', () => stepTo(null));
+  document.addEventListener('keydown', (e) => {
+    if (document.querySelector('dialog[open]') || !app.state) return;
+    if (e.key === 'ArrowLeft') $('step-back').click();
+    else if (e.key === 'ArrowRight') $('step-fwd').click();
+    else if (e.key === 'Escape') { clearSel(); render(); }
+  });
+  setInterval(renderLive, 100);
+  const g = await api('GET', '/api/games');
+  app.games = g.games;
+  app.engine = g.engine;
+  app.levels = g.levels;
+  buildSetup();
+  const m = /table=(\d+)/.exec(location.hash);
+  if (m) {
+    await openTable(parseInt(m[1], 10));
+  } else {
+    $('setup').showModal();
+  }
+}
+
+init().catch((e) => showError(`The page could not start: ${e.message}`));

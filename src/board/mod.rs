@@ -1,0 +1,289 @@
+//! The board: a local web server with a page to play every game against
+//! any engine that speaks Koma's protocol, or against a friend at the same
+//! screen, to watch two engines play, and to step through game records.
+//! `koma-board` is a thin front end over `start`.
+//!
+//! Layout: `http` (a minimal HTTP/1.1 server on `std::net`) → `api` (the
+//! routes: the page, its assets, the JSON API) → `table` (one game with
+//! its players, clocks and engine worker, on the referee's engine
+//! handling) over `play` (one game's moves and positions, as JSON for the
+//! page) and `extras` (the little the page needs to know of particular
+//! games). The page itself (`assets/`) is compiled into the binary.
+//!
+//! The browser never decides legality: it gets the legal moves from the
+//! server (as move strings, with the squares and choices that make each
+//! one with the mouse) and sends back the move string it chose.
+
+mod api;
+pub mod extras;
+pub mod http;
+pub mod play;
+pub mod records;
+pub mod table;
+
+use crate::referee::engine_proc::Launch;
+use crate::referee::handshake::Timeouts;
+use std::collections::HashMap;
+use std::net::{SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use table::Table;
+
+/// Games open at once; more are refused until some close.
+pub const MAX_TABLES: usize = 32;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub addr: SocketAddr,
+    /// The engine the page offers by default.
+    pub engine: Launch,
+    pub timeouts: Timeouts,
+    /// Milliseconds a player may exceed the clock before losing on time.
+    pub margin: Duration,
+    /// A game nobody has looked at for this long is closed.
+    pub idle: Duration,
+}
+
+impl Config {
+    /// The defaults: 127.0.0.1 on `port`, the referee's timeouts.
+    pub fn new(port: u16, engine: Launch) -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], port)),
+            engine,
+            timeouts: Timeouts {
+                start: Duration::from_secs(10),
+                heartbeat: Duration::from_secs(1),
+                stall: Duration::from_secs(5),
+            },
+            margin: Duration::from_millis(1000),
+            idle: Duration::from_secs(600),
+        }
+    }
+}
+
+/// The engine next to the running program (`koma` beside `koma-board`),
+/// or else the running program itself in engine mode (`koma-board` plays
+/// Koma's engine with `--engine-protocol`), so the page always has an
+/// engine to offer.
+pub fn bundled_engine() -> Launch {
+    let me = std::env::current_exe().ok();
+    let name = if cfg!(windows) { "koma.exe" } else { "koma" };
+    if let Some(dir) = me.as_ref().and_then(|p| p.parent()) {
+        let koma = dir.join(name);
+        if koma.is_file() {
+            return Launch {
+                cmd: koma,
+                args: Vec::new(),
+                dir: None,
+            };
+        }
+    }
+    Launch {
+        cmd: me.unwrap_or_else(|| "koma".into()),
+        args: vec![ENGINE_FLAG.to_string()],
+        dir: None,
+    }
+}
+
+/// The flag that makes `koma-board` speak the engine protocol.
+pub const ENGINE_FLAG: &str = "--engine-protocol";
+
+/// The command line of a launch as the page shows it.
+pub fn launch_text(l: &Launch) -> String {
+    let mut s = l.cmd.display().to_string();
+    for a in &l.args {
+        s.push(' ');
+        s.push_str(a);
+    }
+    s
+}
+
+/// An open table and its worker thread.
+type Entry = (Arc<Table>, Option<JoinHandle<()>>);
+
+/// The open games and what they need to run.
+pub struct Registry {
+    pub config: Config,
+    tables: Mutex<HashMap<u64, Entry>>,
+    next: AtomicU64,
+    stopping: AtomicBool,
+}
+
+impl Registry {
+    fn new(config: Config) -> Registry {
+        Registry {
+            config,
+            tables: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(1),
+            stopping: AtomicBool::new(false),
+        }
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
+        self.tables.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn next_id(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// Opens a table and starts its worker.
+    pub fn open(&self, table: Table) -> Result<Arc<Table>, String> {
+        if self.stopping.load(Ordering::SeqCst) {
+            return Err("the server is stopping".into());
+        }
+        let mut map = self.map();
+        if map.len() >= MAX_TABLES {
+            return Err(format!(
+                "{MAX_TABLES} games are open already: close one (or wait for idle ones to close)"
+            ));
+        }
+        let table = Arc::new(table);
+        let worker = {
+            let t = table.clone();
+            std::thread::Builder::new()
+                .name(format!("table {}", table.id))
+                .spawn(move || table::run_worker(&t))
+                .map_err(|e| format!("cannot start the game's thread ({e})"))?
+        };
+        map.insert(table.id, (table.clone(), Some(worker)));
+        Ok(table)
+    }
+
+    pub fn get(&self, id: u64) -> Option<Arc<Table>> {
+        self.map().get(&id).map(|(t, _)| t.clone())
+    }
+
+    pub fn list(&self) -> Vec<Arc<Table>> {
+        let mut v: Vec<Arc<Table>> = self.map().values().map(|(t, _)| t.clone()).collect();
+        v.sort_by_key(|t| t.id);
+        v
+    }
+
+    /// Closes a table: its worker ends and its engines are stopped.
+    pub fn close(&self, id: u64) -> bool {
+        let entry = self.map().remove(&id);
+        match entry {
+            Some((t, worker)) => {
+                t.close();
+                // The worker joins in the background: an engine may take
+                // up to the stall timeout to answer `stop`.
+                if let Some(w) = worker {
+                    let _ = std::thread::Builder::new()
+                        .name("table close".into())
+                        .spawn(move || {
+                            let _ = w.join();
+                        });
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Closes the tables nobody looked at for `idle`.
+    fn sweep(&self) {
+        let idle: Vec<u64> = self
+            .map()
+            .values()
+            .filter(|(t, _)| t.lock().last_seen.elapsed() > self.config.idle)
+            .map(|(t, _)| t.id)
+            .collect();
+        for id in idle {
+            self.close(id);
+        }
+    }
+
+    /// Closes every table and waits for their workers (and engines).
+    fn close_all(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        let all: Vec<Entry> = self.map().drain().map(|(_, v)| v).collect();
+        for (t, _) in &all {
+            t.close();
+        }
+        for (_, w) in all {
+            if let Some(w) = w {
+                let _ = w.join();
+            }
+        }
+    }
+}
+
+/// A running board server.
+pub struct Server {
+    pub addr: SocketAddr,
+    listener: http::Listener,
+    registry: Arc<Registry>,
+    sweeper: Option<JoinHandle<()>>,
+    stop_sweeper: Arc<AtomicBool>,
+}
+
+impl Server {
+    /// The address to open in a browser.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Stops serving, closes every game and waits for its engines to end.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    /// Serves until the process ends.
+    pub fn wait(mut self) {
+        if let Some(s) = self.sweeper.take() {
+            let _ = s.join();
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.listener.stop();
+        self.stop_sweeper.store(true, Ordering::SeqCst);
+        if let Some(s) = self.sweeper.take() {
+            let _ = s.join();
+        }
+        self.registry.close_all();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Binds the address and starts serving in background threads.
+pub fn start(config: Config) -> std::io::Result<Server> {
+    let listener = TcpListener::bind(config.addr)?;
+    let addr = listener.local_addr()?;
+    let registry = Arc::new(Registry::new(config));
+    let allowed = api::allowed_hosts(addr);
+    let reg = registry.clone();
+    let listener = http::start(listener, move |req| api::handle(&reg, &allowed, req))?;
+    let stop_sweeper = Arc::new(AtomicBool::new(false));
+    let sweeper = {
+        let reg = registry.clone();
+        let stop = stop_sweeper.clone();
+        std::thread::Builder::new()
+            .name("board sweeper".into())
+            .spawn(move || {
+                let mut last = Instant::now();
+                while !stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(100));
+                    if last.elapsed() > Duration::from_secs(5) {
+                        reg.sweep();
+                        last = Instant::now();
+                    }
+                }
+            })?
+    };
+    Ok(Server {
+        addr,
+        listener,
+        registry,
+        sweeper: Some(sweeper),
+        stop_sweeper,
+    })
+}

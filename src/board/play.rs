@@ -1,0 +1,490 @@
+//! One game's moves and positions, behind an object-safe trait so a table
+//! can hold any game: `GamePlay<G>` implements it once for every game
+//! (made through `GameId::visit`), and turns positions and legal moves
+//! into the JSON the page draws. Legality is the rules library's alone:
+//! moves arrive as text and are matched against the generated moves.
+
+use super::extras;
+use crate::core::{
+    Color, Coord, End, Game, History, MoveText, OptionValue, PieceText, PositionText, Rules,
+    StepText, status_with_history,
+};
+use crate::games::{GameId, GameVisitor};
+use crate::protocol::options::parse_option_value;
+use crate::protocol::{PositionLine, PositionStart};
+use serde_json::{Value, json};
+
+pub trait Play: Send {
+    fn game(&self) -> GameId;
+    fn files(&self) -> u8;
+    fn ranks(&self) -> u8;
+    /// Moves played so far.
+    fn plies(&self) -> usize;
+    fn moves(&self) -> &[MoveText];
+    /// The start position when it is not the game's own.
+    fn start_text(&self) -> Option<&PositionText>;
+    /// Every rule option with its value in this game.
+    fn rules(&self) -> &[(&'static str, OptionValue)];
+    /// Side to move in the latest position.
+    fn side_to_move(&self) -> Color;
+    /// The end by the rules in the latest position, history included.
+    fn status(&self) -> Option<End>;
+    /// Plays a move in the latest position; returns its canonical text.
+    fn play(&mut self, text: &MoveText) -> Result<MoveText, String>;
+    /// Takes moves back until `plies` are left.
+    fn undo_to(&mut self, plies: usize);
+    /// The `position` command of the latest position.
+    fn position_command(&self) -> String;
+    /// The position string after `ply` moves.
+    fn position_text(&self, ply: usize) -> String;
+    /// The board after `ply` moves and what the move to it did.
+    fn view(&self, ply: usize) -> Value;
+    /// The legal moves of the latest position, with what the page needs
+    /// to offer each of them with the mouse.
+    fn legal(&self) -> Value;
+}
+
+/// A new game of `game` under rule options given by name (any case), from
+/// its start position or from `start`.
+pub fn new_play(
+    game: GameId,
+    rules: &[(String, String)],
+    start: Option<&PositionText>,
+) -> Result<Box<dyn Play>, String> {
+    struct Make<'a>(&'a [(String, String)], Option<&'a PositionText>);
+    impl GameVisitor for Make<'_> {
+        type Output = Result<Box<dyn Play>, String>;
+        fn visit<G: Game>(self) -> Self::Output {
+            Ok(Box::new(GamePlay::<G>::new(self.0, self.1)?))
+        }
+    }
+    game.visit(Make(rules, start))
+}
+
+pub struct GamePlay<G: Game> {
+    game: GameId,
+    rule_values: Vec<(&'static str, OptionValue)>,
+    start_text: Option<PositionText>,
+    /// `positions[k]`: after `k` moves.
+    positions: Vec<G>,
+    moves: Vec<MoveText>,
+    history: History,
+}
+
+impl<G: Game> GamePlay<G> {
+    fn new(rules: &[(String, String)], start: Option<&PositionText>) -> Result<Self, String> {
+        let specs = G::Rules::specs();
+        let mut r = G::Rules::default();
+        let mut values: Vec<(&'static str, OptionValue)> =
+            specs.iter().map(|s| (s.name, s.default_value())).collect();
+        for (name, raw) in rules {
+            let spec = specs
+                .iter()
+                .find(|s| s.name.eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+                    if known.is_empty() {
+                        format!("{} has no rule option {name} (it has none)", G::NAME)
+                    } else {
+                        format!(
+                            "{} has no rule option {name}: expected one of {}",
+                            G::NAME,
+                            known.join(", ")
+                        )
+                    }
+                })?;
+            let v = parse_option_value(spec, Some(raw))?;
+            r.set(spec.name, &v)?;
+            if let Some(slot) = values.iter_mut().find(|(n, _)| *n == spec.name) {
+                slot.1 = v;
+            }
+        }
+        let pos = match start {
+            None => G::start(&r),
+            Some(t) => {
+                G::from_text(t, &r).map_err(|e| format!("invalid {} position ({e})", G::NAME))?
+            }
+        };
+        let game = GameId::from_name(G::NAME).ok_or("unknown game")?;
+        Ok(GamePlay {
+            game,
+            rule_values: values,
+            start_text: start.map(|_| pos.to_text()),
+            history: History::starting_at(&pos),
+            positions: vec![pos],
+            moves: Vec::new(),
+        })
+    }
+
+    fn latest(&self) -> &G {
+        // `positions` always holds the start position.
+        &self.positions[self.positions.len() - 1]
+    }
+}
+
+impl<G: Game> Play for GamePlay<G> {
+    fn game(&self) -> GameId {
+        self.game
+    }
+
+    fn files(&self) -> u8 {
+        G::FILES
+    }
+
+    fn ranks(&self) -> u8 {
+        G::RANKS
+    }
+
+    fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn moves(&self) -> &[MoveText] {
+        &self.moves
+    }
+
+    fn start_text(&self) -> Option<&PositionText> {
+        self.start_text.as_ref()
+    }
+
+    fn rules(&self) -> &[(&'static str, OptionValue)] {
+        &self.rule_values
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.latest().side_to_move()
+    }
+
+    fn status(&self) -> Option<End> {
+        status_with_history(self.latest(), &self.history)
+    }
+
+    fn play(&mut self, text: &MoveText) -> Result<MoveText, String> {
+        if let Some(end) = self.status() {
+            return Err(format!("the game is over ({end})"));
+        }
+        let pos = self.latest();
+        let mv = pos
+            .find_move(text)
+            .ok_or_else(|| format!("{text} is not a legal move here"))?;
+        let canon = pos.move_text(mv);
+        let next = pos.play(mv);
+        self.history.push(next.repetition_key());
+        self.positions.push(next);
+        self.moves.push(canon);
+        Ok(canon)
+    }
+
+    fn undo_to(&mut self, plies: usize) {
+        while self.moves.len() > plies {
+            self.moves.pop();
+            self.positions.pop();
+            self.history.pop();
+        }
+    }
+
+    fn position_command(&self) -> String {
+        let start = match &self.start_text {
+            None => PositionStart::StartPos,
+            Some(t) => PositionStart::Fen(t.clone()),
+        };
+        PositionLine::new(&start, &self.moves).as_str().to_string()
+    }
+
+    fn position_text(&self, ply: usize) -> String {
+        let k = ply.min(self.moves.len());
+        self.positions[k].to_text().to_string()
+    }
+
+    fn view(&self, ply: usize) -> Value {
+        let k = ply.min(self.moves.len());
+        let pos = &self.positions[k];
+        let text = pos.to_text();
+        let mut captures = [0usize; 2];
+        for j in 1..=k {
+            let before = &self.positions[j - 1];
+            let diff = Diff::of(
+                &before.to_text(),
+                &self.positions[j].to_text(),
+                &self.moves[j - 1],
+                before.side_to_move(),
+            );
+            captures[before.side_to_move().index()] += diff.captured.len();
+        }
+        let last = (k > 0).then(|| {
+            let before = &self.positions[k - 1];
+            let mv_text = self.moves[k - 1];
+            let mover = before.side_to_move();
+            let diff = Diff::of(&before.to_text(), &text, &mv_text, mover);
+            let flips = before
+                .find_move(&mv_text)
+                .map(|m| extras::flip_levels(before, m))
+                .unwrap_or_default();
+            let river: Vec<Value> = river_steps(self.game, before, &mv_text, G::RANKS);
+            let steps: Vec<Value> = match mv_text {
+                MoveText::Step(a) => vec![plain_step(&a)],
+                MoveText::Bond(a, b) => vec![plain_step(&a), plain_step(&b)],
+                _ => Vec::new(),
+            };
+            let drop = match mv_text {
+                MoveText::Drop { piece, to } => {
+                    json!({ "piece": piece.to_string(), "to": to.to_string() })
+                }
+                _ => Value::Null,
+            };
+            json!({
+                "text": mv_text.to_string(),
+                "side": side_name(mover),
+                "before": board_json(&before.to_text(), G::FILES, G::RANKS),
+                "steps": steps,
+                "drop": drop,
+                "squares": move_squares(&mv_text),
+                "captured": diff.captured.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                "changed": diff.changed.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+                "flips": flips.iter().map(|l| l.iter().map(|c| c.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                "river": river,
+            })
+        });
+        json!({
+            "ply": k,
+            "board": board_json(&text, G::FILES, G::RANKS),
+            "side": side_name(pos.side_to_move()),
+            "position": text.to_string(),
+            "last": last,
+            "captures": captures,
+        })
+    }
+
+    fn legal(&self) -> Value {
+        let pos = self.latest();
+        if self.status().is_some() {
+            return json!({ "moves": [], "bondBoards": {} });
+        }
+        let before = pos.to_text();
+        let mut list = G::MoveList::default();
+        pos.generate(&mut list);
+        let mut moves = Vec::with_capacity(list.len());
+        let mut bond_boards = serde_json::Map::new();
+        // The board after each first movement that has Bond continuations.
+        let mut after_first: Vec<(StepText, PositionText)> = Vec::new();
+        for &m in list.iter() {
+            let t = pos.move_text(m);
+            let entry = match t {
+                MoveText::Step(s) => json!({
+                    "t": t.to_string(),
+                    "steps": [step_json(self.game, &before, &s, false, G::RANKS)],
+                }),
+                MoveText::Bond(a, b) => {
+                    let mid = match after_first.iter().find(|(s, _)| *s == a) {
+                        Some((_, p)) => Some(p.clone()),
+                        None => {
+                            let first = MoveText::Step(a);
+                            let mid = pos.find_move(&first).map(|fm| pos.play(fm).to_text());
+                            if let Some(p) = &mid {
+                                after_first.push((a, p.clone()));
+                                bond_boards
+                                    .insert(first.to_string(), board_json(p, G::FILES, G::RANKS));
+                            }
+                            mid
+                        }
+                    };
+                    let second = match &mid {
+                        Some(p) => step_json(self.game, p, &b, true, G::RANKS),
+                        None => step_json(self.game, &before, &b, true, G::RANKS),
+                    };
+                    json!({
+                        "t": t.to_string(),
+                        "steps": [step_json(self.game, &before, &a, false, G::RANKS), second],
+                    })
+                }
+                MoveText::Drop { piece, to } => {
+                    let hand =
+                        hand_letter_used(&before, &pos.play(m).to_text(), pos.side_to_move())
+                            .unwrap_or(piece);
+                    json!({
+                        "t": t.to_string(),
+                        "drop": { "hand": hand.to_string(), "piece": piece.to_string(), "to": to.to_string() },
+                    })
+                }
+                MoveText::Pass => json!({ "t": "pass", "pass": true }),
+            };
+            moves.push(entry);
+        }
+        json!({ "moves": moves, "bondBoards": bond_boards })
+    }
+}
+
+pub fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::First => "first",
+        Color::Second => "second",
+    }
+}
+
+fn plain_step(s: &StepText) -> Value {
+    json!({ "from": s.from.to_string(), "to": s.to.to_string(), "promote": s.promote })
+}
+
+fn step_json(game: GameId, before: &PositionText, s: &StepText, bond: bool, ranks: u8) -> Value {
+    let via = extras::river_entries(game, before, s, bond, ranks);
+    json!({
+        "from": s.from.to_string(),
+        "to": s.to.to_string(),
+        "promote": s.promote,
+        "via": via.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+/// For each movement of a played move that came to rest in the River:
+/// where it entered and where the current left it.
+fn river_steps<G: Game>(game: GameId, before: &G, mv: &MoveText, ranks: u8) -> Vec<Value> {
+    let steps: Vec<(StepText, bool)> = match *mv {
+        MoveText::Step(s) => vec![(s, false)],
+        MoveText::Bond(a, b) => vec![(a, false), (b, true)],
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    let mut board = before.to_text();
+    for (s, bond) in steps {
+        let via = extras::river_entries(game, &board, &s, bond, ranks);
+        if !via.is_empty() {
+            out.push(json!({
+                "from": s.from.to_string(),
+                "to": s.to.to_string(),
+                "via": via.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            }));
+        }
+        if !bond && let Some(m) = before.find_move(&MoveText::Step(s)) {
+            board = before.play(m).to_text();
+        }
+    }
+    out
+}
+
+/// The squares a move names, in order.
+fn move_squares(mv: &MoveText) -> Vec<String> {
+    match mv {
+        MoveText::Step(s) => vec![s.from.to_string(), s.to.to_string()],
+        MoveText::Bond(a, b) => vec![
+            a.from.to_string(),
+            a.to.to_string(),
+            b.from.to_string(),
+            b.to.to_string(),
+        ],
+        MoveText::Drop { to, .. } => vec![to.to_string()],
+        MoveText::Pass => Vec::new(),
+    }
+}
+
+/// What a move did to the board, read from the boards before and after.
+struct Diff {
+    /// Enemy pieces that left the board (or were taken on the square the
+    /// mover arrived on).
+    captured: Vec<Coord>,
+    /// Enemy pieces that became the mover's where nothing moved (flips).
+    changed: Vec<Coord>,
+}
+
+impl Diff {
+    fn of(before: &PositionText, after: &PositionText, mv: &MoveText, mover: Color) -> Diff {
+        let arrivals: Vec<Coord> = match mv {
+            MoveText::Step(s) => vec![s.to],
+            MoveText::Bond(a, b) => vec![a.to, b.to],
+            MoveText::Drop { to, .. } => vec![*to],
+            MoveText::Pass => Vec::new(),
+        };
+        let mut d = Diff {
+            captured: Vec::new(),
+            changed: Vec::new(),
+        };
+        for (row, rank) in before.ranks.iter().enumerate() {
+            for (file, piece) in rank.iter().enumerate() {
+                let Some(b) = piece else { continue };
+                if b.color == mover {
+                    continue;
+                }
+                let a = after
+                    .ranks
+                    .get(row)
+                    .and_then(|r| r.get(file))
+                    .copied()
+                    .flatten();
+                let Some(c) = coord_of(before, row, file) else {
+                    continue;
+                };
+                match a {
+                    None => d.captured.push(c),
+                    Some(a) if a.color == mover && arrivals.contains(&c) => d.captured.push(c),
+                    Some(a) if a.color == mover => d.changed.push(c),
+                    Some(_) => {}
+                }
+            }
+        }
+        d
+    }
+}
+
+fn coord_of(t: &PositionText, row: usize, file: usize) -> Option<Coord> {
+    let rank = t.ranks.len().checked_sub(row + 1)?;
+    Some(Coord::new(
+        u8::try_from(file).ok()?,
+        u8::try_from(rank).ok()?,
+    ))
+}
+
+/// Counts of each letter in a side's hand, in the order the position
+/// string writes them.
+fn hand_counts(t: &PositionText, side: Color) -> Vec<(char, usize)> {
+    let mut out: Vec<(char, usize)> = Vec::new();
+    for p in t.hand.iter().flatten().filter(|p| p.color == side) {
+        match out.iter_mut().find(|(l, _)| *l == p.letter) {
+            Some(e) => e.1 += 1,
+            None => out.push((p.letter, 1)),
+        }
+    }
+    out
+}
+
+/// The hand letter a drop took from `side`'s hand.
+fn hand_letter_used(before: &PositionText, after: &PositionText, side: Color) -> Option<char> {
+    let b = hand_counts(before, side);
+    let a = hand_counts(after, side);
+    b.into_iter()
+        .find(|(l, n)| a.iter().find(|(m, _)| m == l).map_or(0, |x| x.1) < *n)
+        .map(|(l, _)| l)
+}
+
+fn piece_json(p: &PieceText) -> Value {
+    json!({ "l": p.letter.to_string(), "c": p.color.index(), "p": p.promoted })
+}
+
+/// The board as the page draws it: `squares[row][file]`, the highest rank
+/// first, and each side's hand (`null` for games without one).
+pub fn board_json(t: &PositionText, files: u8, ranks: u8) -> Value {
+    let squares: Vec<Vec<Value>> = t
+        .ranks
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|p| p.as_ref().map_or(Value::Null, piece_json))
+                .collect()
+        })
+        .collect();
+    let hands = t.hand.as_ref().map(|_| {
+        Color::BOTH
+            .iter()
+            .map(|&c| {
+                hand_counts(t, c)
+                    .into_iter()
+                    .map(|(l, n)| json!({ "l": l.to_string(), "n": n }))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+    });
+    json!({
+        "files": files,
+        "ranks": ranks,
+        "squares": squares,
+        "hands": hands,
+    })
+}

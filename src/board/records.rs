@@ -1,0 +1,184 @@
+//! Game records on the board, in the referee's record format: a game is
+//! saved with the referee's own `records::build` (so `koma-referee
+//! --replay` and `--report` read it), and any record file is read with
+//! the protocol's record parser, checked with the referee's `--replay`
+//! check, and replayed with the rules library to be stepped through.
+
+use super::play::{Play, new_play};
+use super::table::{Review, TableState};
+use crate::core::{Outcome, PositionText};
+use crate::games::GameId;
+use crate::protocol::parse_position;
+use crate::protocol::record::{Record, parse_records};
+use crate::referee::game::GameEnd;
+use crate::referee::reason::Reason;
+use crate::referee::records::{self, RecordContext, tags};
+use crate::referee::replay;
+use crate::referee::schedule::GameSpec;
+use serde_json::{Value, json};
+
+/// The record of a table's game. A game still in progress is saved with
+/// the result `*` and no `Termination`.
+pub fn record_of(st: &TableState) -> Record {
+    let names = st.names();
+    let limits = [&st.players[0].limits, &st.players[1].limits];
+    let ctx = RecordContext {
+        fingerprint: "",
+        event: "koma-board game",
+        date: &st.created,
+        variant: st.play.game().name(),
+        rules: st.play.rules(),
+        max_plies: st.max_plies,
+    };
+    let spec = GameSpec {
+        number: 1,
+        round: 1,
+        pair: None,
+        first: 0,
+        second: 1,
+        slot: 0,
+    };
+    let (outcome, reason, detail) = match &st.end {
+        Some(e) => (e.outcome, e.reason, e.detail.clone()),
+        None => (Outcome::Draw, Reason::PlyLimit, None),
+    };
+    let end = GameEnd {
+        outcome,
+        reason,
+        detail,
+        moves: st.record_moves(),
+        dead: [false; 2],
+        engine_moves: 0,
+    };
+    let mut r = records::build(&ctx, &spec, names, limits, st.play.start_text(), 0, &end);
+    // The match fingerprint means nothing outside a match.
+    r.tags.retain(|(n, _)| n != tags::MATCH);
+    // A side without a clock: PGN's "-" rather than an empty value.
+    for (n, v) in &mut r.tags {
+        if n.ends_with("TimeControl") && v.is_empty() {
+            *v = "-".into();
+        }
+    }
+    if st.end.is_none() {
+        r.tags
+            .retain(|(n, _)| n != tags::TERMINATION && n != tags::DETAILS);
+        r.set_tag(tags::RESULT, "*");
+        r.result = "*".into();
+    }
+    r
+}
+
+/// A short description of every record of a file, for the page to list.
+pub fn list(text: &str) -> Value {
+    let items = parse_records(text);
+    let list: Vec<Value> = items
+        .iter()
+        .enumerate()
+        .map(|(k, item)| match &item.record {
+            Err(e) => json!({
+                "index": k,
+                "line": item.line,
+                "ok": false,
+                "error": e.to_string(),
+            }),
+            Ok(r) => {
+                let check = replay::check(r);
+                json!({
+                    "index": k,
+                    "line": item.line,
+                    "ok": true,
+                    "variant": r.tag(tags::VARIANT),
+                    "first": r.tag(tags::FIRST),
+                    "second": r.tag(tags::SECOND),
+                    "result": r.result,
+                    "termination": r.tag(tags::TERMINATION),
+                    "game": r.tag(tags::GAME),
+                    "plies": r.moves.len(),
+                    "valid": check.is_ok(),
+                    "check": check.err(),
+                })
+            }
+        })
+        .collect();
+    json!({ "records": list })
+}
+
+/// A record ready to be stepped through.
+pub struct Loaded {
+    pub play: Box<dyn Play>,
+    pub review: Review,
+    pub names: [String; 2],
+    /// The record's move comments, by ply.
+    pub comments: Vec<Option<String>>,
+}
+
+/// Replays record `index` of a record file with the rules library. Moves
+/// up to the first one that is not legal are kept; the review says why
+/// the rest was dropped.
+pub fn load(text: &str, index: usize) -> Result<Loaded, String> {
+    let items = parse_records(text);
+    if items.is_empty() {
+        return Err(
+            "the file holds no record (a record starts with a [Tag \"value\"] line)".into(),
+        );
+    }
+    let item = items.get(index).ok_or_else(|| {
+        format!(
+            "there is no record {index}: the file holds {} (counted from 0)",
+            items.len()
+        )
+    })?;
+    let r = item
+        .record
+        .as_ref()
+        .map_err(|e| format!("record at line {} cannot be read: {e}", item.line))?;
+    let variant = r
+        .tag(tags::VARIANT)
+        .ok_or("the record has no Variant tag")?;
+    let game = GameId::from_name(variant).ok_or_else(|| {
+        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+        format!(
+            "unknown Variant {variant}: expected one of {}",
+            names.join(", ")
+        )
+    })?;
+    let rules: Vec<(String, String)> = game
+        .rule_specs()
+        .iter()
+        .filter_map(|s| r.tag(s.name).map(|v| (s.name.to_string(), v.to_string())))
+        .collect();
+    let start: Option<PositionText> = match r.tag(tags::FEN) {
+        Some(f) => Some(parse_position(f).map_err(|e| format!("FEN tag: {e}"))?),
+        None => None,
+    };
+    let mut play = new_play(game, &rules, start.as_ref())?;
+    let mut error = None;
+    for (k, m) in r.moves.iter().enumerate() {
+        if let Err(e) = play.play(&m.mv) {
+            error = Some(format!(
+                "move {} ({}): {e}; the moves after it are not shown",
+                k + 1,
+                m.mv
+            ));
+            break;
+        }
+    }
+    let names = [
+        r.tag(tags::FIRST).unwrap_or("first player").to_string(),
+        r.tag(tags::SECOND).unwrap_or("second player").to_string(),
+    ];
+    let review = Review {
+        tags: r.tags.clone(),
+        result: r.result.clone(),
+        sentence: records::sentence(r),
+        error,
+        check: replay::check(r),
+    };
+    let comments = r.moves.iter().map(|m| m.comment.clone()).collect();
+    Ok(Loaded {
+        play,
+        review,
+        names,
+        comments,
+    })
+}

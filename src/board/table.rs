@@ -1,0 +1,783 @@
+//! A table: one game on the board, its players (people at the page, or
+//! engine processes), clocks, and its end. Each table has a worker thread
+//! that plays the engines' turns with the referee's machinery (start and
+//! handshake, `position`/`go`, the heartbeat and deadlines of
+//! `think_watched`, the referee's clocks and end reasons) and ends a
+//! person's turn when their clock runs out. The worker spawns and drops
+//! its engines itself (see `engine_proc` on why that matters).
+//!
+//! Everything the page sees is behind one mutex; `version` grows with
+//! every change the page must redraw for (the engine's thinking and the
+//! clocks are sent on every poll instead).
+
+use super::play::{Play, side_name};
+use crate::core::{Color, MoveText, Outcome};
+use crate::protocol::record::RecordMove;
+use crate::protocol::{GoParams, InfoLine, Score};
+use crate::referee::clock::{Clock, Limits};
+use crate::referee::engine_proc::{EngineProc, Launch};
+use crate::referee::game::{Watch, comment, think_watched};
+use crate::referee::handshake::{self, EngineStart, Failure, Timeouts};
+use crate::referee::reason::Reason;
+use serde_json::{Value, json};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// Who plays one side.
+#[derive(Clone, Debug)]
+pub enum Role {
+    /// Someone at the page.
+    Human,
+    /// An engine process.
+    Engine(EngineSpec),
+    /// Nobody: a record being stepped through.
+    Viewer,
+}
+
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    pub launch: Launch,
+    /// The command as the page shows it.
+    pub command: String,
+    /// `Skill` for Koma; `None` sends no level.
+    pub level: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub role: Role,
+    pub name: String,
+    pub limits: Limits,
+}
+
+impl Player {
+    fn is_engine(&self) -> bool {
+        matches!(self.role, Role::Engine(_))
+    }
+
+    fn json(&self) -> Value {
+        let (kind, command, level) = match &self.role {
+            Role::Human => ("human", None, None),
+            Role::Engine(e) => ("engine", Some(e.command.clone()), e.level.clone()),
+            Role::Viewer => ("none", None, None),
+        };
+        json!({
+            "kind": kind,
+            "name": self.name,
+            "command": command,
+            "level": level,
+            "limits": self.limits.to_string(),
+        })
+    }
+}
+
+/// How a game ended: the referee's reasons, rules and failures alike.
+#[derive(Clone, Debug)]
+pub struct Ending {
+    pub outcome: Outcome,
+    pub reason: Reason,
+    pub detail: Option<String>,
+}
+
+/// The engine's latest search report.
+#[derive(Clone, Debug, Default)]
+struct Thinking {
+    side: usize,
+    since: Option<Instant>,
+    depth: Option<u32>,
+    seldepth: Option<u32>,
+    score: Option<Score>,
+    nodes: Option<u64>,
+    nps: Option<u64>,
+    time: Option<u64>,
+    pv: Vec<MoveText>,
+    string: Option<String>,
+}
+
+impl Thinking {
+    fn update(&mut self, i: &InfoLine) {
+        if let Some(s) = &i.string {
+            self.string = Some(s.chars().take(200).collect());
+        }
+        if i.depth.is_none() && i.score.is_none() && i.pv.is_empty() {
+            return;
+        }
+        self.depth = i.depth.or(self.depth);
+        self.seldepth = i.seldepth.or(self.seldepth);
+        self.score = i.score.or(self.score);
+        self.nodes = i.nodes.or(self.nodes);
+        self.nps = i.nps.or(self.nps);
+        self.time = i.time.or(self.time);
+        if !i.pv.is_empty() {
+            self.pv = i.pv.iter().take(40).copied().collect();
+        }
+    }
+
+    fn json(&self) -> Value {
+        let score = self.score.map(|s| match s {
+            Score::Cp(v) => json!({ "cp": v }),
+            Score::Mate(m) => json!({ "mate": m }),
+        });
+        json!({
+            "side": self.side,
+            "ms": self.since.map(|s| s.elapsed().as_millis() as u64),
+            "depth": self.depth,
+            "seldepth": self.seldepth,
+            "score": score,
+            "nodes": self.nodes,
+            "nps": self.nps,
+            "time": self.time,
+            "pv": self.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "string": self.string,
+        })
+    }
+}
+
+/// What a record being stepped through says about its own end.
+#[derive(Clone, Debug)]
+pub struct Review {
+    pub tags: Vec<(String, String)>,
+    pub result: String,
+    pub sentence: Option<String>,
+    /// Why the moves stop early (an illegal move in the record).
+    pub error: Option<String>,
+    /// Whether the referee's `--replay` check finds the record valid.
+    pub check: Result<(), String>,
+}
+
+pub struct TableState {
+    pub version: u64,
+    pub play: Box<dyn Play>,
+    pub players: [Player; 2],
+    /// `clocks[k]`: both clocks when `k` moves had been played.
+    clocks: Vec<[Clock; 2]>,
+    /// When the current turn began.
+    turn_started: Instant,
+    pub end: Option<Ending>,
+    /// Grows on every undo, so a search for a position taken back is
+    /// called off.
+    generation: u64,
+    thinking: Option<Thinking>,
+    notes: Vec<String>,
+    /// Comments of the moves (engine score and time, or the time).
+    comments: Vec<Option<String>>,
+    pub closed: bool,
+    pub last_seen: Instant,
+    pub review: Option<Review>,
+    pub max_plies: Option<u32>,
+    pub created: String,
+}
+
+/// Notes kept per table (engine warnings and failures).
+const MAX_NOTES: usize = 50;
+
+pub struct Table {
+    pub id: u64,
+    state: Mutex<TableState>,
+    wake: Condvar,
+    pub margin: Duration,
+    pub timeouts: Timeouts,
+}
+
+/// Refusals of the page's actions: HTTP status and message.
+pub type Refusal = (u16, String);
+
+impl Table {
+    pub fn new(
+        id: u64,
+        play: Box<dyn Play>,
+        players: [Player; 2],
+        max_plies: Option<u32>,
+        review: Option<Review>,
+        margin: Duration,
+        timeouts: Timeouts,
+    ) -> Table {
+        let clocks = [
+            Clock::new(&players[0].limits),
+            Clock::new(&players[1].limits),
+        ];
+        let mut st = TableState {
+            version: 1,
+            comments: vec![None; play.plies()],
+            play,
+            players,
+            clocks: vec![clocks],
+            turn_started: Instant::now(),
+            end: None,
+            generation: 0,
+            thinking: None,
+            notes: Vec::new(),
+            closed: false,
+            last_seen: Instant::now(),
+            review,
+            max_plies,
+            created: crate::referee::log::record_date(),
+        };
+        // A record's clocks are not replayed: keep the start clocks for
+        // every ply.
+        while st.clocks.len() <= st.play.plies() {
+            let c = st.clocks[0].clone();
+            st.clocks.push(c);
+        }
+        st.check_end();
+        Table {
+            id,
+            state: Mutex::new(st),
+            wake: Condvar::new(),
+            margin,
+            timeouts,
+        }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, TableState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn notify(&self) {
+        self.wake.notify_all();
+    }
+
+    /// A move by the person to move.
+    pub fn human_move(&self, text: &MoveText, ply: Option<usize>) -> Result<(), Refusal> {
+        let mut st = self.lock();
+        st.refuse_if_over()?;
+        let side = st.play.side_to_move();
+        match st.players[side.index()].role {
+            Role::Human => {}
+            Role::Engine(_) => {
+                return Err((409, format!("it is the engine's turn ({side} to move)")));
+            }
+            Role::Viewer => return Err((409, "this is a record: nobody moves".into())),
+        }
+        if let Some(p) = ply
+            && p != st.play.plies()
+        {
+            return Err((
+                409,
+                format!(
+                    "the move was meant for ply {p}, but the game is at ply {}",
+                    st.play.plies()
+                ),
+            ));
+        }
+        let elapsed = st.turn_started.elapsed();
+        let mut clock = st.current_clocks()[side.index()].clone();
+        if let Err(over) = clock.charge(elapsed, self.margin) {
+            st.finish(Ending {
+                outcome: Reason::loss_of(side),
+                reason: Reason::TimeForfeit,
+                detail: Some(format!("overran the clock by {} ms", over.as_millis())),
+            });
+            drop(st);
+            self.notify();
+            return Err((409, "the clock ran out before the move arrived".into()));
+        }
+        st.play.play(text).map_err(|e| (422, e))?;
+        st.after_move(side, clock, Some(comment(None, elapsed)));
+        drop(st);
+        self.notify();
+        Ok(())
+    }
+
+    /// Takes back the last move of a person and any engine moves after
+    /// it (one move in a game between two people).
+    pub fn undo(&self) -> Result<(), Refusal> {
+        let mut st = self.lock();
+        if st.review.is_some() {
+            return Err((409, "this is a record: nothing to undo".into()));
+        }
+        if !st.players.iter().any(|p| matches!(p.role, Role::Human)) {
+            return Err((409, "undo is for games with a person playing".into()));
+        }
+        let mut plies = st.play.plies();
+        if plies == 0 {
+            return Err((409, "no move to take back".into()));
+        }
+        plies -= 1;
+        st.play.undo_to(plies);
+        // Back to a position where a person is to move.
+        while plies > 0 && st.players[st.play.side_to_move().index()].is_engine() {
+            plies -= 1;
+            st.play.undo_to(plies);
+        }
+        st.clocks.truncate(plies + 1);
+        st.comments.truncate(plies);
+        st.end = None;
+        st.generation += 1;
+        st.thinking = None;
+        st.turn_started = Instant::now();
+        st.note(format!("moves taken back to ply {plies}"));
+        st.check_end();
+        st.version += 1;
+        drop(st);
+        self.notify();
+        Ok(())
+    }
+
+    pub fn close(&self) {
+        let mut st = self.lock();
+        st.closed = true;
+        st.version += 1;
+        drop(st);
+        self.notify();
+    }
+}
+
+impl TableState {
+    /// The comments of moves already played (a loaded record's).
+    pub fn set_comments(&mut self, mut comments: Vec<Option<String>>) {
+        comments.resize(self.play.plies(), None);
+        self.comments = comments;
+        self.version += 1;
+    }
+
+    fn refuse_if_over(&self) -> Result<(), Refusal> {
+        if self.closed {
+            return Err((409, "this game was closed".into()));
+        }
+        if let Some(e) = &self.end {
+            return Err((409, format!("the game is over ({})", e.reason.message())));
+        }
+        Ok(())
+    }
+
+    fn current_clocks(&self) -> &[Clock; 2] {
+        // Never empty: it starts with the start clocks.
+        &self.clocks[self.clocks.len() - 1]
+    }
+
+    fn note(&mut self, text: String) {
+        if self.notes.len() >= MAX_NOTES {
+            self.notes.remove(0);
+        }
+        self.notes.push(text);
+    }
+
+    /// After a move is played: the mover's charged clock, the comment,
+    /// the next turn, and the end.
+    fn after_move(&mut self, side: Color, clock: Clock, comment: Option<String>) {
+        let mut clocks = self.current_clocks().clone();
+        clocks[side.index()] = clock;
+        self.clocks.push(clocks);
+        self.comments.push(comment);
+        self.turn_started = Instant::now();
+        self.thinking = None;
+        self.check_end();
+        self.version += 1;
+    }
+
+    fn finish(&mut self, e: Ending) {
+        if self.end.is_none() {
+            self.end = Some(e);
+            self.thinking = None;
+            self.version += 1;
+        }
+    }
+
+    /// Ends the game when the rules or the ply limit say so.
+    fn check_end(&mut self) {
+        if self.end.is_some() || self.review.is_some() {
+            return;
+        }
+        if let Some(e) = self.play.status() {
+            self.finish(Ending {
+                outcome: e.outcome,
+                reason: Reason::Rules(e.reason),
+                detail: None,
+            });
+        } else if let Some(max) = self.max_plies
+            && self.play.plies() >= max as usize
+        {
+            self.finish(Ending {
+                outcome: Outcome::Draw,
+                reason: Reason::PlyLimit,
+                detail: Some(format!("{max} plies")),
+            });
+        }
+    }
+
+    pub fn names(&self) -> [&str; 2] {
+        [&self.players[0].name, &self.players[1].name]
+    }
+
+    /// Whether the side to move is a person whose turn it is now.
+    fn human_to_move(&self) -> bool {
+        self.end.is_none()
+            && !self.closed
+            && matches!(
+                self.players[self.play.side_to_move().index()].role,
+                Role::Human
+            )
+    }
+
+    /// The clocks as the page shows them, the running one counted down
+    /// to now.
+    fn clocks_json(&self) -> Value {
+        let to_move = self.play.side_to_move().index();
+        let running = self.end.is_none() && !self.closed && self.review.is_none();
+        let clocks = self.current_clocks();
+        let list: Vec<Value> = (0..2)
+            .map(|i| {
+                let c = &clocks[i];
+                let live = running && i == to_move;
+                let spent = if live {
+                    self.turn_started.elapsed()
+                } else {
+                    Duration::ZERO
+                };
+                let clock = c
+                    .time_ms()
+                    .map(|t| t.saturating_sub(spent.as_millis() as u64));
+                let per_move = self.players[i]
+                    .limits
+                    .movetime
+                    .map(|m| (m.saturating_sub(spent)).as_millis() as u64);
+                json!({
+                    "running": live,
+                    "ms": clock,
+                    "inc": c.inc_ms(),
+                    "moveMs": per_move,
+                })
+            })
+            .collect();
+        Value::Array(list)
+    }
+
+    pub fn end_json(&self) -> Value {
+        match &self.end {
+            None => Value::Null,
+            Some(e) => json!({
+                "result": e.outcome.score_text(),
+                "reason": e.reason.message(),
+                "sentence": e.reason.sentence(e.outcome, self.names()),
+                "detail": e.detail,
+                "winner": match e.outcome {
+                    Outcome::Win(c) => Value::from(c.index()),
+                    Outcome::Draw => Value::Null,
+                },
+            }),
+        }
+    }
+
+    fn review_json(&self) -> Value {
+        match &self.review {
+            None => Value::Null,
+            Some(r) => json!({
+                "tags": r.tags.iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>(),
+                "result": r.result,
+                "sentence": r.sentence,
+                "error": r.error,
+                "valid": r.check.is_ok(),
+                "check": r.check.as_ref().err(),
+                "rulesEnd": self.play.status().map(|e| e.to_string()),
+            }),
+        }
+    }
+
+    /// What the page polls for: everything when `since` is not the
+    /// current version, else only the clocks and the engine's thinking.
+    pub fn json(&self, id: u64, since: Option<u64>, ply: Option<usize>) -> Value {
+        let live = json!({
+            "id": id,
+            "version": self.version,
+            "clocks": self.clocks_json(),
+            "thinking": self.thinking.as_ref().map(Thinking::json),
+            "closed": self.closed,
+        });
+        if since == Some(self.version) && ply.is_none() {
+            return live;
+        }
+        let plies = self.play.plies();
+        let view_ply = ply.unwrap_or(plies).min(plies);
+        let legal = if view_ply == plies && self.human_to_move() {
+            self.play.legal()
+        } else {
+            Value::Null
+        };
+        let moves: Vec<Value> = self
+            .play
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(k, m)| {
+                json!({
+                    "text": m.to_string(),
+                    "comment": self.comments.get(k).cloned().flatten(),
+                })
+            })
+            .collect();
+        let can_undo = self.review.is_none()
+            && plies > 0
+            && self.players.iter().any(|p| matches!(p.role, Role::Human));
+        let mut out = live;
+        let full = json!({
+            "full": true,
+            "game": self.play.game().name(),
+            "files": self.play.files(),
+            "ranks": self.play.ranks(),
+            "rules": self.play.rules().iter().map(|(n, v)| json!([n, v.to_string()])).collect::<Vec<_>>(),
+            "players": [self.players[0].json(), self.players[1].json()],
+            "plies": plies,
+            "toMove": side_name(self.play.side_to_move()),
+            "humanToMove": self.human_to_move(),
+            "view": self.play.view(view_ply),
+            "moves": moves,
+            "legal": legal,
+            "end": self.end_json(),
+            "review": self.review_json(),
+            "notes": self.notes,
+            "canUndo": can_undo,
+            "start": self.play.position_text(0),
+        });
+        if let (Value::Object(o), Value::Object(f)) = (&mut out, full) {
+            o.extend(f);
+        }
+        out
+    }
+
+    /// The moves with their comments, for the record.
+    pub fn record_moves(&self) -> Vec<RecordMove> {
+        self.play
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(k, &mv)| RecordMove {
+                mv,
+                comment: self.comments.get(k).cloned().flatten(),
+            })
+            .collect()
+    }
+}
+
+/// Follows a search for the table: streams its reports into the state
+/// and calls it off when the position changes or the table closes.
+struct TableWatch<'a> {
+    table: &'a Table,
+    generation: u64,
+}
+
+impl Watch for TableWatch<'_> {
+    fn info(&mut self, info: &InfoLine) {
+        let mut st = self.table.lock();
+        if st.generation == self.generation
+            && let Some(t) = st.thinking.as_mut()
+        {
+            t.update(info);
+        }
+    }
+
+    fn cancelled(&mut self) -> bool {
+        let st = self.table.lock();
+        st.closed || st.generation != self.generation
+    }
+
+    fn poll(&self) -> Option<Duration> {
+        Some(Duration::from_millis(50))
+    }
+}
+
+/// The worker of a table: runs until the table closes.
+pub fn run_worker(table: &Table) {
+    let mut engines: [Option<EngineProc>; 2] = [None, None];
+    loop {
+        let mut st = table.lock();
+        if st.closed {
+            break;
+        }
+        st.check_end();
+        if st.end.is_some() || st.review.is_some() {
+            // Nothing to do until an undo or the close.
+            let _ = table.wake.wait_timeout(st, Duration::from_secs(1));
+            continue;
+        }
+        let side = st.play.side_to_move();
+        let s = side.index();
+        match st.players[s].role.clone() {
+            Role::Human | Role::Viewer => {
+                let allowance = st.current_clocks()[s].allowance();
+                let wait = match allowance {
+                    Some(a) => {
+                        let deadline = st.turn_started + a + table.margin;
+                        let now = Instant::now();
+                        if now >= deadline {
+                            let over = now.duration_since(st.turn_started).saturating_sub(a);
+                            st.finish(Ending {
+                                outcome: Reason::loss_of(side),
+                                reason: Reason::TimeForfeit,
+                                detail: Some(format!(
+                                    "overran the clock by {} ms",
+                                    over.as_millis()
+                                )),
+                            });
+                            continue;
+                        }
+                        (deadline - now).min(Duration::from_secs(1))
+                    }
+                    None => Duration::from_secs(1),
+                };
+                let _ = table.wake.wait_timeout(st, wait);
+            }
+            Role::Engine(spec) => {
+                let generation = st.generation;
+                let name = st.players[s].name.clone();
+                let variant = st.play.game().name();
+                let rules = st.play.rules().to_vec();
+                drop(st);
+                if engines[s].is_none() {
+                    match start_engine(&name, &spec, variant, &rules, &table.timeouts) {
+                        Ok((e, warnings)) => {
+                            let mut st = table.lock();
+                            for w in warnings {
+                                st.note(w);
+                            }
+                            st.version += 1;
+                            engines[s] = Some(e);
+                        }
+                        Err(f) => {
+                            let mut st = table.lock();
+                            if st.generation == generation {
+                                st.note(format!("{name}: {}", f.detail));
+                                st.finish(Ending {
+                                    outcome: Reason::loss_of(side),
+                                    reason: f.reason,
+                                    detail: Some(f.detail),
+                                });
+                            }
+                            continue;
+                        }
+                    }
+                }
+                let Some(engine) = engines[s].as_mut() else {
+                    continue;
+                };
+                let (position, go, allowance) = {
+                    let mut st = table.lock();
+                    if st.closed || st.generation != generation || st.end.is_some() {
+                        continue;
+                    }
+                    let clocks = st.current_clocks().clone();
+                    let go = GoParams {
+                        time: [clocks[0].time_ms(), clocks[1].time_ms()],
+                        inc: [clocks[0].inc_ms(), clocks[1].inc_ms()],
+                        movestogo: clocks[s].movestogo(),
+                        depth: st.players[s].limits.depth,
+                        nodes: st.players[s].limits.nodes,
+                        movetime: st.players[s].limits.movetime.map(|d| d.as_millis() as u64),
+                        ..GoParams::default()
+                    };
+                    st.thinking = Some(Thinking {
+                        side: s,
+                        since: Some(Instant::now()),
+                        ..Thinking::default()
+                    });
+                    (
+                        st.play.position_command(),
+                        crate::protocol::Command::Go(go).to_string(),
+                        clocks[s].allowance(),
+                    )
+                };
+                let mut watch = TableWatch { table, generation };
+                let turn = think_watched(
+                    engine,
+                    &position,
+                    &go,
+                    allowance,
+                    table.margin,
+                    &table.timeouts,
+                    &mut watch,
+                );
+                let mut st = table.lock();
+                let current = !st.closed && st.generation == generation && st.end.is_none();
+                match turn {
+                    Err(f) => {
+                        if f.dead {
+                            engines[s] = None;
+                        }
+                        if current {
+                            st.note(format!("{name}: {} ({})", f.detail, f.reason.message()));
+                            st.finish(failure(side, f));
+                        }
+                    }
+                    Ok(_) if !current => {}
+                    Ok((mv, elapsed, info)) => {
+                        let mut clock = st.current_clocks()[s].clone();
+                        if let Err(over) = clock.charge(elapsed, table.margin) {
+                            st.finish(failure(
+                                side,
+                                Failure::new(
+                                    Reason::TimeForfeit,
+                                    format!("overran its clock by {} ms", over.as_millis()),
+                                    false,
+                                ),
+                            ));
+                            continue;
+                        }
+                        let Some(text) = mv else {
+                            st.finish(failure(
+                                side,
+                                Failure::new(
+                                    Reason::IllegalMove,
+                                    "bestmove (none) but the game is not over",
+                                    false,
+                                ),
+                            ));
+                            continue;
+                        };
+                        if st.play.play(&text).is_err() {
+                            st.finish(failure(
+                                side,
+                                Failure::new(
+                                    Reason::IllegalMove,
+                                    format!("illegal move {text}"),
+                                    false,
+                                ),
+                            ));
+                            continue;
+                        }
+                        st.after_move(side, clock, Some(comment(info.as_ref(), elapsed)));
+                    }
+                }
+                drop(st);
+                table.notify();
+            }
+        }
+    }
+    for e in engines.into_iter().flatten() {
+        e.quit(Duration::from_millis(300));
+    }
+}
+
+fn failure(side: Color, f: Failure) -> Ending {
+    Ending {
+        outcome: Reason::loss_of(side),
+        reason: f.reason,
+        detail: Some(f.detail),
+    }
+}
+
+/// Starts an engine for a table and gets it ready for a new game.
+fn start_engine(
+    name: &str,
+    spec: &EngineSpec,
+    variant: &str,
+    rules: &[(&'static str, crate::core::OptionValue)],
+    timeouts: &Timeouts,
+) -> Result<(EngineProc, Vec<String>), Failure> {
+    let options: Vec<(String, String)> = spec
+        .level
+        .iter()
+        .map(|l| ("Skill".to_string(), l.clone()))
+        .collect();
+    let start = EngineStart {
+        name,
+        launch: &spec.launch,
+        options: &options,
+        variant,
+        rules,
+        log: None,
+    };
+    let (mut e, warnings) = handshake::start(&start, timeouts)
+        .map_err(|why| Failure::new(Reason::FailedToStart, why, true))?;
+    handshake::new_game(&mut e, timeouts)?;
+    Ok((e, warnings))
+}

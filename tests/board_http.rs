@@ -1,0 +1,750 @@
+//! The board server's endpoints over a real socket: the page and its
+//! assets, the JSON API, whole games between people, against Koma and
+//! between two engines, engines that fail, records saved and loaded back,
+//! many clients at once, and requests that are malformed in every way
+//! (each answered with a 4xx and a message; the server keeps serving).
+
+use koma::board::{self, Config, Server};
+use koma::games::GameId;
+use koma::protocol::record::parse_records;
+use koma::referee::engine_proc::Launch;
+use koma::referee::replay;
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+const KOMA: &str = env!("CARGO_BIN_EXE_koma");
+const MOCK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock/engine.sh");
+const LINES: &str = include_str!("../tools/browser/lines.json");
+
+fn server() -> Server {
+    let mut c = Config::new(
+        0,
+        Launch {
+            cmd: KOMA.into(),
+            args: vec![],
+            dir: None,
+        },
+    );
+    c.timeouts.heartbeat = Duration::from_millis(200);
+    c.timeouts.stall = Duration::from_millis(1000);
+    board::start(c).expect("the server starts")
+}
+
+struct Reply {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    fn error(&self) -> String {
+        self.json()["error"].as_str().unwrap_or("").to_string()
+    }
+}
+
+/// Sends raw bytes and reads the whole answer.
+fn raw(addr: SocketAddr, bytes: &[u8]) -> Reply {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let _ = s.write_all(bytes);
+    // Nothing more will come: a request cut short (or a wrong
+    // Content-Length) is answered at once, not after the server's timeout.
+    let _ = s.shutdown(std::net::Shutdown::Write);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    Reply {
+        status,
+        head: head.to_string(),
+        body: body.to_string(),
+    }
+}
+
+fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Reply {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let ctype = if method == "POST" {
+        "Content-Type: application/json\r\n"
+    } else {
+        ""
+    };
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{ctype}Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    raw(addr, req.as_bytes())
+}
+
+fn get(addr: SocketAddr, path: &str) -> Reply {
+    request(addr, "GET", path, None)
+}
+
+fn post(addr: SocketAddr, path: &str, body: Value) -> Reply {
+    request(addr, "POST", path, Some(&body))
+}
+
+fn ok(r: Reply) -> Value {
+    assert_eq!(r.status, 200, "{} {}", r.head, r.body);
+    r.json()
+}
+
+fn human() -> Value {
+    json!({ "kind": "human" })
+}
+
+fn new_table(addr: SocketAddr, body: Value) -> (u64, Value) {
+    let st = ok(post(addr, "/api/tables", body));
+    (st["id"].as_u64().unwrap(), st)
+}
+
+/// Polls the table until `done` holds, at most `limit`.
+fn wait(addr: SocketAddr, id: u64, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
+    let end = Instant::now() + limit;
+    loop {
+        let st = ok(get(addr, &format!("/api/tables/{id}")));
+        if done(&st) {
+            return st;
+        }
+        assert!(Instant::now() < end, "waited {limit:?} in vain: {st}");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+fn line(game: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(LINES).unwrap();
+    v[game]
+        .as_str()
+        .unwrap()
+        .split(' ')
+        .map(str::to_string)
+        .collect()
+}
+
+fn play_line(addr: SocketAddr, id: u64, moves: &[String]) -> Value {
+    let mut st = Value::Null;
+    for (k, m) in moves.iter().enumerate() {
+        st = ok(post(
+            addr,
+            &format!("/api/tables/{id}/move"),
+            json!({ "move": m, "ply": k }),
+        ));
+    }
+    st
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let s = server();
+    let r = get(s.addr, "/");
+    assert_eq!(r.status, 200);
+    assert!(r.head.contains("Content-Type: text/html"), "{}", r.head);
+    assert!(r.body.contains("<title>Koma board</title>"));
+    for (path, ctype) in [("/board.js", "text/javascript"), ("/board.css", "text/css")] {
+        let r = get(s.addr, path);
+        assert_eq!(r.status, 200, "{path}");
+        assert!(r.head.contains(ctype), "{path}: {}", r.head);
+        assert!(r.body.len() > 1000, "{path}");
+    }
+    let r = request(s.addr, "HEAD", "/", None);
+    assert_eq!((r.status, r.body.as_str()), (200, ""));
+    let games = ok(get(s.addr, "/api/games"));
+    let names: Vec<&str> = games["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["name"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+    assert_eq!(names, all);
+    let hasami = &games["games"][1];
+    assert_eq!(
+        (hasami["files"].as_u64(), hasami["ranks"].as_u64()),
+        (Some(9), Some(9))
+    );
+    assert!(hasami["rules"].to_string().contains("HasamiWin"));
+    assert!(games["engine"].as_str().unwrap().ends_with("koma"));
+}
+
+#[test]
+fn bad_requests_get_a_4xx_with_a_message() {
+    let s = server();
+    let a = s.addr;
+    let host = format!("Host: {a}\r\n");
+    let json_post = |path: &str, body: &str| {
+        raw(
+            a,
+            format!(
+                "POST {path} HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+                body.len()
+            )
+            .as_bytes(),
+        )
+    };
+    let cases: Vec<(Reply, u16, &str)> = vec![
+        (raw(a, b"HELLO\r\n\r\n"), 400, "request line"),
+        (raw(a, b"GET / HTTP/2.0\r\n\r\n"), 505, "version"),
+        (raw(a, b"get / HTTP/1.1\r\n\r\n"), 400, "method"),
+        (raw(a, b"GET nowhere HTTP/1.1\r\n\r\n"), 400, "must start with /"),
+        (raw(a, b"GET / HTTP/1.1\r\n\r\n"), 400, "no Host"),
+        (raw(a, b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 403, "evil.example"),
+        (raw(a, format!("GET /%zz HTTP/1.1\r\n{host}\r\n").as_bytes()), 400, "percent"),
+        (raw(a, format!("GET / HTTP/1.1\r\n{host}no colon\r\n\r\n").as_bytes()), 400, "header line"),
+        (
+            raw(a, format!("GET / HTTP/1.1\r\n{host}X: {}\r\n\r\n", "y".repeat(20_000)).as_bytes()),
+            431,
+            "longer than",
+        ),
+        (
+            raw(a, format!("POST /api/tables HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: 999999999\r\n\r\n").as_bytes()),
+            413,
+            "more than",
+        ),
+        (
+            raw(a, format!("POST /api/tables HTTP/1.1\r\n{host}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n").as_bytes()),
+            501,
+            "Content-Length",
+        ),
+        (
+            raw(a, format!("POST /api/tables HTTP/1.1\r\n{host}Content-Length: 2\r\n\r\n{{}}").as_bytes()),
+            415,
+            "JSON",
+        ),
+        (
+            raw(a, format!("POST /api/tables HTTP/1.1\r\n{host}Origin: http://evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{{}}").as_bytes()),
+            403,
+            "evil.example",
+        ),
+        (json_post("/api/tables", "{"), 400, "bad JSON"),
+        (json_post("/api/tables", r#"{"gmae": "nana"}"#), 400, "unknown field `gmae`"),
+        (json_post("/api/tables", r#"{"game": "chess"}"#), 400, "unknown game \"chess\""),
+        (
+            json_post("/api/tables", r#"{"game": "hasami", "rules": {"HasamiWin": "six"}}"#),
+            400,
+            "expected one of five, all, lead3",
+        ),
+        (
+            json_post("/api/tables", r#"{"game": "nana", "rules": {"HasamiWin": "all"}}"#),
+            400,
+            "nana has no rule option HasamiWin",
+        ),
+        (
+            json_post("/api/tables", r#"{"game": "nana", "players": [{"kind": "human"}]}"#),
+            400,
+            "expected two",
+        ),
+        (
+            json_post("/api/tables", r#"{"game": "nana", "players": [{"kind": "human"}, {"kind": "engine"}]}"#),
+            400,
+            "an engine needs a time limit",
+        ),
+        (
+            json_post("/api/tables", r#"{"game": "nana", "players": [{"kind": "robot"}, {"kind": "human"}]}"#),
+            400,
+            "expected human or engine",
+        ),
+        (
+            json_post("/api/tables", r#"{"players": [{"kind": "human", "time": {"mode": "move", "seconds": -1}}, {"kind": "human"}]}"#),
+            400,
+            "expected seconds",
+        ),
+        (
+            json_post("/api/tables", r#"{"players": [{"kind": "engine", "level": "godlike", "time": {"mode": "move", "seconds": 1}}, {"kind": "human"}]}"#),
+            400,
+            "level \"godlike\"",
+        ),
+        (json_post("/api/tables", r#"{"game": "hasami", "start": "9/9 w 1"}"#), 400, "invalid hasami position"),
+        (json_post("/api/tables", r#"{"review": {"text": "no record here"}}"#), 422, "no record"),
+        (json_post("/api/records", r#"{"text": 5}"#), 400, "bad JSON"),
+        (json_post("/api/positions", r#"{"game": "hasami", "moves": ["a1a2", "a2a3"]}"#), 422, "move 2 (a2a3)"),
+        (json_post("/api/positions", r#"{"game": "hasami", "moves": ["zz"]}"#), 400, "move 1"),
+        (get(a, "/api/tables/999"), 404, "no game 999"),
+        (get(a, "/api/tables/abc"), 404, "numbers"),
+        (get(a, "/api/tables/1?since=x"), 404, "no game 1"),
+        (get(a, "/api/nothing"), 404, "no such API route"),
+        (get(a, "/etc/passwd"), 404, "nothing at"),
+        (request(a, "DELETE", "/api/tables", None), 405, "not allowed"),
+        (post(a, "/", json!({})), 405, "not allowed"),
+    ];
+    for (r, status, words) in cases {
+        assert_eq!(r.status, status, "{words}: {} {}", r.head, r.body);
+        let msg = r.error();
+        assert!(
+            msg.contains(words),
+            "{status}: {msg:?} should say {words:?}"
+        );
+    }
+    // Moves: malformed, illegal, stale, after the end, on an engine's turn.
+    let (id, _) = new_table(a, json!({ "game": "hasami" }));
+    let mv = |m: Value| post(a, &format!("/api/tables/{id}/move"), m);
+    let r = mv(json!({ "move": "a1a9x" }));
+    assert_eq!(
+        (r.status, r.error().contains("bad move text")),
+        (400, true),
+        "{}",
+        r.body
+    );
+    let r = mv(json!({ "move": "a1b2" }));
+    assert_eq!(r.status, 422);
+    assert!(r.error().contains("a1b2 is not a legal move"), "{}", r.body);
+    let r = mv(json!({ "move": "a1a2", "ply": 3 }));
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("meant for ply 3"), "{}", r.body);
+    let r = get(a, &format!("/api/tables/{id}?ply=-1"));
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = post(a, &format!("/api/tables/{id}/undo"), json!({}));
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("no move to take back"));
+    let (e, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [
+            { "kind": "engine", "time": { "mode": "move", "seconds": 5 } }, human()] }),
+    );
+    let r = post(
+        a,
+        &format!("/api/tables/{e}/move"),
+        json!({ "move": "a1a2" }),
+    );
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("engine's turn"), "{}", r.body);
+    ok(post(a, &format!("/api/tables/{e}/close"), json!({})));
+    assert_eq!(
+        post(a, &format!("/api/tables/{e}/close"), json!({})).status,
+        404
+    );
+}
+
+#[test]
+fn garbage_of_every_kind_never_stops_the_server() {
+    let s = server();
+    let a = s.addr;
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let templates: [&[u8]; 4] = [
+        b"GET /api/tables/1?since=1&ply=2 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+        b"POST /api/tables HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 30\r\n\r\n{\"game\":\"nana\",\"rules\":{}}",
+        b"POST /api/positions HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{\"game\":\"negaeri\",\"moves\":[\"P@a1\"]}",
+        b"\x00\xff\r\n\r\n",
+    ];
+    for k in 0..300 {
+        let mut bytes = templates[k % templates.len()].to_vec();
+        let flips = 1 + next() % 6;
+        for _ in 0..flips {
+            let i = (next() as usize) % bytes.len();
+            bytes[i] = next() as u8;
+        }
+        if k % 7 == 0 {
+            bytes.truncate((next() as usize) % bytes.len());
+        }
+        // Some keep the right Host so they reach the routes.
+        let text = String::from_utf8_lossy(&bytes).replace("127.0.0.1", &a.to_string());
+        let r = raw(a, text.as_bytes());
+        // Anything but an internal error: 4xx, 505, 501, or a closed
+        // connection for an empty request.
+        assert_ne!(r.status, 500, "{k}: {} {}", r.head, r.body);
+        assert!(r.status == 0 || r.status < 600, "{k}: {}", r.head);
+    }
+    // Half a body, then the connection closes.
+    let mut c = TcpStream::connect(a).unwrap();
+    c.write_all(format!("POST /api/records HTTP/1.1\r\nHost: {a}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"te").as_bytes()).unwrap();
+    drop(c);
+    // Random JSON bodies on every POST route.
+    let (id, _) = new_table(a, json!({ "game": "negaeri" }));
+    for path in [
+        "/api/tables".to_string(),
+        format!("/api/tables/{id}/move"),
+        "/api/records".into(),
+        "/api/positions".into(),
+    ] {
+        for body in [
+            json!(null),
+            json!([]),
+            json!({ "move": 5 }),
+            json!({ "move": "P@z99" }),
+            json!({ "text": "[Variant \"nana\"]\n\n1. K@b2 *\n" }),
+            json!({ "game": "negaeri", "moves": ["pass", "pass"] }),
+            json!({ "review": { "text": "[Variant \"hasami\"]\n\n1. a1a2 a1a3 1-0\n", "index": 0 } }),
+            json!({ "game": "kaninariebi", "start": "5/5/5/5/5 w 1" }),
+            json!({ "game": "negaeri", "rules": { "NegaeriChainLimit": 9 } }),
+        ] {
+            let r = post(a, &path, body.clone());
+            assert!(
+                (200..500).contains(&r.status),
+                "{path} {body}: {} {}",
+                r.head,
+                r.body
+            );
+        }
+    }
+    let r = get(a, "/");
+    assert_eq!(r.status, 200, "still serving");
+}
+
+#[test]
+fn people_play_every_game_to_its_end_and_save_valid_records() {
+    let s = server();
+    let a = s.addr;
+    let ends = [
+        ("kaninariebi", "Human 1 wins by enough captures"),
+        ("hasami", "Human 1 wins by enough captures"),
+        ("nana", "Human 1 wins by King captured"),
+        ("negaeri", "Human 1 wins by King captured"),
+    ];
+    for (game, sentence) in ends {
+        let (id, st) = new_table(a, json!({ "game": game, "players": [human(), human()] }));
+        assert!(st["legal"]["moves"].as_array().unwrap().len() > 1, "{game}");
+        let moves = line(game);
+        let st = play_line(a, id, &moves);
+        assert_eq!(st["end"]["sentence"], sentence, "{game}: {st}");
+        assert_eq!(st["legal"], Value::Null, "{game}: no moves after the end");
+        let r = post(
+            a,
+            &format!("/api/tables/{id}/move"),
+            json!({ "move": "pass" }),
+        );
+        assert_eq!(r.status, 409, "{game}");
+        assert!(r.error().contains("the game is over"));
+        let rec = get(a, &format!("/api/tables/{id}/record"));
+        assert_eq!(rec.status, 200);
+        assert!(rec.head.contains("attachment"), "{}", rec.head);
+        let items = parse_records(&rec.body);
+        assert_eq!(items.len(), 1, "{}", rec.body);
+        let r = items[0].record.as_ref().unwrap();
+        assert_eq!(replay::check(r), Ok(()), "{game}: {}", rec.body);
+        assert_eq!(r.tag("Variant"), Some(game));
+        assert_eq!(r.moves.len(), moves.len());
+        // Loaded back, it steps through the same positions.
+        let listed = ok(post(a, "/api/records", json!({ "text": rec.body })));
+        assert_eq!(listed["records"][0]["valid"], true, "{listed}");
+        let (rid, rst) = new_table(a, json!({ "review": { "text": rec.body, "index": 0 } }));
+        assert!(rst["review"]["valid"].as_bool().unwrap());
+        for k in 0..=moves.len() {
+            let view = ok(get(a, &format!("/api/tables/{rid}?ply={k}")))["view"].clone();
+            let want = ok(post(
+                a,
+                "/api/positions",
+                json!({ "game": game, "moves": moves[..k] }),
+            ));
+            assert_eq!(view["position"], want["position"], "{game} ply {k}");
+        }
+        let r = post(
+            a,
+            &format!("/api/tables/{rid}/move"),
+            json!({ "move": "a1a2" }),
+        );
+        assert_eq!(r.status, 409, "records are not played on");
+    }
+}
+
+#[test]
+fn the_browser_lines_show_every_move_form() {
+    let s = server();
+    let a = s.addr;
+    // Kani Nari Ebi: a River choice, a Bond, a promotion.
+    let (id, _) = new_table(a, json!({ "game": "kaninariebi" }));
+    let kani = line("kaninariebi");
+    let mut river = false;
+    let mut bond = false;
+    let mut promotion = false;
+    for (k, m) in kani.iter().enumerate() {
+        let st = ok(get(a, &format!("/api/tables/{id}")));
+        let legal = st["legal"]["moves"].as_array().unwrap().clone();
+        let this = legal.iter().find(|x| x["t"] == m.as_str()).unwrap();
+        let steps = this["steps"].as_array().unwrap();
+        bond |= steps.len() == 2;
+        promotion |= steps.iter().any(|s| s["promote"] == true);
+        if let Some(entry) = steps[0]["via"].as_array().and_then(|v| v.first()) {
+            // Another move enters by the same square and rests elsewhere.
+            river |= legal.iter().any(|o| {
+                o["steps"][0]["from"] == steps[0]["from"]
+                    && o["steps"][0]["via"].as_array().unwrap().contains(entry)
+                    && o["steps"][0]["to"] != steps[0]["to"]
+            });
+        }
+        if steps.len() == 2 {
+            let first = format!(
+                "{}{}{}",
+                steps[0]["from"].as_str().unwrap(),
+                steps[0]["to"].as_str().unwrap(),
+                if steps[0]["promote"] == true { "+" } else { "" }
+            );
+            assert!(
+                st["legal"]["bondBoards"][&first].is_object(),
+                "the board after {first} is given for the Bond"
+            );
+        }
+        ok(post(
+            a,
+            &format!("/api/tables/{id}/move"),
+            json!({ "move": m, "ply": k }),
+        ));
+    }
+    assert!(river && bond && promotion, "{river} {bond} {promotion}");
+    // Nana: a cube dropped in a chosen state, from its hand letter.
+    let (id, _) = new_table(a, json!({ "game": "nana" }));
+    let nana = line("nana");
+    play_line(a, id, &nana[..2]);
+    let st = ok(get(a, &format!("/api/tables/{id}")));
+    let drops: Vec<&Value> = st["legal"]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["drop"]["to"] == "a1" && m["drop"]["hand"] == "R")
+        .collect();
+    let states: Vec<&str> = drops
+        .iter()
+        .map(|m| m["drop"]["piece"].as_str().unwrap())
+        .collect();
+    assert_eq!(states.len(), 4, "{states:?}");
+    assert!(states.contains(&"V"));
+    // Negaeri: a chain of two levels, shown level by level.
+    let (id, _) = new_table(a, json!({ "game": "negaeri" }));
+    let st = play_line(a, id, &line("negaeri")[..5]);
+    assert_eq!(st["view"]["last"]["flips"], json!([["b3"], ["a2"]]), "{st}");
+    // The pass is offered only when nothing else is legal: not with a
+    // King free to move, and alone when every piece is blocked and the
+    // hand is empty (the position the browser test passes in).
+    let (_, st) = new_table(
+        a,
+        json!({ "game": "negaeri", "start": "k5/6/6/6/6/5K[] w 0 1" }),
+    );
+    let legal = st["legal"]["moves"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    assert!(legal.iter().all(|m| m["pass"].is_null()), "{legal:?}");
+    let (id, st) = new_table(
+        a,
+        json!({ "game": "negaeri", "start": "KP4/PP4/2k3/6/6/6[] w 0 1" }),
+    );
+    assert_eq!(st["legal"]["moves"], json!([{ "pass": true, "t": "pass" }]));
+    let st = play_line(a, id, &["pass".into(), "c4b5".into(), "a6b5".into()]);
+    assert_eq!(
+        st["end"]["sentence"], "Human 1 wins by King captured",
+        "{st}"
+    );
+}
+
+#[test]
+fn a_game_against_koma_streams_its_thinking_and_undo_takes_back_both_moves() {
+    let s = server();
+    let a = s.addr;
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(),
+            { "kind": "engine", "level": "hard", "time": { "mode": "move", "seconds": 0.8 } }] }),
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "e1e5", "ply": 0 }),
+    ));
+    let thinking = wait(a, id, Duration::from_secs(20), |st| {
+        st["thinking"]["depth"].as_u64().is_some() || st["plies"] == 2
+    });
+    let st = wait(a, id, Duration::from_secs(20), |st| st["plies"] == 2);
+    if thinking["plies"] == 1 {
+        assert!(
+            !thinking["thinking"]["pv"].as_array().unwrap().is_empty(),
+            "{thinking}"
+        );
+    }
+    let comment = st["moves"][1]["comment"].as_str().unwrap();
+    assert!(comment.contains('/'), "score/depth and time: {comment}");
+    assert!(st["humanToMove"].as_bool().unwrap());
+    let st = ok(post(a, &format!("/api/tables/{id}/undo"), json!({})));
+    assert_eq!(st["plies"], 0);
+    assert!(st["canUndo"] == false);
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "a1a4", "ply": 0 }),
+    ));
+    wait(a, id, Duration::from_secs(20), |st| st["plies"] == 2);
+    // Undo while the engine thinks calls the search off.
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(),
+            { "kind": "engine", "time": { "mode": "move", "seconds": 30 } }] }),
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "e1e5" }),
+    ));
+    wait(a, id, Duration::from_secs(20), |st| {
+        !st["thinking"].is_null()
+    });
+    let st = ok(post(a, &format!("/api/tables/{id}/undo"), json!({})));
+    assert_eq!(st["plies"], 0);
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "a1a2" }),
+    ));
+    let st = ok(get(a, &format!("/api/tables/{id}")));
+    assert_eq!(st["moves"][0]["text"], "a1a2");
+}
+
+#[test]
+fn two_engines_play_to_the_end_with_clocks() {
+    let s = server();
+    let a = s.addr;
+    let engine = json!({ "kind": "engine", "level": "easy", "time": { "mode": "clock", "base": 20, "inc": 0.05 } });
+    for game in ["nana", "kaninariebi"] {
+        let (id, _) = new_table(
+            a,
+            json!({ "game": game, "players": [engine, engine], "maxPlies": 24 }),
+        );
+        let st = wait(a, id, Duration::from_secs(120), |st| !st["end"].is_null());
+        let reason = st["end"]["reason"].as_str().unwrap();
+        assert!(
+            ![
+                "disconnects",
+                "stops answering",
+                "loses on time",
+                "plays an illegal move",
+                "sends garbage"
+            ]
+            .contains(&reason),
+            "{game}: {st}"
+        );
+        let clocks = st["clocks"].as_array().unwrap();
+        assert!(clocks.iter().all(|c| c["ms"].as_u64().unwrap() < 21_000));
+        let rec = get(a, &format!("/api/tables/{id}/record"));
+        let items = parse_records(&rec.body);
+        let r = items[0].record.as_ref().unwrap();
+        assert_eq!(replay::check(r), Ok(()), "{}", rec.body);
+        assert!(r.tag("TimeControl").unwrap().starts_with("20+"));
+    }
+}
+
+#[test]
+fn engines_that_fail_lose_with_the_reason_and_detail() {
+    let s = server();
+    let a = s.addr;
+    let cases = [
+        (
+            "/nonexistent/engine".to_string(),
+            "fails to start",
+            "/nonexistent/engine",
+        ),
+        (
+            format!("{MOCK} {KOMA} crash-mid 1"),
+            "disconnects",
+            "exited with code 1",
+        ),
+        (
+            format!("{MOCK} {KOMA} hang 1"),
+            "stops answering",
+            "no readyok",
+        ),
+        (
+            format!("{MOCK} {KOMA} illegal 1"),
+            "plays an illegal move",
+            "a1a1",
+        ),
+        (
+            format!("{MOCK} {KOMA} garbage 1"),
+            "sends garbage",
+            "not the protocol",
+        ),
+    ];
+    for (command, reason, detail) in cases {
+        let (id, _) = new_table(
+            a,
+            json!({ "game": "hasami", "players": [human(),
+                { "kind": "engine", "command": command, "level": "default",
+                  "time": { "mode": "move", "seconds": 5 } }] }),
+        );
+        ok(post(
+            a,
+            &format!("/api/tables/{id}/move"),
+            json!({ "move": "a1a2" }),
+        ));
+        let st = wait(a, id, Duration::from_secs(30), |st| !st["end"].is_null());
+        assert_eq!(st["end"]["reason"], reason, "{command}: {st}");
+        assert_eq!(st["end"]["result"], "1-0");
+        let d = st["end"]["detail"].as_str().unwrap();
+        assert!(d.contains(detail), "{command}: {d}");
+        assert!(st["end"]["sentence"].as_str().unwrap().contains(reason));
+    }
+    // A person's clock runs out without a request.
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "nana", "players": [
+            { "kind": "human", "time": { "mode": "move", "seconds": 0.2 } }, human()] }),
+    );
+    let st = wait(a, id, Duration::from_secs(10), |st| !st["end"].is_null());
+    assert_eq!(st["end"]["reason"], "loses on time", "{st}");
+}
+
+#[test]
+fn many_clients_at_once() {
+    let s = server();
+    let a = s.addr;
+    let threads: Vec<_> = (0..8)
+        .map(|k| {
+            std::thread::spawn(move || {
+                let game = ["kaninariebi", "hasami", "nana", "negaeri"][k % 4];
+                let (id, _) = new_table(a, json!({ "game": game }));
+                let moves = line(game);
+                for (ply, m) in moves.iter().enumerate() {
+                    ok(post(
+                        a,
+                        &format!("/api/tables/{id}/move"),
+                        json!({ "move": m, "ply": ply }),
+                    ));
+                    for _ in 0..3 {
+                        ok(get(a, &format!("/api/tables/{id}?since=1")));
+                        ok(get(a, "/api/tables"));
+                    }
+                }
+                let st = ok(get(a, &format!("/api/tables/{id}")));
+                assert!(!st["end"].is_null(), "{game}");
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("a client thread");
+    }
+    let list = ok(get(a, "/api/tables"));
+    assert!(list["tables"].as_array().unwrap().len() >= 8);
+}
+
+#[test]
+fn polling_an_unchanged_game_sends_only_clocks_and_thinking() {
+    let s = server();
+    let a = s.addr;
+    let (id, st) = new_table(a, json!({ "game": "nana" }));
+    let v = st["version"].as_u64().unwrap();
+    let light = ok(get(a, &format!("/api/tables/{id}?since={v}")));
+    assert!(
+        light.get("view").is_none() && light.get("clocks").is_some(),
+        "{light}"
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "K@a1" }),
+    ));
+    let full = ok(get(a, &format!("/api/tables/{id}?since={v}")));
+    assert_eq!(full["plies"], 1);
+    assert_eq!(
+        full["view"]["board"]["hands"][0],
+        json!([{ "l": "R", "n": 1 }, { "l": "B", "n": 1 }])
+    );
+}

@@ -1,0 +1,624 @@
+// Browser tests of the Koma board: headless Chromium opens the page and
+// plays a complete short game of each of the four games by clicking (a
+// River choice, a Bond, a promotion, a drop in a chosen state, a Negaeri
+// chain among them; also a declined Bond and a forced Negaeri pass),
+// checking the drawn board after every move against the rules library
+// (the server's stateless /api/positions, which replays the moves with the
+// rules, and `koma`'s own `d` output), and saves screenshots for the
+// README. Then
+// a game against the engine (thinking shown, undo), two engines watched
+// from two tabs, a crashing and a hanging engine, and a saved record
+// loaded back and stepped through.
+//
+//   bash tools/browser/test.sh      (what CI runs: installs what is missing, builds, runs)
+//   node tools/browser/board.test.mjs   (with the release binaries built and npm ci done)
+//   (KOMA_BOARD=/path/to/koma-board picks other binaries; koma must sit beside it)
+//
+// Without Chromium the tests are skipped with a loud message, except in CI
+// (CI or KOMA_CI set), where that is a failure.
+
+import { chromium } from 'playwright-core';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const inCI = Boolean(process.env.CI || process.env.KOMA_CI);
+const shots = path.join(root, 'docs', 'screenshots');
+const extraShots = path.join(root, 'target', 'browser-shots');
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
+  return candidates.find((p) => fs.existsSync(p));
+}
+
+const chromiumPath = findChromium();
+if (!chromiumPath) {
+  const msg = 'Chromium not found (install Debian\'s chromium, or set CHROMIUM=/path/to/chromium)';
+  if (inCI) {
+    console.error(`FAIL: ${msg}; the browser tests must run in CI.`);
+    process.exit(1);
+  }
+  const bar = '!'.repeat(78);
+  console.error(`${bar}\n!!! BROWSER TESTS SKIPPED: ${msg}.\n!!! Nothing was checked in a browser.\n${bar}`);
+  process.exit(0);
+}
+
+const boardBin = process.env.KOMA_BOARD || path.join(root, 'target', 'release', 'koma-board');
+const komaBin = path.join(path.dirname(boardBin), 'koma');
+for (const b of [boardBin, komaBin]) {
+  if (!fs.existsSync(b)) {
+    console.error(`FAIL: ${b} is missing: run cargo build --release --bins first (or set KOMA_BOARD=/path/to/koma-board)`);
+    process.exit(1);
+  }
+}
+
+// ---------- the server ----------
+
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(boardBin, ['--port', '0', '--heartbeat', '300', '--stall-timeout', '1500'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the server did not start: ${out}`)), 15000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /open (http:\/\/\S+) in a browser/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] });
+      }
+    });
+    child.stderr.on('data', (d) => process.stderr.write(`[server] ${d}`));
+    child.on('exit', (code) => reject(new Error(`the server exited with ${code}: ${out}`)));
+  });
+}
+
+// ---------- checks ----------
+
+let failures = 0;
+const results = [];
+// Script errors on any page fail the test that caused them.
+const pageErrors = [];
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(`assertion failed: ${msg}`);
+}
+
+// JSON with object keys sorted, so equal values print equal.
+function canon(v) {
+  if (Array.isArray(v)) return v.map(canon);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])]));
+  return v;
+}
+
+function eq(a, b, msg) {
+  const ja = JSON.stringify(canon(a)), jb = JSON.stringify(canon(b));
+  if (ja !== jb) throw new Error(`${msg}\n  got:      ${ja}\n  expected: ${jb}`);
+}
+
+// KOMA_BROWSER_ONLY=<text> runs only the tests whose names contain it.
+const only = process.env.KOMA_BROWSER_ONLY || '';
+
+async function test(name, fn) {
+  if (only && !name.includes(only)) return;
+  const t0 = Date.now();
+  try {
+    pageErrors.length = 0;
+    await fn();
+    assert(!pageErrors.length, `no script errors on the page (got: ${pageErrors.join('; ')})`);
+    results.push(`ok    ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(`ok    ${name}`);
+  } catch (e) {
+    if (pageErrors.length) e.message += `\n  script errors on the page: ${pageErrors.join('; ')}`;
+    failures += 1;
+    results.push(`FAIL  ${name}: ${e.message}`);
+    console.error(`FAIL  ${name}\n${e.stack}`);
+  }
+}
+
+// The board part of a position string, as square -> piece.
+function parsePosition(pos) {
+  const [boardPart] = pos.split(' ');
+  const bracket = boardPart.indexOf('[');
+  const ranksText = (bracket >= 0 ? boardPart.slice(0, bracket) : boardPart).split('/');
+  const hand = bracket >= 0 ? boardPart.slice(bracket + 1, boardPart.indexOf(']')) : null;
+  const squares = {};
+  const nranks = ranksText.length;
+  ranksText.forEach((row, i) => {
+    const rank = nranks - i;
+    let file = 0;
+    let promoted = false;
+    let digits = '';
+    const flush = () => { if (digits) { for (let k = 0; k < parseInt(digits, 10); k++) squares[String.fromCharCode(97 + file++) + rank] = null; digits = ''; } };
+    for (const ch of row) {
+      if (/[0-9]/.test(ch)) { digits += ch; continue; }
+      flush();
+      if (ch === '+') { promoted = true; continue; }
+      const color = ch === ch.toUpperCase() ? 0 : 1;
+      squares[String.fromCharCode(97 + file++) + rank] = { l: ch.toUpperCase(), c: color, p: promoted };
+      promoted = false;
+    }
+    flush();
+  });
+  let hands = null;
+  if (hand !== null) {
+    hands = [{}, {}];
+    for (const ch of hand.replace('-', '')) {
+      const c = ch === ch.toUpperCase() ? 0 : 1;
+      const l = ch.toUpperCase();
+      hands[c][l] = (hands[c][l] || 0) + 1;
+    }
+  }
+  return { squares, hands };
+}
+
+// The square drawn at the top left (the board may be flipped).
+async function topLeftSquare(page) {
+  return page.$$eval('#board g.sq', (gs) => {
+    let best = null;
+    for (const g of gs) {
+      const r = g.getBoundingClientRect();
+      if (!best || r.top + r.left < best.k) best = { k: r.top + r.left, sq: g.dataset.square };
+    }
+    return best.sq;
+  });
+}
+
+async function rulesPosition(base, game, rules, moves, start) {
+  const res = await fetch(`${base}api/positions`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ game, rules, moves, start }),
+  });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`the rules library refused ${moves.join(' ')}: ${data.error}`);
+  return data;
+}
+
+// The same position from the engine program itself: `koma`'s `d` command
+// (a second way into the rules library, not through the board's code).
+function komaPosition(game, rules, moves, start) {
+  const lines = [`setoption name UCI_Variant value ${game}`];
+  for (const [k, v] of Object.entries(rules)) lines.push(`setoption name ${k} value ${v}`);
+  lines.push(`position ${start ? `fen ${start}` : 'startpos'}${moves.length ? ` moves ${moves.join(' ')}` : ''}`, 'd', 'quit');
+  const r = spawnSync(komaBin, { input: `${lines.join('\n')}\n`, encoding: 'utf8', timeout: 20000 });
+  const m = /^Position: (.*)$/m.exec(r.stdout || '');
+  if (!m) throw new Error(`koma printed no position for ${lines.join(' | ')}: ${r.stdout} ${r.stderr}`);
+  return m[1].trim();
+}
+
+async function drawnBoard(page) {
+  return page.$$eval('#board g.sq', (gs) => {
+    const out = {};
+    for (const g of gs) {
+      out[g.dataset.square] = g.dataset.piece ? { l: g.dataset.piece, c: parseInt(g.dataset.color, 10), p: g.dataset.promoted === '1' } : null;
+    }
+    return out;
+  });
+}
+
+async function drawnHands(page) {
+  return page.$$eval('.hand-piece', (bs) => {
+    const hands = [{}, {}];
+    for (const b of bs) {
+      const n = b.querySelector('.count');
+      hands[parseInt(b.dataset.side, 10)][b.dataset.hand] = n ? parseInt(n.textContent, 10) : 1;
+    }
+    return hands;
+  });
+}
+
+// Waits until the board shows `ply` moves, settled (no flip animation).
+async function settled(page, ply) {
+  try {
+    await page.waitForSelector(`#board svg[data-ply="${ply}"]:not([data-animating])`, { timeout: 20000 });
+  } catch (e) {
+    const end = await page.textContent('#end').catch(() => '');
+    const shown = await page.getAttribute('#board svg', 'data-ply').catch(() => '?');
+    throw new Error(`the board never showed ply ${ply} (it shows ply ${shown}; end: ${end || 'none'})`);
+  }
+}
+
+// The drawn board (and hands) after `moves` must be the rules library's.
+async function checkBoard(page, base, game, rules, moves, start) {
+  await settled(page, moves.length);
+  const want = await rulesPosition(base, game, rules, moves, start);
+  eq(komaPosition(game, rules, moves, start), want.position, `koma's d after ${moves.join(' ')}`);
+  const drawnPos = await page.getAttribute('#board svg', 'data-position');
+  eq(drawnPos, want.position, `position string shown after ${moves.join(' ')}`);
+  const expected = parsePosition(want.position);
+  eq(await drawnBoard(page), expected.squares, `board drawn after ${moves.join(' ') || 'the start'}`);
+  if (expected.hands) eq(await drawnHands(page), expected.hands, `hands drawn after ${moves.join(' ')}`);
+  return want;
+}
+
+// ---------- the page ----------
+
+async function newPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 880 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') console.error(`[page] ${m.text()}`); });
+  return page;
+}
+
+// Fills in the setup dialog and starts the game.
+async function setup(page, base, { game, rules = {}, players, maxPlies, start }) {
+  await page.goto(base);
+  await page.waitForSelector('#setup[open]');
+  await page.selectOption('#setup-game', game);
+  for (const [name, value] of Object.entries(rules)) {
+    const sel = `#setup-rules [data-rule="${name}"]`;
+    const type = await page.getAttribute(sel, 'type');
+    if (type === 'checkbox') await page.setChecked(sel, value);
+    else if (await page.$eval(sel, (e) => e.tagName) === 'SELECT') await page.selectOption(sel, String(value));
+    else await page.fill(sel, String(value));
+  }
+  for (const [side, p] of players.entries()) {
+    const fs = `#setup-players .player[data-side="${side}"]`;
+    await page.selectOption(`${fs} [name=kind]`, p.kind);
+    if (p.name) await page.fill(`${fs} [name=name]`, p.name);
+    if (p.command) await page.fill(`${fs} [name=command]`, p.command);
+    if (p.level) await page.selectOption(`${fs} [name=level]`, p.level);
+    const time = p.time || { mode: 'none' };
+    await page.selectOption(`${fs} [name=time]`, time.mode);
+    if (time.mode === 'move') await page.fill(`${fs} [name=seconds]`, String(time.seconds));
+    if (time.mode === 'clock') {
+      await page.fill(`${fs} [name=base]`, String(time.minutes));
+      await page.fill(`${fs} [name=inc]`, String(time.inc));
+    }
+  }
+  if (maxPlies !== undefined) await page.fill('#setup-maxplies', String(maxPlies));
+  if (start !== undefined) await page.fill('#setup-startpos', start);
+  await page.click('#setup-start');
+  await page.waitForFunction(() => !document.getElementById('setup').open);
+  await page.waitForSelector('#board svg');
+  return page.evaluate(() => app.table);
+}
+
+const human = { kind: 'human' };
+
+async function clickSquare(page, sq) {
+  await page.click(`#board g.sq[data-square="${sq}"]`);
+}
+
+async function choiceShown(page) {
+  return page.isVisible('#choice');
+}
+
+async function choose(page, value, seen, kind) {
+  await page.waitForSelector('#choice:not(.hidden)');
+  const options = await page.$$eval('#choice-buttons button', (bs) => bs.map((b) => b.dataset.value));
+  assert(options.includes(value), `the ${kind} choice offers ${value} (it offers ${options.join(', ')})`);
+  seen.push(kind);
+  if (seen.shoot) await seen.shoot(kind);
+  await page.click(`#choice-buttons button[data-value="${value}"]`);
+}
+
+const NANA_HAND = { K: 'K', R: 'R', V: 'R', W: 'R', G: 'R', B: 'B', T: 'B', C: 'B', D: 'B' };
+
+function parseMove(mv) {
+  if (mv === 'pass') return { pass: true };
+  if (mv.includes('@')) return { drop: mv[0], to: mv.split('@')[1] };
+  return {
+    steps: mv.split(',').map((s) => {
+      const sq = s.replace('+', '').match(/[a-z][0-9]+/g);
+      return { from: sq[0], to: sq[1], promote: s.endsWith('+') };
+    }),
+  };
+}
+
+// Makes one movement with the mouse as a person would: the piece, then a
+// marked square (for a movement that rests in the River, the marked River
+// square it enters by), then whatever the page asks.
+async function makeStep(page, game, st, seen) {
+  await clickSquare(page, st.from);
+  const dests = await page.$$eval('#board g.sq[data-dest]', (gs) => gs.map((g) => g.dataset.square));
+  let target = st.to;
+  const river = game === 'kaninariebi' && st.to[0] === 'c' && st.from[0] !== 'c';
+  if (river) {
+    const r = parseInt(st.from.slice(1), 10);
+    const entries = [r, r + 1, r - 1].map((k) => `c${k}`).filter((s) => dests.includes(s));
+    assert(entries.length, `a River entry is marked for ${st.from}${st.to} (marked: ${dests.join(' ')})`);
+    target = entries[0];
+  }
+  assert(dests.includes(target), `${target} is marked after clicking ${st.from} (marked: ${dests.join(' ')})`);
+  await clickSquare(page, target);
+  if (river && await choiceShown(page) && await page.$('#choice-buttons button[data-value^="c"]')) {
+    await choose(page, st.to, seen, 'river');
+  }
+  if (await choiceShown(page) && await page.$('#choice-buttons button[data-value="yes"]')) {
+    await choose(page, st.promote ? 'yes' : 'no', seen, 'promotion');
+  }
+}
+
+async function playMove(page, game, mv, seen) {
+  const m = parseMove(mv);
+  if (m.pass) {
+    await page.click('#btn-pass');
+    seen.push('pass');
+    return;
+  }
+  if (m.drop) {
+    const side = await page.evaluate(() => (app.state.toMove === 'first' ? 0 : 1));
+    const hand = game === 'nana' ? NANA_HAND[m.drop] : m.drop;
+    await page.click(`.hand-piece[data-side="${side}"][data-hand="${hand}"]`);
+    await clickSquare(page, m.to);
+    if (await choiceShown(page)) await choose(page, m.drop, seen, 'state');
+    return;
+  }
+  await makeStep(page, game, m.steps[0], seen);
+  const noBond = await page.waitForSelector('#btn-nobond', { timeout: 700 }).catch(() => null);
+  if (m.steps[1]) {
+    assert(noBond, `the Bond is offered after ${mv.split(',')[0]}`);
+    seen.push('bond');
+    if (seen.shoot) await seen.shoot('bond');
+    await makeStep(page, game, m.steps[1], seen);
+  } else if (noBond) {
+    seen.push('declined bond');
+    await page.click('#btn-nobond');
+  }
+}
+
+// Plays a whole line by clicking, checking the board after every move.
+async function playLine(page, base, game, rules, line, opts = {}) {
+  const moves = [];
+  const seen = [];
+  seen.shoot = opts.shoot;
+  await checkBoard(page, base, game, rules, moves, opts.start);
+  for (const mv of line) {
+    const passShown = await page.isVisible('#btn-pass');
+    eq(passShown, mv === 'pass', `the Pass button is shown before ${mv} only when passing is the legal move`);
+    await playMove(page, game, mv, seen);
+    moves.push(mv);
+    const want = await checkBoard(page, base, game, rules, moves, opts.start);
+    const listed = await page.$$eval('#moves .mv[data-ply]', (ms) => ms.map((m) => m.textContent));
+    eq(listed, moves, 'the move list');
+    if (opts.after) await opts.after(moves, want);
+  }
+  return { seen, moves };
+}
+
+async function endSentence(page) {
+  await page.waitForSelector('#end:not(.hidden) .sentence', { timeout: 30000 });
+  return page.textContent('#end .sentence');
+}
+
+// ---------- the games ----------
+
+const LINES = Object.fromEntries(
+  Object.entries(JSON.parse(fs.readFileSync(path.join(here, 'lines.json'), 'utf8')))
+    .filter(([k]) => !k.startsWith('_'))
+    .map(([k, v]) => [k, v.split(' ')]),
+);
+
+async function main() {
+  fs.mkdirSync(shots, { recursive: true });
+  fs.mkdirSync(extraShots, { recursive: true });
+  const server = await startServer();
+  const base = server.url;
+  console.log(`server at ${base}, Chromium ${chromiumPath}`);
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  let kaniTable = null;
+  try {
+    await test('Kani Nari Ebi: a whole game by clicking, with River choices, Bonds and a promotion', async () => {
+      const page = await newPage(browser);
+      kaniTable = await setup(page, base, { game: 'kaninariebi', players: [human, human] });
+      let shot = false;
+      const { seen } = await playLine(page, base, 'kaninariebi', {}, LINES.kaninariebi, {
+        shoot: async (kind) => {
+          await page.screenshot({ path: path.join(extraShots, `kaninariebi-${kind}.png`) });
+          if (kind === 'river' && !shot) {
+            shot = true;
+            await page.screenshot({ path: path.join(shots, 'kaninariebi.png') });
+          }
+        },
+      });
+      for (const f of ['river', 'bond', 'promotion']) assert(seen.includes(f), `the game had a ${f} (seen: ${seen.join(', ')})`);
+      eq(await endSentence(page), 'Human 1 wins by enough captures', 'the end');
+      eq(await topLeftSquare(page), 'a5', 'the board draws a5 top left');
+      await page.click('#btn-flip');
+      eq(await topLeftSquare(page), 'e1', 'a flipped board draws e1 top left');
+      await page.screenshot({ path: path.join(extraShots, 'kaninariebi-end-flipped.png') });
+      await page.context().close();
+    });
+
+    await test('Hasami Shogi: a whole game by clicking', async () => {
+      const page = await newPage(browser);
+      await setup(page, base, { game: 'hasami', rules: { HasamiWin: 'five' }, players: [human, human] });
+      await playLine(page, base, 'hasami', { HasamiWin: 'five' }, LINES.hasami);
+      eq(await endSentence(page), 'Human 1 wins by enough captures', 'the end');
+      await page.screenshot({ path: path.join(shots, 'hasami.png') });
+      await page.context().close();
+    });
+
+    await test('Nana Shogi: King drops, a cube dropped in a chosen state, King captured', async () => {
+      const page = await newPage(browser);
+      await setup(page, base, { game: 'nana', players: [human, human] });
+      const { seen } = await playLine(page, base, 'nana', {}, LINES.nana, {
+        shoot: async (kind) => page.screenshot({ path: path.join(extraShots, `nana-${kind}.png`) }),
+      });
+      assert(seen.includes('state'), `a drop asked for the cube's state (seen: ${seen.join(', ')})`);
+      eq(await endSentence(page), 'Human 1 wins by King captured', 'the end');
+      await page.screenshot({ path: path.join(shots, 'nana.png') });
+      await page.context().close();
+    });
+
+    await test('Negaeri Shogi: drops, a flip chain shown level by level, King captured', async () => {
+      const page = await newPage(browser);
+      await setup(page, base, { game: 'negaeri', players: [human, human] });
+      let chain = 0;
+      await playLine(page, base, 'negaeri', {}, LINES.negaeri, {
+        after: async (moves) => {
+          const levels = await page.evaluate(() => (app.state.view.last ? app.state.view.last.flips.length : 0));
+          if (levels >= 2 && !chain) {
+            chain = levels;
+            const badges = await page.$$eval('#board g.sq[data-flip]', (gs) => gs.map((g) => g.dataset.flip));
+            assert(badges.includes('2'), `level-2 flips are marked on the board (${badges.join(',')})`);
+            const text = await page.textContent('#lastmove .flips');
+            assert(/level 1/.test(text) && /level 2/.test(text), `the flips are listed by level: ${text}`);
+            await page.screenshot({ path: path.join(shots, 'negaeri.png') });
+          }
+        },
+      });
+      assert(chain >= 2, 'a drop flipped a chain of two levels or more');
+      eq(await endSentence(page), 'Human 1 wins by King captured', 'the end');
+      await page.context().close();
+    });
+
+    await test('Kani Nari Ebi: a Bond declined with the button', async () => {
+      const page = await newPage(browser);
+      await setup(page, base, { game: 'kaninariebi', players: [human, human] });
+      // a3d3 offers a Bond (see the whole game above); this time it is declined.
+      const { seen } = await playLine(page, base, 'kaninariebi', {}, ['a2d2', 'e1c1', 'a3d3', 'e5d5']);
+      eq(seen, ['river', 'declined bond'], 'the choices made (e1c1 rests in the River)');
+      await page.context().close();
+    });
+
+    await test('Negaeri Shogi: a forced pass with the Pass button, then King captured', async () => {
+      const page = await newPage(browser);
+      // The first player's pieces are all blocked and its hand is empty.
+      const start = 'KP4/PP4/2k3/6/6/6[] w 0 1';
+      await setup(page, base, { game: 'negaeri', players: [human, human], start });
+      const { seen } = await playLine(page, base, 'negaeri', {}, ['pass', 'c4b5', 'a6b5'], { start });
+      assert(seen.includes('pass'), `a pass was made (seen: ${seen.join(', ')})`);
+      eq(await endSentence(page), 'Human 1 wins by King captured', 'the end');
+      await page.screenshot({ path: path.join(extraShots, 'negaeri-pass.png') });
+      await page.context().close();
+    });
+
+    await test('flips are animated level by level', async () => {
+      const page = await newPage(browser);
+      await setup(page, base, { game: 'negaeri', players: [human, human] });
+      // The fifth move, P@b4, flips b3 at level 1 and a2 at level 2.
+      const line = LINES.negaeri.slice(0, 5);
+      for (const [k, mv] of line.slice(0, 4).entries()) {
+        await playMove(page, 'negaeri', mv, []);
+        await settled(page, k + 1);
+      }
+      await playMove(page, 'negaeri', line[4], []);
+      // Caught mid-animation: fewer flips drawn than in the end.
+      await page.waitForSelector('#board svg[data-animating]', { timeout: 2000 });
+      const during = await page.$$eval('#board g.sq[data-flip]', (gs) => gs.length);
+      await settled(page, 5);
+      const after = await page.$$eval('#board g.sq[data-flip]', (gs) => gs.length);
+      assert(during < after, `the animation shows the flips in turn (${during} then ${after})`);
+      await page.context().close();
+    });
+
+    await test('against the engine: its thinking is shown, and undo takes back both moves', async () => {
+      const page = await newPage(browser);
+      await setup(page, base, {
+        game: 'hasami',
+        players: [human, { kind: 'engine', level: 'hard', time: { mode: 'move', seconds: 1.5 } }],
+      });
+      await playMove(page, 'hasami', 'e1e5', []);
+      await page.waitForSelector('#thinking:not(.hidden)[data-depth]:not([data-depth=""])', { timeout: 10000 });
+      const thinking = await page.textContent('#thinking');
+      assert(/depth \d+/.test(thinking) && /PV:/.test(thinking), `thinking shows depth and PV: ${thinking}`);
+      await page.screenshot({ path: path.join(shots, 'engine.png') });
+      await settled(page, 2);
+      const plies = await page.evaluate(() => app.state.plies);
+      eq(plies, 2, 'the engine answered');
+      await page.click('#btn-undo');
+      await checkBoard(page, base, 'hasami', {}, []);
+      // Play on after the undo: the engine answers again.
+      await playMove(page, 'hasami', 'a1a4', []);
+      await settled(page, 2);
+      await page.context().close();
+    });
+
+    await test('two engines play, watched live from a second tab', async () => {
+      const page = await newPage(browser);
+      const engine = { kind: 'engine', level: 'easy', time: { mode: 'move', seconds: 0.05 } };
+      const id = await setup(page, base, { game: 'nana', players: [engine, engine], maxPlies: 40 });
+      const watcher = await page.context().newPage();
+      await watcher.goto(base);
+      await watcher.waitForSelector('#setup[open]');
+      await watcher.click('#setup-close');
+      await watcher.click('#btn-watch');
+      await watcher.click(`#watch-list li:has-text("#${id} ") button`);
+      const [a, b] = [await endSentence(page), await endSentence(watcher)];
+      eq(a, b, 'both tabs show the same end');
+      const ply = await page.evaluate(() => app.state.plies);
+      await checkBoard(watcher, base, 'nana', {}, await page.evaluate(() => app.state.moves.map((m) => m.text)));
+      assert(ply > 0, 'moves were played');
+      await watcher.screenshot({ path: path.join(extraShots, 'watch.png') });
+      await page.context().close();
+    });
+
+    await test('an engine that crashes, or hangs, loses and the page says why', async () => {
+      for (const [mode, words] of [['crash-mid', 'disconnects'], ['hang', 'stops answering']]) {
+        const page = await newPage(browser);
+        await setup(page, base, {
+          game: 'hasami',
+          players: [human, { kind: 'engine', command: `tests/mock/engine.sh ${komaBin} ${mode} 1`, level: 'default', time: { mode: 'move', seconds: 2 } }],
+        });
+        await playMove(page, 'hasami', 'a1a2', []);
+        const s = await endSentence(page);
+        assert(s.includes(words), `${mode}: "${s}" says ${words}`);
+        const detail = await page.textContent('#end .detail');
+        assert(detail.length > 0, `${mode}: a detail is shown`);
+        await page.screenshot({ path: path.join(extraShots, `engine-${mode}.png`) });
+        await page.context().close();
+      }
+    });
+
+    await test('a saved record loads back and steps move by move', async () => {
+      assert(kaniTable !== null, 'the Kani Nari Ebi game was played');
+      const res = await fetch(`${base}api/tables/${kaniTable}/record`);
+      const text = await res.text();
+      assert(/\[Variant "kaninariebi"\]/.test(text) && /\[Termination "enough captures"\]/.test(text), `record:\n${text}`);
+      const file = path.join(os.tmpdir(), `koma-board-test-${process.pid}.pgn`);
+      fs.writeFileSync(file, text + text.replace('[Event "koma-board game"]', '[Event "second copy"]'));
+      const page = await newPage(browser);
+      await page.goto(base);
+      await page.waitForSelector('#setup[open]');
+      await page.click('#setup-close');
+      await page.click('#btn-load');
+      await page.setInputFiles('#load-file', file);
+      await page.waitForSelector('#load-list button[data-index="1"]');
+      await page.click('#load-list button[data-index="1"]');
+      await page.waitForSelector('#review:not(.hidden)');
+      const review = await page.textContent('#review');
+      assert(review.includes('valid by the rules') && review.includes('second copy'), review);
+      const line = LINES.kaninariebi;
+      await checkBoard(page, base, 'kaninariebi', {}, []);
+      for (let k = 1; k <= line.length; k++) {
+        await page.click('#step-fwd');
+        await checkBoard(page, base, 'kaninariebi', {}, line.slice(0, k));
+      }
+      await page.click('#step-back');
+      await page.click('#step-back');
+      await checkBoard(page, base, 'kaninariebi', {}, line.slice(0, line.length - 2));
+      await page.click('#moves .mv[data-ply="1"]');
+      await checkBoard(page, base, 'kaninariebi', {}, line.slice(0, 1));
+      await page.screenshot({ path: path.join(extraShots, 'record.png') });
+      fs.rmSync(file);
+      await page.context().close();
+    });
+  } finally {
+    await browser.close();
+    server.child.kill('SIGTERM');
+  }
+  console.log(`\n${results.join('\n')}\n`);
+  console.log(failures ? `${failures} browser test(s) FAILED` : 'all browser tests passed');
+  // The plain closing line CI reads.
+  console.log(`browser: ${results.length - failures} passed, ${failures} failed`);
+  process.exit(failures ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
