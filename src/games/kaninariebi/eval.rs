@@ -6,9 +6,8 @@ use super::KaniNariEbi;
 use super::board::{self, Bitboard, DIAGONAL, east, north, orthogonal, south, squares, west};
 use super::movegen::{PIECES, resting};
 use crate::core::{Color, Game};
-use std::sync::OnceLock;
 
-/// The weights, by name (development: overridable by `KANI_EVAL`).
+/// The weights, by name.
 #[derive(Clone, Debug)]
 pub struct Weights {
     /// Pieces on the board: three captures win, so each lost piece weighs
@@ -68,42 +67,10 @@ const DEFAULT: Weights = Weights {
 };
 
 fn weights() -> &'static Weights {
-    static W: OnceLock<Weights> = OnceLock::new();
-    W.get_or_init(|| {
-        let mut w = DEFAULT;
-        if let Ok(spec) = std::env::var("KANI_EVAL") {
-            for item in spec.split(',').filter(|s| !s.is_empty()) {
-                let Some((k, v)) = item.split_once('=') else {
-                    continue;
-                };
-                let Ok(v) = v.trim().parse::<i32>() else {
-                    continue;
-                };
-                let f = match k.trim() {
-                    "lost_one" => &mut w.lost_one,
-                    "lost_two" => &mut w.lost_two,
-                    "shrimp_one" => &mut w.shrimp_one,
-                    "shrimp_two" => &mut w.shrimp_two,
-                    "crab_advance" => &mut w.crab_advance,
-                    "promo_ready" => &mut w.promo_ready,
-                    "promo_wins" => &mut w.promo_wins,
-                    "mobility" => &mut w.mobility,
-                    "crab_open" => &mut w.crab_open,
-                    "hanging_shrimp" => &mut w.hanging_shrimp,
-                    "low_mobility" => &mut w.low_mobility,
-                    "bond" => &mut w.bond,
-                    "river" => &mut w.river,
-                    "hanging_us" => &mut w.hanging_us,
-                    "hanging_them" => &mut w.hanging_them,
-                    "threat_win" => &mut w.threat_win,
-                    "tempo" => &mut w.tempo,
-                    _ => continue,
-                };
-                *f = v;
-            }
-        }
-        w
-    })
+    // The tuned defaults; a candidate set is tried by building it (the
+    // tuning matches' environment override was removed with the tuning).
+    static W: Weights = DEFAULT;
+    &W
 }
 
 /// `LANE[c][s]`: the squares of the rank of `s` from beside it up to and
