@@ -138,8 +138,16 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         false
     }
 
+    /// `is_tactical` of each move of `moves`, pushed onto `out` in order
+    /// (move ordering asks this for a whole node at once). Games may
+    /// override it to share work between the moves.
+    fn mark_tactical(&self, moves: &[Self::Move], out: &mut Vec<bool>) {
+        out.extend(moves.iter().map(|&m| self.is_tactical(m)));
+    }
+
     /// The legal moves for which `is_tactical` holds (quiescence search).
-    /// Games may override with something faster than filtering.
+    /// Games may override with something faster than filtering, and may
+    /// leave out and order moves (Negaeri keeps drops worth their cost).
     fn generate_tactical<S: MoveSink<Self::Move>>(&self, out: &mut S) {
         struct Filter<'a, G: Game, S>(&'a G, &'a mut S);
         impl<G: Game, S: MoveSink<G::Move>> MoveSink<G::Move> for Filter<'_, G, S> {

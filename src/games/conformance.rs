@@ -1,7 +1,8 @@
 //! The conformance suite every game runs, from its start position and from
 //! seeded random playouts: no duplicate moves, text and position round
 //! trips, legality lookup agreeing with generation, incremental hash equal
-//! to the from-scratch hash, bulk count equal to generation, and playouts
+//! to the from-scratch hash, bulk count equal to generation, tactical marks equal to
+//! `is_tactical`, tactical generation inside it, and playouts
 //! that end without a panic.
 
 use crate::core::{Game, History, MoveSink, game_status, status_with_history};
@@ -48,6 +49,22 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
     let mut moves = G::MoveList::default();
     pos.generate(&mut moves);
     assert_eq!(moves.len(), pos.count_moves(), "count_moves disagrees: {s}");
+    // The whole-node tactical marks agree with `is_tactical`.
+    let mut marks = Vec::new();
+    pos.mark_tactical(&moves, &mut marks);
+    let expected: Vec<bool> = moves.iter().map(|&m| pos.is_tactical(m)).collect();
+    assert_eq!(marks, expected, "mark_tactical disagrees: {s}");
+    // Quiescence's moves are legal tactical moves (a game may leave out
+    // some not worth resolving, and order them as it likes).
+    let mut tactical = G::MoveList::default();
+    pos.generate_tactical(&mut tactical);
+    for &m in tactical.iter() {
+        assert!(
+            moves.contains(&m) && pos.is_tactical(m),
+            "generate_tactical gave {} in {s}",
+            pos.move_text(m)
+        );
+    }
     let mut seen = HashSet::new();
     for &m in moves.iter() {
         let t = pos.move_text(m);

@@ -66,9 +66,8 @@ pub fn score_moves<G: Game>(
     scores.clear();
     tactical.clear();
     let side = pos.side_to_move().index();
-    for &m in moves {
-        let t = pos.is_tactical(m);
-        tactical.push(t);
+    pos.mark_tactical(moves, tactical);
+    for (&m, &t) in moves.iter().zip(tactical.iter()) {
         let s = if hash_move == Some(pos.move_id(m)) {
             HASH_MOVE
         } else if t {

@@ -401,7 +401,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return alpha;
         }
         if depth <= 0 {
-            return self.qsearch(pos, ply, alpha, beta, 0);
+            return self.qsearch(pos, ply, alpha, beta, 0, None);
         }
 
         let key = pos.hash();
@@ -566,7 +566,9 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Tactical moves only, until the position is quiet: the side to move
-    /// may also stand pat on its static evaluation.
+    /// may also stand pat on its static evaluation. `known_eval` is that
+    /// evaluation when the caller already has it (delta pruning computed
+    /// it): evaluations are the larger part of a quiescence node.
     fn qsearch(
         &mut self,
         pos: &G,
@@ -574,6 +576,7 @@ impl<'a, G: Game> Worker<'a, G> {
         mut alpha: Score,
         beta: Score,
         qply: usize,
+        known_eval: Option<Score>,
     ) -> Score {
         self.pv_len[ply] = ply;
         self.seldepth = self.seldepth.max(ply);
@@ -600,7 +603,7 @@ impl<'a, G: Game> Worker<'a, G> {
         {
             return end_score(end, pos.side_to_move(), ply);
         }
-        let stand = pos.evaluate();
+        let stand = known_eval.unwrap_or_else(|| pos.evaluate());
         if stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX {
             return stand;
         }
@@ -610,11 +613,17 @@ impl<'a, G: Game> Worker<'a, G> {
             let child = pos.play(m);
             // Delta pruning: a move that even before the reply leaves us
             // clearly below alpha is not worth resolving.
-            if child.terminal().is_none() && -child.evaluate() + QS_DELTA <= alpha {
-                continue;
-            }
+            let child_eval = if child.terminal().is_none() {
+                let e = child.evaluate();
+                if -e + QS_DELTA <= alpha {
+                    continue;
+                }
+                Some(e)
+            } else {
+                None
+            };
             self.visit();
-            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1);
+            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1, child_eval);
             if self.stopped {
                 return 0;
             }

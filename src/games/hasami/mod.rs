@@ -221,6 +221,14 @@ impl Game for Hasami {
         capture::captured(&self.rules, mine, self.men[1 - us], mv.to) != 0
     }
 
+    /// A move captures exactly when it lands on one of `capture::targets`,
+    /// found for the whole board once instead of once per move.
+    fn mark_tactical(&self, moves: &[Move], out: &mut Vec<bool>) {
+        let us = self.side.index();
+        let targets = capture::targets(&self.rules, self.men[us], self.men[1 - us]);
+        out.extend(moves.iter().map(|m| targets & m.to.bit() != 0));
+    }
+
     /// The capturing moves: those onto a square where arriving captures,
     /// found for the whole board at once.
     fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
