@@ -3,6 +3,7 @@
 
 use clap::Parser;
 use koma::board::{self, Config, ENGINE_FLAG};
+use koma::referee::cli::TimeoutArgs;
 use koma::referee::engine_proc::Launch;
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
@@ -33,17 +34,8 @@ struct Cli {
     #[arg(long, value_name = "COMMAND")]
     engine: Option<String>,
 
-    /// Milliseconds allowed for uci -> uciok and each isready -> readyok outside a search.
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
-    start_timeout: u64,
-
-    /// Milliseconds of engine silence during a search after which isready is sent.
-    #[arg(long, value_name = "MS", default_value_t = 1_000)]
-    heartbeat: u64,
-
-    /// Milliseconds an isready (or stop) may go unanswered before the engine is stalled.
-    #[arg(long, value_name = "MS", default_value_t = 5_000)]
-    stall_timeout: u64,
+    #[command(flatten)]
+    timeouts: TimeoutArgs,
 
     /// Milliseconds a player may exceed the clock before losing on time (a busy machine
     /// delays an engine's answer by more than it would lose a referee's match by).
@@ -68,16 +60,13 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    for (v, name) in [
-        (cli.start_timeout, "--start-timeout"),
-        (cli.heartbeat, "--heartbeat"),
-        (cli.stall_timeout, "--stall-timeout"),
-    ] {
-        if v == 0 {
-            eprintln!("koma-board: error: {name} must be at least 1");
+    let timeouts = match cli.timeouts.timeouts() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("koma-board: error: {}", e.0);
             return ExitCode::from(2);
         }
-    }
+    };
     let engine = match cli.engine.as_deref().map(str::trim) {
         None | Some("") => board::bundled_engine(),
         Some(text) => {
@@ -92,9 +81,7 @@ fn main() -> ExitCode {
     };
     let mut config = Config::new(cli.port, engine);
     config.addr = SocketAddr::new(cli.host, cli.port);
-    config.timeouts.start = Duration::from_millis(cli.start_timeout);
-    config.timeouts.heartbeat = Duration::from_millis(cli.heartbeat);
-    config.timeouts.stall = Duration::from_millis(cli.stall_timeout);
+    config.timeouts = timeouts;
     config.margin = Duration::from_millis(cli.timemargin);
     let server = match board::start(config.clone()) {
         Ok(s) => s,

@@ -10,6 +10,7 @@ pub mod movelist;
 pub mod options;
 pub mod outcome;
 pub mod perft;
+pub mod sandwich;
 pub mod table;
 pub mod text;
 pub mod zobrist;

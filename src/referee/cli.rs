@@ -138,6 +138,18 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 10)]
     rating_interval: u64,
 
+    #[command(flatten)]
+    timeouts: TimeoutArgs,
+
+    /// The Event tag of the records.
+    #[arg(long, value_name = "NAME", default_value = "koma-referee match")]
+    event: String,
+}
+
+/// How long an engine may take to answer: the flags shared by the referee
+/// and the web board.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TimeoutArgs {
     /// Milliseconds allowed for uci -> uciok and for each isready -> readyok outside a search.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     start_timeout: u64,
@@ -149,10 +161,26 @@ struct Cli {
     /// Milliseconds an isready (or stop) may go unanswered before the engine is stalled.
     #[arg(long, value_name = "MS", default_value_t = 5_000)]
     stall_timeout: u64,
+}
 
-    /// The Event tag of the records.
-    #[arg(long, value_name = "NAME", default_value = "koma-referee match")]
-    event: String,
+impl TimeoutArgs {
+    /// The timeouts, each at least a millisecond.
+    pub fn timeouts(&self) -> Result<Timeouts, Usage> {
+        for (v, flag) in [
+            (self.start_timeout, "--start-timeout"),
+            (self.heartbeat, "--heartbeat"),
+            (self.stall_timeout, "--stall-timeout"),
+        ] {
+            if v == 0 {
+                return Err(Usage::new(format!("{flag} must be at least 1")));
+            }
+        }
+        Ok(Timeouts {
+            start: Duration::from_millis(self.start_timeout),
+            heartbeat: Duration::from_millis(self.heartbeat),
+            stall: Duration::from_millis(self.stall_timeout),
+        })
+    }
 }
 
 /// A usage error: printed with a hint, exit code 2.
@@ -276,9 +304,7 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
     positive(u64::from(cli.games), "--games")?;
     positive(u64::from(cli.rounds), "--rounds")?;
     positive(cli.concurrency as u64, "--concurrency")?;
-    positive(cli.start_timeout, "--start-timeout")?;
-    positive(cli.heartbeat, "--heartbeat")?;
-    positive(cli.stall_timeout, "--stall-timeout")?;
+    let timeouts = cli.timeouts.timeouts()?;
     let sprt = if cli.sprt.is_empty() {
         None
     } else {
@@ -313,11 +339,7 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
         recover: cli.recover,
         shard,
         rating_interval: cli.rating_interval,
-        timeouts: Timeouts {
-            start: Duration::from_millis(cli.start_timeout),
-            heartbeat: Duration::from_millis(cli.heartbeat),
-            stall: Duration::from_millis(cli.stall_timeout),
-        },
+        timeouts,
         event: cli.event,
     })))
 }

@@ -4,7 +4,7 @@
 
 use super::board::{Bitboard, FULL, RANK_1, RANK_9, Square, down, left, right, up};
 use super::{Hasami, WinRule};
-use crate::core::{Color, Game};
+use crate::core::{Color, Game, sandwich};
 
 #[derive(Clone, Debug)]
 pub struct Weights {
@@ -108,34 +108,11 @@ fn exposed_along(
     fwd: impl Fn(Bitboard) -> Bitboard,
     back: impl Fn(Bitboard) -> Bitboard,
 ) -> Bitboard {
-    // Own men from which the run forward ends on an enemy man.
-    let mut run = ours & back(theirs);
-    if run == 0 {
-        return 0;
-    }
     if !lines {
         // Only a lone man is taken.
-        return run & fwd(landing);
+        return ours & back(theirs) & fwd(landing);
     }
-    loop {
-        let grown = run | (ours & back(run));
-        if grown == run {
-            break;
-        }
-        run = grown;
-    }
-    let starts = back(run) & landing;
-    if starts == 0 {
-        return 0;
-    }
-    let mut hit = fwd(starts) & run;
-    loop {
-        let grown = hit | (fwd(hit) & run);
-        if grown == hit {
-            return hit;
-        }
-        hit = grown;
-    }
+    sandwich::exposed_along(ours, theirs, landing, fwd, back)
 }
 
 /// Captures `c` still needs to win under the rule in force.

@@ -5,6 +5,7 @@
 use super::KaniNariEbi;
 use super::board::{self, Bitboard, DIAGONAL, east, north, orthogonal, south, squares, west};
 use super::movegen::{PIECES, resting};
+use crate::core::sandwich::exposed_along;
 use crate::core::{Color, Game};
 
 /// The weights, by name.
@@ -136,42 +137,6 @@ pub fn exposed(ours: Bitboard, theirs: Bitboard, their_reach: Bitboard) -> Bitbo
         | exposed_along(ours, theirs, landing, south, north)
         | exposed_along(ours, theirs, landing, east, west)
         | exposed_along(ours, theirs, landing, west, east)
-}
-
-/// `exposed` for the sandwiches whose run goes `fwd` from the landing
-/// square to the closing enemy piece; `back` is the inverse step.
-#[inline(always)]
-fn exposed_along(
-    ours: Bitboard,
-    theirs: Bitboard,
-    landing: Bitboard,
-    fwd: impl Fn(Bitboard) -> Bitboard,
-    back: impl Fn(Bitboard) -> Bitboard,
-) -> Bitboard {
-    // Own pieces from which the run forward ends on an enemy piece.
-    let mut run = ours & back(theirs);
-    if run == 0 {
-        return 0;
-    }
-    loop {
-        let grown = run | (ours & back(run));
-        if grown == run {
-            break;
-        }
-        run = grown;
-    }
-    let starts = back(run) & landing;
-    if starts == 0 {
-        return 0;
-    }
-    let mut hit = fwd(starts) & run;
-    loop {
-        let grown = hit | (fwd(hit) & run);
-        if grown == hit {
-            return hit;
-        }
-        hit = grown;
-    }
 }
 
 /// The terms that do not depend on who is to move, for side `c`.
