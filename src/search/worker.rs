@@ -455,6 +455,15 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        // Internal iterative reduction: with no hash move to try first the
+        // ordering is poor, and a shallower search fills the table for the
+        // next visit.
+        let depth = if hash_move.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
+
         let mut moves = G::MoveList::default();
         pos.generate(&mut moves);
         if moves.is_empty() {
@@ -481,6 +490,20 @@ impl<'a, G: Game> Worker<'a, G> {
             let m = moves[i];
             let quiet = !tactical[i];
             let child = pos.play(m);
+            // Late move and futility pruning: near the horizon, with a
+            // non-losing move in hand, late quiet moves and quiet moves
+            // that cannot lift a score far below alpha are skipped.
+            if !pv_node
+                && !check
+                && quiet
+                && i > 0
+                && depth <= 3
+                && best > -MATE_BOUND
+                && (i >= 3 + (depth * depth) as usize || eval + 100 * depth <= alpha)
+                && !child.in_check()
+            {
+                continue;
+            }
             self.keys.push(child.repetition_key());
             self.visit();
             let s = if i == 0 {
