@@ -33,7 +33,8 @@ pub struct Weights {
     pub late: i32,
 }
 
-const DEFAULT: Weights = Weights {
+/// The tuned weights; a candidate set is tried by building it.
+const WEIGHTS: Weights = Weights {
     man: 100,
     goal_near: 60,
     goal_two: 25,
@@ -46,13 +47,6 @@ const DEFAULT: Weights = Weights {
     tempo: 0,
     late: 50,
 };
-
-fn weights() -> &'static Weights {
-    // The tuned defaults; a candidate set is tried by building it (the
-    // tuning matches' environment override was removed with the tuning).
-    static W: Weights = DEFAULT;
-    &W
-}
 
 /// Squares one side's men slide to, and how many moves that is.
 pub fn reach(men: Bitboard, empty: Bitboard) -> (Bitboard, u32) {
@@ -153,7 +147,7 @@ fn side_static(w: &Weights, men: Bitboard, c: Color) -> i32 {
 const EDGE: Bitboard = RANK_1 | RANK_9 | super::board::FILE_A | super::board::FILE_I;
 
 pub fn evaluate(pos: &Hasami) -> i32 {
-    let w = weights();
+    let w = &WEIGHTS;
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.men(us), pos.men(them));

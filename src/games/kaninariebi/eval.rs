@@ -47,7 +47,8 @@ pub struct Weights {
     pub tempo: i32,
 }
 
-const DEFAULT: Weights = Weights {
+/// The tuned weights; a candidate set is tried by building it.
+const WEIGHTS: Weights = Weights {
     lost_one: 100,
     lost_two: 280,
     shrimp_one: 45,
@@ -66,13 +67,6 @@ const DEFAULT: Weights = Weights {
     threat_win: 300,
     tempo: 0,
 };
-
-fn weights() -> &'static Weights {
-    // The tuned defaults; a candidate set is tried by building it (the
-    // tuning matches' environment override was removed with the tuning).
-    static W: Weights = DEFAULT;
-    &W
-}
 
 /// `LANE[c][s]`: the squares of the rank of `s` from beside it up to and
 /// including `c`'s promotion column.
@@ -179,7 +173,7 @@ fn static_side(w: &Weights, pos: &KaniNariEbi, c: Color, r: &Reach) -> i32 {
 }
 
 pub fn evaluate(pos: &KaniNariEbi) -> i32 {
-    let w = weights();
+    let w = &WEIGHTS;
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
