@@ -1,9 +1,9 @@
 //! The conformance suite every game runs, from its start position and from
 //! seeded random playouts: no duplicate moves, text and position round
 //! trips, legality lookup agreeing with generation, incremental hash equal
-//! to the from-scratch hash, bulk count equal to generation, tactical marks equal to
-//! `is_tactical`, tactical generation inside it, and playouts
-//! that end without a panic.
+//! to the from-scratch hash, bulk count equal to generation, tactical marks
+//! equal to `is_tactical`, tactical generation inside it, null moves that
+//! only hand the move over, and playouts that end without a panic.
 
 use crate::core::{Game, History, MoveSink, game_status, status_with_history};
 use crate::protocol::{parse_move, parse_position};
@@ -24,6 +24,11 @@ impl Lcg {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
+}
+
+/// The board field of a position string (what a null move keeps).
+fn board_of(text: &str) -> &str {
+    text.split_whitespace().next().unwrap_or("")
 }
 
 /// Every check on one position.
@@ -49,6 +54,23 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
     let mut moves = G::MoveList::default();
     pos.generate(&mut moves);
     assert_eq!(moves.len(), pos.count_moves(), "count_moves disagrees: {s}");
+    // A null move (where the game offers one) only hands the move over:
+    // the same board with the other side to move, its hash from scratch.
+    if let Some(null) = pos.play_null() {
+        assert_eq!(null.side_to_move(), pos.side_to_move().opponent(), "{s}");
+        let ns = null.to_text().to_string();
+        let again = G::from_text(&null.to_text(), rules).unwrap_or_else(|e| panic!("{ns}: {e}"));
+        assert_eq!(
+            again.hash(),
+            null.hash(),
+            "null move hash differs: {s} -> {ns}"
+        );
+        assert_eq!(
+            board_of(&ns),
+            board_of(&s),
+            "null move changed the board: {s} -> {ns}"
+        );
+    }
     // The whole-node tactical marks agree with `is_tactical`.
     let mut marks = Vec::new();
     pos.mark_tactical(&moves, &mut marks);

@@ -329,6 +329,17 @@ impl Game for KaniNariEbi {
         next
     }
 
+    /// A pass as a lower bound for null-move pruning: a side is rarely
+    /// hurt by having to move (the loss with no legal movement needs a
+    /// nearly blocked side, far below any beta the search prunes at).
+    fn play_null(&self) -> Option<Self> {
+        Some(KaniNariEbi {
+            side: self.side.opponent(),
+            hash: self.hash ^ ZOBRIST_SIDE,
+            ..self.clone()
+        })
+    }
+
     /// The player who just moved wins by three captures or three Shrimps.
     /// (`from_text` refuses positions where the side to move already won.)
     fn terminal(&self) -> Option<End> {
