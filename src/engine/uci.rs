@@ -90,7 +90,7 @@ impl Engine {
             match load_table(game, std::path::Path::new(&path)) {
                 Ok(t) => self.tables.push((game, t)),
                 Err(e) => self.out.error(format!(
-                    "{name} {path}: {e}; searching without a table at {name}"
+                    "{name} not loaded, the search goes on without a table: {e} at {path}"
                 )),
             }
         }
