@@ -295,8 +295,9 @@ impl Engine {
     /// Sends one line and collects the replies to it: up to what ends the
     /// command (`uciok`, `bestmove`, a perft's total, …), or, for a command
     /// that answers at once or not at all, up to the `readyok` of an
-    /// `isready` sent after it (not part of the replies).
-    fn exchange(&mut self, line: &str) -> Result<Vec<String>, Vec<String>> {
+    /// `isready` sent after it (not part of the replies). A `go` the page
+    /// stops with its next line (`stopped`) is not waited for.
+    fn exchange(&mut self, line: &str, stopped: bool) -> Result<Vec<String>, Vec<String>> {
         self.send(line);
         let words: Vec<&str> = line.split_whitespace().collect();
         let ends: Option<fn(&str) -> bool> = match words.first().copied() {
@@ -307,6 +308,7 @@ impl Engine {
                 self.stdin = None;
                 return self.read_until(None);
             }
+            Some("go" | "bench") if stopped => None,
             Some("bench") => Some(|l| l.starts_with("Nodes searched") || is_error(l)),
             Some("go") if words.contains(&"perft") => {
                 Some(|l| l.starts_with("Nodes searched") || is_error(l))
@@ -362,17 +364,18 @@ fn session_steps(body: &[String]) -> Result<Vec<(String, Vec<String>)>, String> 
 fn run_session(body: &[String]) -> Result<(), String> {
     let steps = session_steps(body)?;
     let mut engine = Engine::spawn();
-    for (sent, expected) in steps {
-        let got = engine.exchange(&sent).map_err(|got| {
+    for (i, (sent, expected)) in steps.iter().enumerate() {
+        let stopped = steps.get(i + 1).is_some_and(|(next, _)| next == "stop");
+        let got = engine.exchange(sent, stopped).map_err(|got| {
             format!(
                 "> {sent}\nno answer within {LIMIT:?}; got:\n{}",
                 got.join("\n")
             )
         })?;
-        if !lines_match(&expected, &got) {
+        if !lines_match(expected, &got) {
             return Err(format!(
                 "> {sent}\nthe page shows:\n{}\nthe engine says:\n{}",
-                show(&expected),
+                show(expected),
                 show(&got)
             ));
         }
@@ -549,7 +552,9 @@ fn every_row_of_the_error_table_is_what_the_engine_says() {
         else {
             continue;
         };
-        let got = Engine::spawn().exchange(input).unwrap_or_else(|got| got);
+        let got = Engine::spawn()
+            .exchange(input, false)
+            .unwrap_or_else(|got| got);
         if got != [reply] {
             failures.push(format!(
                 "> {input}\nthe table says:\n< {reply}\nthe engine says:\n{}",
@@ -654,13 +659,16 @@ fn the_readme_nana_line_is_a_won_game() {
     assert_eq!(moves.len(), 127, "127 plies");
     let mut engine = Engine::spawn();
     engine
-        .exchange("setoption name UCI_Variant value nana")
+        .exchange("setoption name UCI_Variant value nana", false)
         .unwrap();
     let refused = engine
-        .exchange(&format!("position startpos moves {}", moves.join(" ")))
+        .exchange(
+            &format!("position startpos moves {}", moves.join(" ")),
+            false,
+        )
         .unwrap();
     assert!(refused.is_empty(), "{refused:?}");
-    let d = engine.exchange("d").unwrap();
+    let d = engine.exchange("d", false).unwrap();
     assert_eq!(
         d.last().map(String::as_str),
         Some("Game: over, 1-0 {first player wins by King captured}"),

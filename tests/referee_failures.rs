@@ -167,3 +167,47 @@ fn an_engine_flooding_lines_still_loses_on_time() {
     assert_eq!((res, term), ("0-1", "loses on time"), "{}", r.stdout);
     assert!(detail.ends_with("and did not answer stop"), "{detail}");
 }
+
+/// The referee's peak memory (VmHWM, kB), read until it exits.
+fn peak_kb_until_exit(child: &mut std::process::Child) -> u64 {
+    let mut peak = 0;
+    let end = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
+            for line in status.lines() {
+                if let Some(v) = line.strip_prefix("VmHWM:") {
+                    let kb = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
+                    peak = peak.max(kb);
+                }
+            }
+        }
+        if child.try_wait().unwrap().is_some() {
+            return peak;
+        }
+        assert!(std::time::Instant::now() < end, "the match did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_engine_flooding_stderr_without_a_newline_keeps_the_referee_small() {
+    let (dir, token) = scratch("stderr-flood");
+    // 256 MiB on stderr without a newline before the engine starts.
+    let wrapper = script(
+        &dir,
+        "flood.sh",
+        "head -c 268435456 /dev/zero | tr '\\0' x >&2\nexec \"$@\"",
+    );
+    let a = args(&format!(
+        "--engine cmd={} args={KOMA} name=flood depth=1 --engine cmd={KOMA} name=koma depth=1 \
+         --games 1 --max-plies 20 --start-timeout 60000",
+        wrapper.display()
+    ));
+    let mut child = spawn(&a, &token);
+    let peak = peak_kb_until_exit(&mut child);
+    assert!(child.wait().unwrap().success());
+    assert!(peak > 0, "no VmHWM read");
+    assert!(peak < 64 * 1024, "the referee grew to {peak} kB");
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}

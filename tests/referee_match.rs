@@ -341,3 +341,71 @@ fn the_schedule_and_openings_follow_the_seed() {
     assert_eq!(a[0][..6], a[1][..6]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_second_referee_on_the_same_state_file_refuses_to_start() {
+    let (dir, token) = scratch("lock");
+    let pgn = dir.join("games.pgn");
+    let long = args(&format!(
+        "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+         --rounds 1000 --pgnout {}",
+        pgn.display()
+    ));
+    let mut first = spawn(&long, &token);
+    // Its engines run: it holds the lock.
+    wait_for_processes(&token, 3, LIMIT);
+    let second = run(&long, &format!("{token}-2"), LIMIT);
+    assert_eq!(second.status.code(), Some(2), "{}", second.stdout);
+    assert!(
+        second.stderr.contains("is in use by another koma-referee"),
+        "{}",
+        second.stderr
+    );
+    assert!(second.stdout.is_empty(), "{}", second.stdout);
+    // Another match on the same file waits its turn too, through --state.
+    let other = args(&format!(
+        "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+         --pgnout {} --state {}",
+        dir.join("other.pgn").display(),
+        pgn.display()
+    ));
+    let r = run(&other, &format!("{token}-3"), LIMIT);
+    assert_eq!(r.status.code(), Some(2), "{}", r.stderr);
+    // kill -9 leaves no stale lock: the file is free at once.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_no_leftovers(&token);
+    let short = args(&format!(
+        "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+         --pgnout {}",
+        pgn.display()
+    ));
+    let r = run(&short, &token, LIMIT);
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nothing_an_engine_started_outlives_a_killed_referee() {
+    let (dir, token) = scratch("grandchildren");
+    // The engine leaves two processes of its own behind: a background
+    // child, and one whose parent has already exited.
+    let wrapper = script(
+        &dir,
+        "wrapper.sh",
+        "sleep 300 &\n(sleep 301 &)\nexec \"$@\"",
+    );
+    let a = args(&format!(
+        "--engine cmd={} args={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+         --rounds 1000",
+        wrapper.display()
+    ));
+    let mut child = spawn(&a, &token);
+    // The referee, two engines and two sleeps.
+    wait_for_processes(&token, 5, LIMIT);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}

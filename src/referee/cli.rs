@@ -35,7 +35,10 @@ to start, disconnects (crash), stops answering (no readyok to the isready heartb
 time (the overrun is reported in ms), plays an illegal move, or sends garbage. An engine that
 cannot play on (it failed to start, crashed or stalled) stops the match after the games in
 progress, unless --recover restarts it. Running the same command again resumes an interrupted
-match when it writes a state file (--state, or else --pgnout).
+match when it writes a state file (--state, or else --pgnout). One referee at a time per record
+file: a second one on the same --state or --pgnout file refuses to start (exit 2); the lock
+goes with the referee, however it ends. Whatever an engine starts ends with the referee, even
+after kill -9, unless it leaves the engine's process group.
 
 Example:
   koma-referee --engine cmd=target/release/koma name=d2 depth=2 \\

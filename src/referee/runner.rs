@@ -9,6 +9,7 @@ use super::cli::{MatchConfig, Usage};
 use super::engine_proc::EngineProc;
 use super::game::{self, GameEnd, GameSetup};
 use super::handshake::{self, EngineStart};
+use super::lock::FileLock;
 use super::log::{Log, record_date};
 use super::opening::{Opening, add_random_plies, check};
 use super::reason::Reason;
@@ -106,14 +107,26 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
         ),
         None => None,
     };
+    // One referee per record file: the locks are held until this function
+    // returns, after the last record is written.
+    let _state_lock = cfg
+        .state
+        .as_deref()
+        .map(FileLock::acquire)
+        .transpose()
+        .map_err(Usage)?;
+    let mut pgn_lock = match (&cfg.pgnout, &cfg.state) {
+        (Some(pgn), st) if st.as_ref() != Some(pgn) => Some(FileLock::acquire(pgn).map_err(Usage)?),
+        _ => None,
+    };
     let done: BTreeMap<u64, Record> = match &cfg.state {
         Some(p) => state::load(p, &fingerprint).map_err(Usage)?,
         None => BTreeMap::new(),
     };
-    if let (Some(pgn), Some(st)) = (&cfg.pgnout, &cfg.state)
-        && pgn != st
+    if let (Some(pgn), Some(lock)) = (&cfg.pgnout, pgn_lock.as_mut())
+        && cfg.state.is_some()
     {
-        state::reconcile(pgn, &fingerprint, &done).map_err(Usage)?;
+        state::reconcile(pgn, &fingerprint, &done, lock).map_err(Usage)?;
     }
     let mut paths = Vec::new();
     paths.extend(cfg.pgnout.as_deref());

@@ -23,8 +23,9 @@ impl Write for Sink {
 }
 
 /// Feeds the engine one line at a time; after a `go` with its own limit it
-/// waits for that search's `bestmove` before giving the next line, as a GUI
-/// would (end of input means quit, which would stop the search).
+/// waits for that search's `bestmove` (after `go perft` and `bench`, for
+/// their `Nodes searched`) before giving the next line, as a GUI would (end
+/// of input means quit, which would stop them).
 struct Script {
     lines: std::collections::VecDeque<Vec<u8>>,
     current: std::io::Cursor<Vec<u8>>,
@@ -33,12 +34,17 @@ struct Script {
 }
 
 impl Script {
-    /// Lines that end a `go`: its `bestmove`, or the error refusing it.
+    /// Lines that end a `go`, `go perft` or `bench`: its `bestmove` or
+    /// `Nodes searched`, or the error refusing it.
     fn answers(&self) -> usize {
         let out = self.sink.0.lock().unwrap();
         String::from_utf8_lossy(&out)
             .lines()
-            .filter(|l| l.starts_with("bestmove") || l.starts_with("info string error"))
+            .filter(|l| {
+                l.starts_with("bestmove")
+                    || l.starts_with("Nodes searched")
+                    || l.starts_with("info string error")
+            })
             .count()
     }
 }
@@ -64,7 +70,13 @@ impl std::io::Read for Script {
             let limited = ["depth", "nodes", "movetime", "wtime", "btime"]
                 .iter()
                 .any(|w| t.contains(w));
-            if t.starts_with("go") && limited && !t.contains("infinite") && !t.contains("ponder") {
+            let counts = t.starts_with("go perft") || t == "bench";
+            if counts
+                || (t.starts_with("go")
+                    && limited
+                    && !t.contains("infinite")
+                    && !t.contains("ponder"))
+            {
                 self.wait_for = Some(self.answers());
             }
             self.current = std::io::Cursor::new(line);
