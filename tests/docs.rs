@@ -857,3 +857,22 @@ fn the_perft_table_of_the_notation_page_is_what_koma_counts() {
     }
     assert_eq!(rows, GameId::ALL.len());
 }
+
+/// `.ci/run` runs the README's test command, word for word.
+#[test]
+fn ci_runs_the_readme_test_command() {
+    let readme = read_page("README.md");
+    let command = blocks("README.md", &readme)
+        .unwrap()
+        .into_iter()
+        .filter(|b| b.kind == "console")
+        .flat_map(|b| b.body)
+        .filter_map(|l| l.strip_prefix("$ ").map(str::to_string))
+        .find(|c| c.starts_with("cargo test"))
+        .expect("README shows the test command");
+    let ci = read_page(".ci/run");
+    assert!(
+        ci.lines().any(|l| l.trim() == command),
+        ".ci/run does not run `{command}`"
+    );
+}
