@@ -146,3 +146,20 @@ fn with_the_real_table_a_draw_scores_zero() {
         "{out:?}"
     );
 }
+
+#[test]
+#[ignore = "needs the real table: KOMA_NANA_TABLE=FILE (koma solve nana --out FILE)"]
+fn a_table_file_that_cannot_be_used_keeps_the_table_loaded_before() {
+    let Some(path) = real_table() else {
+        panic!("set KOMA_NANA_TABLE to the table file");
+    };
+    let out = converse(&format!(
+        "setoption name UCI_Variant value nana\nsetoption name NanaTable value {path}\nsetoption name NanaTable value /nonexistent/nana.table\nposition startpos\ngo wtime 1000 btime 1000\n"
+    ));
+    assert_eq!(errors(&out).len(), 1, "{out:?}");
+    assert!(
+        out.iter()
+            .any(|l| l == "info depth 1 score mate 64 pv K@a2"),
+        "{out:?}"
+    );
+}
