@@ -340,3 +340,50 @@ fn ponderhit_turns_go_ponder_into_a_timed_search_and_is_refused_otherwise() {
     k.send("stop");
     k.read_until(T, |l| l.starts_with("bestmove"));
 }
+
+/// `MemAvailable` in MB, where the system says.
+fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+/// After a refused `Hash`: the engine is alive and searches.
+fn still_searches(k: &mut Koma) {
+    k.send("isready");
+    k.read_until(T, |l| l == "readyok");
+    k.send("go depth 3");
+    k.read_until(T, |l| l.starts_with("bestmove"));
+}
+
+#[test]
+fn a_hash_larger_than_the_memory_available_is_refused_and_the_table_stays() {
+    if available_mb().is_none_or(|mb| mb > 60_000) {
+        eprintln!("skipped: 64 GB might fit on this machine");
+        return;
+    }
+    let mut k = Koma::spawn();
+    k.send("setoption name Hash value 65536");
+    let lines = k.read_until(T, |l| l.starts_with("info string error"));
+    let e = lines.last().unwrap();
+    assert!(
+        e.contains("does not fit in the") && e.ends_with("the table stays at 16 MB at 65536"),
+        "{e}"
+    );
+    still_searches(&mut k);
+}
+
+#[test]
+fn a_hash_the_allocator_refuses_is_reported_and_the_table_stays() {
+    // 1 GiB of address space: the 16 MB table fits, 2 GB cannot.
+    let mut k = Koma::spawn_with_address_space(1 << 20);
+    k.send("setoption name Hash value 32");
+    k.send("setoption name Hash value 2048");
+    let lines = k.read_until(T, |l| l.starts_with("info string error"));
+    let e = lines.last().unwrap();
+    assert!(e.ends_with("the table stays at 32 MB at 2048"), "{e}");
+    if available_mb().is_some_and(|mb| mb > 2100) {
+        assert!(e.contains("cannot allocate a table of 2048 MB"), "{e}");
+    }
+    still_searches(&mut k);
+}

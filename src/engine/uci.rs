@@ -10,7 +10,7 @@ use super::options::{
 use super::session::{
     PerftJob, SearchJob, Session, SharedTable, load_table, new_session, table_option,
 };
-use super::{Output, bench};
+use super::{Output, bench, memory};
 use crate::core::{Color, OptionValue, Outcome};
 use crate::games::GameId;
 use crate::protocol::options::option_line;
@@ -237,7 +237,12 @@ impl Engine {
         let (name, value) = self.options.check(name, raw)?;
         match name {
             HASH => {
-                let tt = Tt::new(value.as_int().unwrap_or(16) as usize);
+                let tt = new_table(value.as_int().unwrap_or(16) as usize).map_err(|e| {
+                    format!(
+                        "{e}; the table stays at {} MB at {value}",
+                        self.options.int(HASH)
+                    )
+                })?;
                 return Ok(OptionChange::Hash(tt, value));
             }
             CLEAR_HASH => return Ok(OptionChange::ClearHash),
@@ -439,6 +444,21 @@ impl Engine {
     pub fn option(&self, name: &str) -> Option<&OptionValue> {
         self.options.get(name)
     }
+}
+
+/// A transposition table of `mb` MB for the `Hash` option: refused when
+/// it is more than the memory available now, or when the allocation fails.
+fn new_table(mb: usize) -> Result<Tt, String> {
+    let bytes = Tt::bytes_for(mb) as u64;
+    if let Some(free) = memory::available_bytes()
+        && bytes > free
+    {
+        return Err(format!(
+            "a table of {mb} MB does not fit in the {} MB of memory available",
+            free >> 20
+        ));
+    }
+    Tt::try_new(mb).map_err(|_| format!("cannot allocate a table of {mb} MB"))
 }
 
 /// Counts a perft and prints it: one line per root move, a blank line and
