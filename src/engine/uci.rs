@@ -254,7 +254,12 @@ impl Engine {
                 None
             } else {
                 let t = load_table(game, std::path::Path::new(path)).map_err(|e| {
-                    format!("{name} {path}: {e}; searching without a table at {name}")
+                    let kept = if self.tables.iter().any(|(g, _)| *g == game) {
+                        "the table loaded before stays"
+                    } else {
+                        "the game goes on without a table"
+                    };
+                    format!("cannot use {path} as {name}: {e}; {kept} at {path}")
                 })?;
                 Some(t)
             };
