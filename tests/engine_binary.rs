@@ -277,3 +277,154 @@ fn end_of_input_during_bench_exits_within_100_ms() {
     let took = t.elapsed();
     assert!(took < Duration::from_millis(100), "took {took:?}");
 }
+
+#[test]
+fn a_rejected_setoption_or_position_leaves_go_infinite_running() {
+    let mut k = Koma::spawn();
+    k.send("setoption name UCI_Variant value hasami");
+    k.send("go infinite");
+    let rejected = [
+        "setoption name Hash value banana",
+        "setoption name Nope value 1",
+        "setoption name HasamiWin value six",
+        "setoption name UCI_Variant value chess",
+        "setoption name NanaTable value /nonexistent/nana.table",
+        "position startpos moves a1a2 zz",
+        "position startpos moves a1b2",
+        "position fen 9/9 w 1",
+        "ponderhit",
+    ];
+    for line in rejected {
+        k.send(line);
+        let lines = k.read_until(T, |l| l.starts_with("info string error"));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{line}: {lines:?}"
+        );
+    }
+    k.send("isready");
+    let lines = k.read_until(T, |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "the search goes on: {lines:?}"
+    );
+    // Still searching the position it started from: its move is legal there.
+    k.send("stop");
+    let lines = k.read_until(T, |l| l.starts_with("bestmove"));
+    let mv = &lines.last().unwrap()["bestmove ".len()..];
+    k.send(&format!("position startpos moves {mv}"));
+    k.send("isready");
+    let lines = k.read_until(T, |l| l == "readyok");
+    assert_eq!(lines, ["readyok"]);
+}
+
+#[test]
+fn an_accepted_setoption_or_position_stops_the_search_first() {
+    for line in [
+        "setoption name MultiPV value 2",
+        "setoption name Clear Hash",
+        "setoption name HasamiWin value all",
+        "position startpos moves a1a2",
+        "ucinewgame",
+    ] {
+        let mut k = Koma::spawn();
+        k.send("setoption name UCI_Variant value hasami");
+        k.send("go infinite");
+        std::thread::sleep(Duration::from_millis(50));
+        k.send(line);
+        k.send("isready");
+        let lines = k.read_until(T, |l| l == "readyok");
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1,
+            "{line}: {lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{line}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn ponderhit_turns_go_ponder_into_a_timed_search_and_is_refused_otherwise() {
+    let mut k = Koma::spawn();
+    k.send("setoption name UCI_Variant value hasami");
+    k.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(300));
+    k.send("isready");
+    let lines = k.read_until(T, |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let t = Instant::now();
+    k.send("ponderhit");
+    k.read_until(T, |l| l.starts_with("bestmove"));
+    assert!(
+        t.elapsed() < Duration::from_millis(2000),
+        "{:?}",
+        t.elapsed()
+    );
+    // No ponder search any more, and a go infinite is not one.
+    k.send("ponderhit");
+    k.read_until(T, |l| {
+        l == "info string error: ponderhit without a ponder search at ponderhit"
+    });
+    k.send("go infinite");
+    k.send("ponderhit");
+    let lines = k.read_until(T, |l| l.starts_with("info string error"));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    k.send("stop");
+    k.read_until(T, |l| l.starts_with("bestmove"));
+}
+
+/// `MemAvailable` in MB, where the system says.
+fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+/// After a refused `Hash`: the engine is alive and searches.
+fn still_searches(k: &mut Koma) {
+    k.send("isready");
+    k.read_until(T, |l| l == "readyok");
+    k.send("go depth 3");
+    k.read_until(T, |l| l.starts_with("bestmove"));
+}
+
+#[test]
+fn a_hash_larger_than_the_memory_available_is_refused_and_the_table_stays() {
+    if available_mb().is_none_or(|mb| mb > 60_000) {
+        eprintln!("skipped: 64 GB might fit on this machine");
+        return;
+    }
+    let mut k = Koma::spawn();
+    k.send("setoption name Hash value 65536");
+    let lines = k.read_until(T, |l| l.starts_with("info string error"));
+    let e = lines.last().unwrap();
+    assert!(
+        e.contains("does not fit in the") && e.ends_with("the table stays at 16 MB at 65536"),
+        "{e}"
+    );
+    still_searches(&mut k);
+}
+
+#[test]
+fn a_hash_the_allocator_refuses_is_reported_and_the_table_stays() {
+    // 1 GiB of address space: the 16 MB table fits, 2 GB cannot.
+    let mut k = Koma::spawn_with_address_space(1 << 20);
+    k.send("setoption name Hash value 32");
+    k.send("setoption name Hash value 2048");
+    let lines = k.read_until(T, |l| l.starts_with("info string error"));
+    let e = lines.last().unwrap();
+    assert!(e.ends_with("the table stays at 32 MB at 2048"), "{e}");
+    if available_mb().is_some_and(|mb| mb > 2100) {
+        assert!(e.contains("cannot allocate a table of 2048 MB"), "{e}");
+    }
+    still_searches(&mut k);
+}
