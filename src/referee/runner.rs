@@ -65,6 +65,13 @@ struct Results {
 /// Runs a match of game `G`; `Err` for a usage error found late (a bad
 /// opening, an unwritable file).
 pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
+    // A program that cannot run would lose every game it is in: say so
+    // before the first one.
+    for e in &cfg.engines {
+        e.launch
+            .check()
+            .map_err(|why| Usage(format!("engine {}: {why}", e.name)))?;
+    }
     let mut rules = G::Rules::default();
     for (name, value) in &cfg.rules {
         rules
@@ -250,6 +257,23 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
             out("Match finished\n");
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// What might get a match past an engine that cannot play on. A restart
+/// (`--recover`) helps an engine that crashed or hung mid-match; one that
+/// could not start at all would only fail again, so it gets a hint at the
+/// cause instead: more time (its start timed out), or its stderr.
+fn restart_hint(end: &GameEnd) -> &'static str {
+    let detail = end.detail.as_deref().unwrap_or("");
+    match end.reason {
+        // The handshake's timeouts read "no uciok within N ms", "no readyok
+        // within N ms".
+        Reason::FailedToStart if detail.contains(" within ") => {
+            "; --start-timeout gives it longer to start"
+        }
+        Reason::FailedToStart => "; --log FILE records what it wrote on stderr",
+        _ => "; --recover restarts it and goes on",
     }
 }
 
@@ -498,9 +522,10 @@ impl<G: Game> Ctx<'_, G> {
             if end.dead[c.index()] && !cfg.recover {
                 let loser = names[c.index()];
                 res.abort.get_or_insert(format!(
-                    "{loser} {} in game {}; --recover restarts it and goes on",
+                    "{loser} {} in game {}{}",
                     end.reason.message(),
-                    spec.number
+                    spec.number,
+                    restart_hint(end)
                 ));
                 self.stop.store(true, Ordering::Release);
             }
