@@ -74,7 +74,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Job::Bench { depth }) => {
-            engine::bench::run(&out, depth);
+            engine::bench::run(&out, depth, &std::sync::atomic::AtomicBool::new(false));
             ExitCode::SUCCESS
         }
         Some(Job::Perft {

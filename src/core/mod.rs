@@ -22,6 +22,6 @@ pub use history::{History, status_with_history};
 pub use movelist::{MoveList, MoveSink};
 pub use options::{OptionKind, OptionSpec, OptionValue};
 pub use outcome::{End, EndReason, Outcome};
-pub use perft::{perft, perft_divide};
+pub use perft::{Divided, perft, perft_divide, perft_divide_until};
 pub use table::{Table, TableValue};
 pub use text::{MoveText, PieceText, PositionText, StepText};

@@ -5,6 +5,7 @@ use super::options::OptionStore;
 use super::session::new_session;
 use crate::games::GameId;
 use crate::protocol::{PositionCommand, PositionStart, parse_move, parse_position};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 pub struct PerftRun {
@@ -34,10 +35,10 @@ pub fn perft(
         .collect::<Result<Vec<_>, _>>()?;
     session.set_position(&PositionCommand { start, moves })?;
     let t = Instant::now();
-    let (rows, total) = session.perft(depth);
+    let count = session.perft_job(depth)(&AtomicBool::new(false));
     Ok(PerftRun {
-        rows,
-        total,
+        rows: count.rows,
+        total: count.total,
         millis: t.elapsed().as_millis(),
     })
 }

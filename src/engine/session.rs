@@ -6,7 +6,7 @@ use super::Output;
 use super::display;
 use crate::core::table::best_move;
 use crate::core::{
-    Color, End, Game, History, OptionValue, Rules, Table, TableValue, perft, perft_divide,
+    Color, End, Game, History, OptionValue, Rules, Table, TableValue, perft, perft_divide_until,
     status_with_history,
 };
 use crate::games::{GameId, GameVisitor};
@@ -37,14 +37,29 @@ pub trait Session: Send {
     fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), String>;
     /// The board, the position string and the state of the game, for `d`.
     fn display(&self) -> String;
-    /// Perft per root move as text, sorted, and the total.
-    fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64);
+    /// A perft of the current position, to run on any thread: it counts
+    /// until done or until its stop flag is set.
+    fn perft_job(&self, depth: u32) -> PerftJob;
     fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>>;
     /// The end of the game by its rules, history included.
     fn status(&self) -> Option<End>;
     fn side_to_move(&self) -> Color;
     /// Uses a table of this game loaded by `load_table` (`None`: none).
     fn set_table(&mut self, table: Option<SharedTable>);
+}
+
+/// A perft to run: given the stop flag, the count.
+pub type PerftJob = Box<dyn FnOnce(&AtomicBool) -> PerftCount + Send>;
+
+/// Perft per root move as text, sorted, and the total.
+pub struct PerftCount {
+    pub rows: Vec<(String, u64)>,
+    pub total: u64,
+    /// False when a stop cut the count short: the moves listed were
+    /// counted, `partial` only in part, the others not at all.
+    pub complete: bool,
+    /// The root move whose count a stop cut short, if it had begun.
+    pub partial: Option<String>,
 }
 
 /// A loaded table of solved positions of some game: an `Arc<dyn
@@ -148,18 +163,32 @@ impl<G: Game> Session for GameSession<G> {
         display::render(&self.pos.to_text(), G::FILES, G::RANKS, self.status())
     }
 
-    fn perft(&self, depth: u32) -> (Vec<(String, u64)>, u64) {
-        let mut rows: Vec<(String, u64)> = perft_divide(&self.pos, depth)
-            .into_iter()
-            .map(|(m, n)| (self.pos.move_text(m).to_string(), n))
-            .collect();
-        rows.sort();
-        let total = if depth == 0 {
-            perft(&self.pos, 0)
-        } else {
-            rows.iter().map(|r| r.1).sum()
-        };
-        (rows, total)
+    fn perft_job(&self, depth: u32) -> PerftJob {
+        let pos = self.pos.clone();
+        Box::new(move |stop| {
+            let d = perft_divide_until(&pos, depth, stop);
+            let partial = match (d.complete, d.rows.last()) {
+                (false, Some(&(m, _))) => Some(pos.move_text(m).to_string()),
+                _ => None,
+            };
+            let mut rows: Vec<(String, u64)> = d
+                .rows
+                .into_iter()
+                .map(|(m, n)| (pos.move_text(m).to_string(), n))
+                .collect();
+            rows.sort();
+            let total = if depth == 0 {
+                perft(&pos, 0)
+            } else {
+                rows.iter().map(|r| r.1).sum()
+            };
+            PerftCount {
+                rows,
+                total,
+                complete: d.complete,
+                partial,
+            }
+        })
     }
 
     fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>> {

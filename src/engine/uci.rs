@@ -1,12 +1,15 @@
-//! The protocol loop: reads lines, answers them, and runs searches on their
-//! own thread so that `isready` and `stop` are answered while one runs.
-//! A rejected line changes nothing and gets `info string error: …`.
+//! The protocol loop: reads lines, answers them, and runs searches, `go
+//! perft` and `bench` on their own thread so that `isready`, `stop`, `quit`
+//! and the end of input are answered while one runs. A rejected line
+//! changes nothing and gets `info string error: …`.
 
 use super::lines::{Line, LineReader, MAX_LINE};
 use super::options::{
     CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
-use super::session::{SearchJob, Session, SharedTable, load_table, new_session, table_option};
+use super::session::{
+    PerftJob, SearchJob, Session, SharedTable, load_table, new_session, table_option,
+};
 use super::{Output, bench};
 use crate::core::{Color, OptionValue, Outcome};
 use crate::games::GameId;
@@ -22,9 +25,15 @@ use std::time::Duration;
 pub const ENGINE_NAME: &str = concat!("Koma ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Koma developers";
 
+/// A search, perft or bench running on its own thread.
 struct Running {
     handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
+    /// What `ponderhit` needs; `None` for perft and bench.
+    search: Option<SearchControl>,
+}
+
+struct SearchControl {
     hold: Arc<AtomicBool>,
     limits: Limits,
     /// The time budget `ponderhit` arms, if the `go` had clocks.
@@ -121,7 +130,7 @@ impl Engine {
             .is_some_and(|s| !s.handle.is_finished())
     }
 
-    /// Stops a running search and waits for its `bestmove`.
+    /// Stops a running search (perft, bench) and waits for its last line.
     fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             s.stop.store(true, Ordering::Release);
@@ -166,29 +175,21 @@ impl Engine {
             }
             Command::Perft(depth) => {
                 self.stop_search();
-                let start = std::time::Instant::now();
-                let (rows, total) = self.session.perft(depth);
-                for (m, n) in rows {
-                    self.out.line(format_args!("{m}: {n}"));
-                }
-                self.out.line("");
-                self.out.line(format_args!("Nodes searched: {total}"));
-                if self.debug {
-                    let ms = start.elapsed().as_millis().max(1) as u64;
-                    self.out.line(format_args!(
-                        "info string perft {} ms, {} nodes/s",
-                        ms,
-                        total * 1000 / ms
-                    ));
-                }
+                let job = self.session.perft_job(depth);
+                let (out, debug) = (self.out.clone(), self.debug);
+                self.spawn_job("perft", move |stop| print_perft(&out, job, stop, debug));
             }
             Command::Stop => {
                 if self.searching() || self.search.is_some() {
                     self.stop_search();
                 }
             }
-            Command::PonderHit => match &self.search {
-                Some(s) if !s.handle.is_finished() || s.hold.load(Ordering::Acquire) => {
+            Command::PonderHit => match self.search.as_ref().and_then(|r| {
+                r.search
+                    .as_ref()
+                    .filter(|s| !r.handle.is_finished() || s.hold.load(Ordering::Acquire))
+            }) {
+                Some(s) => {
                     if let Some((soft, hard)) = s.on_ponderhit {
                         s.limits.arm(soft, hard);
                     }
@@ -210,7 +211,10 @@ impl Engine {
             Command::Query(q) => self.query(q),
             Command::Bench => {
                 self.stop_search();
-                bench::run(&self.out, None);
+                let out = self.out.clone();
+                self.spawn_job("bench", move |stop| {
+                    bench::run(&out, None, stop);
+                });
             }
         }
         Flow::Continue
@@ -315,14 +319,37 @@ impl Engine {
                 self.search = Some(Running {
                     handle,
                     stop,
-                    hold: hold_flag,
-                    limits,
-                    on_ponderhit: if g.ponder { budget } else { None },
+                    search: Some(SearchControl {
+                        hold: hold_flag,
+                        limits,
+                        on_ponderhit: if g.ponder { budget } else { None },
+                    }),
                 })
             }
             Err(e) => self
                 .out
                 .error(format!("cannot start the search ({e}) at go")),
+        }
+    }
+
+    /// Runs `job` (perft, bench) on its own thread, stopped like a search.
+    fn spawn_job(&mut self, what: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        match std::thread::Builder::new()
+            .name(what.into())
+            .spawn(move || job(&flag))
+        {
+            Ok(handle) => {
+                self.search = Some(Running {
+                    handle,
+                    stop,
+                    search: None,
+                })
+            }
+            Err(e) => self
+                .out
+                .error(format!("cannot start {what} ({e}) at {what}")),
         }
     }
 
@@ -348,6 +375,35 @@ impl Engine {
 
     pub fn option(&self, name: &str) -> Option<&OptionValue> {
         self.options.get(name)
+    }
+}
+
+/// Counts a perft and prints it: one line per root move, a blank line and
+/// the total. A stop cuts it short: the move being counted and the total
+/// are then marked `(partial)`, and moves not begun are left out.
+fn print_perft(out: &Output, job: PerftJob, stop: &AtomicBool, debug: bool) {
+    let start = std::time::Instant::now();
+    let count = job(stop);
+    for (m, n) in &count.rows {
+        if count.partial.as_ref() == Some(m) {
+            out.line(format_args!("{m}: {n} (partial)"));
+        } else {
+            out.line(format_args!("{m}: {n}"));
+        }
+    }
+    out.line("");
+    if count.complete {
+        out.line(format_args!("Nodes searched: {}", count.total));
+    } else {
+        out.line(format_args!("Nodes searched: {} (partial)", count.total));
+    }
+    if debug {
+        let ms = start.elapsed().as_millis().max(1) as u64;
+        out.line(format_args!(
+            "info string perft {} ms, {} nodes/s",
+            ms,
+            count.total * 1000 / ms
+        ));
     }
 }
 

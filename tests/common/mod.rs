@@ -23,8 +23,9 @@ impl Write for Sink {
 }
 
 /// Feeds the engine one line at a time; after a `go` with its own limit it
-/// waits for that search's `bestmove` before giving the next line, as a GUI
-/// would (end of input means quit, which would stop the search).
+/// waits for that search's `bestmove` (after `go perft` and `bench`, for
+/// their `Nodes searched`) before giving the next line, as a GUI would (end
+/// of input means quit, which would stop them).
 struct Script {
     lines: std::collections::VecDeque<Vec<u8>>,
     current: std::io::Cursor<Vec<u8>>,
@@ -33,12 +34,17 @@ struct Script {
 }
 
 impl Script {
-    /// Lines that end a `go`: its `bestmove`, or the error refusing it.
+    /// Lines that end a `go`, `go perft` or `bench`: its `bestmove` or
+    /// `Nodes searched`, or the error refusing it.
     fn answers(&self) -> usize {
         let out = self.sink.0.lock().unwrap();
         String::from_utf8_lossy(&out)
             .lines()
-            .filter(|l| l.starts_with("bestmove") || l.starts_with("info string error"))
+            .filter(|l| {
+                l.starts_with("bestmove")
+                    || l.starts_with("Nodes searched")
+                    || l.starts_with("info string error")
+            })
             .count()
     }
 }
@@ -64,7 +70,13 @@ impl std::io::Read for Script {
             let limited = ["depth", "nodes", "movetime", "wtime", "btime"]
                 .iter()
                 .any(|w| t.contains(w));
-            if t.starts_with("go") && limited && !t.contains("infinite") && !t.contains("ponder") {
+            let counts = t.starts_with("go perft") || t == "bench";
+            if counts
+                || (t.starts_with("go")
+                    && limited
+                    && !t.contains("infinite")
+                    && !t.contains("ponder"))
+            {
                 self.wait_for = Some(self.answers());
             }
             self.current = std::io::Cursor::new(line);
@@ -178,4 +190,28 @@ impl Drop for Koma {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// CPU time (user + system, all threads, finished ones included) the
+/// process `pid` has used so far, from `/proc/<pid>/stat`; `None` where
+/// there is no `/proc` (the callers then fall back to the wall clock). The
+/// kernel counts in clock ticks (10 ms on Linux), so two readings differ by
+/// at most one tick more than the CPU time used between them.
+pub fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (comm) state ppid …": comm may hold blanks, so split after ')'.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of the line (utime, stime) are 11 and 12 after comm.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf only reads a configuration value.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (per_second > 0).then(|| Duration::from_secs_f64(ticks as f64 / per_second as f64))
+}
+
+/// One clock tick of `cpu_time`'s resolution.
+pub fn cpu_tick() -> Duration {
+    // SAFETY: sysconf only reads a configuration value.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1);
+    Duration::from_secs_f64(1.0 / per_second as f64)
 }

@@ -1,4 +1,4 @@
-//! Kani Nari Ebi's rule option `KaniBondAnyType` (`notation.md`).
+//! Kani Nari Ebi's rule option `KaniBondAnyType` (`docs/rules/notation.md`).
 
 use crate::core::{OptionSpec, OptionValue, Rules};
 
