@@ -534,10 +534,10 @@ mod tests {
     fn the_head_ends_at_the_first_empty_line_with_or_without_cr() {
         assert_eq!(
             find_head_end(b"GET / HTTP/1.1\r\nHost: a\r\n\r\nbody"),
-            Some(29)
+            Some(27)
         );
-        assert_eq!(find_head_end(b"GET / HTTP/1.1\nHost: a\n\nbody"), Some(26));
-        assert_eq!(find_head_end(b"GET / HTTP/1.1\r\nHost: a\n\r\n"), Some(28));
+        assert_eq!(find_head_end(b"GET / HTTP/1.1\nHost: a\n\nbody"), Some(24));
+        assert_eq!(find_head_end(b"GET / HTTP/1.1\r\nHost: a\n\r\n"), Some(26));
         assert_eq!(find_head_end(b"GET / HTTP/1.1\r\nHost: a\r\n"), None);
         assert_eq!(find_head_end(b"\n"), Some(1));
     }
