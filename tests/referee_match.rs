@@ -479,3 +479,23 @@ fn replay_finds_bad_tags_and_bytes_invalid_and_reads_only_regular_files() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn one_record_file_under_two_names_gets_each_record_once() {
+    let (dir, token) = scratch("two-names");
+    let pgn = dir.join("games.pgn");
+    let other_name = dir.join(".").join("games.pgn");
+    let r = run(
+        &args(&format!(
+            "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+             --max-plies 20 --pgnout {} --state {}",
+            pgn.display(),
+            other_name.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(records(&pgn).len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -43,6 +43,20 @@ fn clear_nonblocking(f: &File) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Whether two paths name one file: the same file on disk when both
+/// exist, else the same absolute path.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        use std::os::unix::fs::MetadataExt;
+        return (x.dev(), x.ino()) == (y.dev(), y.ino());
+    }
+    match (std::path::absolute(a), std::path::absolute(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +81,19 @@ mod tests {
         assert!(e.to_string().contains("not a regular file"), "{e}");
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
         let _ = std::fs::remove_file(&fifo);
+    }
+
+    #[test]
+    fn two_spellings_of_one_file_are_the_same_file() {
+        let dir = std::env::temp_dir();
+        let a = dir.join(format!("koma-same-{}", std::process::id()));
+        let b = dir
+            .join(".")
+            .join(format!("koma-same-{}", std::process::id()));
+        assert!(same_file(&a, &b), "before it exists");
+        std::fs::write(&a, "").unwrap();
+        assert!(same_file(&a, &b));
+        assert!(!same_file(&a, &dir.join("koma-same-other")));
+        let _ = std::fs::remove_file(&a);
     }
 }

@@ -7,6 +7,7 @@
 
 use super::cli::{MatchConfig, Usage};
 use super::engine_proc::EngineProc;
+use super::files::same_file;
 use super::game::{self, GameEnd, GameSetup};
 use super::handshake::{self, EngineStart};
 use super::lock::FileLock;
@@ -122,21 +123,24 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
         .map(FileLock::acquire)
         .transpose()
         .map_err(Usage)?;
-    let mut pgn_lock = match (&cfg.pgnout, &cfg.state) {
-        (Some(pgn), st) if st.as_ref() != Some(pgn) => Some(FileLock::acquire(pgn).map_err(Usage)?),
-        _ => None,
+    // The record file, unless it is the state file (under another name:
+    // `g.pgn` and `./g.pgn`), whose lock and records already cover it.
+    let pgnout = match (&cfg.pgnout, &cfg.state) {
+        (Some(pgn), Some(st)) if same_file(pgn, st) => None,
+        (pgn, _) => pgn.as_deref(),
     };
+    let mut pgn_lock = pgnout.map(FileLock::acquire).transpose().map_err(Usage)?;
     let done: BTreeMap<u64, Record> = match &cfg.state {
         Some(p) => state::load(p, &fingerprint).map_err(Usage)?,
         None => BTreeMap::new(),
     };
-    if let (Some(pgn), Some(lock)) = (&cfg.pgnout, pgn_lock.as_mut())
+    if let (Some(pgn), Some(lock)) = (pgnout, pgn_lock.as_mut())
         && cfg.state.is_some()
     {
         state::reconcile(pgn, &fingerprint, &done, lock).map_err(Usage)?;
     }
     let mut paths = Vec::new();
-    paths.extend(cfg.pgnout.as_deref());
+    paths.extend(pgnout);
     paths.extend(cfg.state.as_deref());
     let sink = if paths.is_empty() {
         None
