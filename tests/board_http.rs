@@ -1001,3 +1001,21 @@ fn slow_clients_do_not_lock_others_out() {
         t.join().unwrap();
     }
 }
+
+#[test]
+fn a_request_head_must_arrive_within_five_seconds() {
+    let s = server();
+    let mut c = TcpStream::connect(s.addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    let started = Instant::now();
+    c.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    let took = started.elapsed();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with("HTTP/1.1 408 "), "{text}");
+    assert!(
+        (Duration::from_millis(4500)..Duration::from_secs(7)).contains(&took),
+        "{took:?}"
+    );
+}

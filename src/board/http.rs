@@ -178,6 +178,13 @@ fn find_head_end(buf: &[u8]) -> Option<usize> {
     None
 }
 
+/// The next read waits no longer than `IO_TIMEOUT`, nor past `deadline`.
+fn wait_at_most(stream: &TcpStream, deadline: Instant) {
+    let left = deadline.saturating_duration_since(Instant::now());
+    let wait = left.clamp(Duration::from_millis(1), IO_TIMEOUT);
+    let _ = stream.set_read_timeout(Some(wait));
+}
+
 /// Headers that must come at most once: two `Host` or two
 /// `Content-Length` headers could each be believed by someone.
 const SINGLE_HEADERS: [&str; 3] = ["host", "content-length", "transfer-encoding"];
@@ -202,6 +209,7 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
         if started.elapsed() > HEAD_TIME {
             return Err(bad(408, "the request head took too long to arrive"));
         }
+        wait_at_most(stream, started + HEAD_TIME);
         match stream.read(&mut chunk) {
             Ok(0) if buf.is_empty() => return Err(ReadError::Gone),
             Ok(0) => return Err(bad(400, "the connection closed inside the request head")),
@@ -301,6 +309,7 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
             return Err(bad(408, "the request body took too long to arrive"));
         }
         let want = (length - body.len()).min(chunk.len());
+        wait_at_most(stream, started + REQUEST_TIME);
         match stream.read(&mut chunk[..want]) {
             Ok(0) => return Err(bad(400, "the connection closed inside the body")),
             Ok(n) => body.extend_from_slice(&chunk[..n]),
