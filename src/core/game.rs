@@ -93,6 +93,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         c.0
     }
 
+    /// Whether the side to move has a legal move (`count_moves() > 0`);
+    /// games may answer without counting them all.
+    fn has_moves(&self) -> bool {
+        self.count_moves() > 0
+    }
+
     /// The position after a legal move.
     fn play(&self, mv: Self::Move) -> Self;
 
@@ -200,7 +206,7 @@ pub fn game_status<G: Game>(pos: &G) -> Option<End> {
     if let Some(end) = pos.terminal() {
         return Some(end);
     }
-    if pos.count_moves() == 0 {
+    if !pos.has_moves() {
         return Some(End::win(
             pos.side_to_move().opponent(),
             EndReason::NoLegalMove,

@@ -54,6 +54,11 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
     let mut moves = G::MoveList::default();
     pos.generate(&mut moves);
     assert_eq!(moves.len(), pos.count_moves(), "count_moves disagrees: {s}");
+    assert_eq!(
+        !moves.is_empty(),
+        pos.has_moves(),
+        "has_moves disagrees: {s}"
+    );
     // A null move (where the game offers one) only hands the move over:
     // the same board with the other side to move, its hash from scratch.
     if let Some(null) = pos.play_null() {

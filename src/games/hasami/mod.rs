@@ -122,6 +122,11 @@ impl Game for Hasami {
         movegen::count(self.men[self.side.index()], self.occupied())
     }
 
+    /// A man with an empty square beside it can move.
+    fn has_moves(&self) -> bool {
+        board::orthogonal(self.men[self.side.index()]) & !self.occupied() & board::FULL != 0
+    }
+
     fn play(&self, mv: Move) -> Self {
         let us = self.side.index();
         let them = 1 - us;

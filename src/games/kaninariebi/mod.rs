@@ -311,6 +311,11 @@ impl Game for KaniNariEbi {
         self.mover().count()
     }
 
+    /// A turn starts with a normal movement: is there one?
+    fn has_moves(&self) -> bool {
+        self.mover().has_movement()
+    }
+
     fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
         self.mover().generate_tactical(out);
     }

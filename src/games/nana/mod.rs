@@ -344,6 +344,19 @@ impl Game for Nana {
         movegen::count(self)
     }
 
+    /// Once both Kings are placed, a side holding a cube can always drop
+    /// it (see the module notes).
+    fn has_moves(&self) -> bool {
+        let us = self.side;
+        if self.hand[us.index()].cubes() > 0
+            && self.board.king(us).is_some()
+            && self.board.king(us.opponent()).is_some()
+        {
+            return true;
+        }
+        movegen::count(self) > 0
+    }
+
     fn play(&self, mv: Move) -> Self {
         let us = self.side;
         let them = us.opponent();

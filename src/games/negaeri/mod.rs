@@ -240,6 +240,11 @@ impl Game for Negaeri {
         movegen::count(self)
     }
 
+    /// Passing is legal when nothing else is: there is always a move.
+    fn has_moves(&self) -> bool {
+        true
+    }
+
     fn play(&self, mv: Move) -> Self {
         let us = self.side.index();
         let them = 1 - us;
