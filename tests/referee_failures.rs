@@ -46,6 +46,41 @@ fn termination(r: &koma::protocol::record::Record) -> (&str, &str, &str) {
 }
 
 #[test]
+fn a_missing_or_unrunnable_engine_program_is_a_usage_error_before_any_game() {
+    let (dir, token) = scratch("missing-program");
+    let pgn = dir.join("games.pgn");
+    let text = dir.join("engine.txt");
+    std::fs::write(&text, "not a program").unwrap();
+    for (cmd, words) in [
+        (
+            "/nonexistent/engine".to_string(),
+            "engine x: cannot run /nonexistent/engine",
+        ),
+        (text.display().to_string(), "not executable"),
+        ("no-such-koma-engine".to_string(), "no such program in PATH"),
+    ] {
+        let r = run(
+            &args(&format!(
+                "--engine cmd={cmd} name=x depth=1 --engine cmd={KOMA} name=koma depth=1 \
+                 --pgnout {}",
+                pgn.display()
+            )),
+            &token,
+            Duration::from_secs(60),
+        );
+        assert_eq!(r.status.code(), Some(2), "{cmd}: {}", r.stdout);
+        assert!(r.stderr.contains(words), "{cmd}: {}", r.stderr);
+        assert!(
+            r.stdout.is_empty(),
+            "{cmd}: no game was played: {}",
+            r.stdout
+        );
+        assert!(!pgn.exists(), "{cmd}: no record file");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_engine_that_crashes_at_start_fails_to_start_and_stops_the_match() {
     let (r, recs, _) = mock_match("crash-start", "crash-start", "depth=1", 2, "");
     assert_eq!(r.status.code(), Some(1), "{}", r.stdout);
@@ -64,10 +99,15 @@ fn an_engine_that_crashes_at_start_fails_to_start_and_stops_the_match() {
         "{}",
         r.stdout
     );
+    // A restart would fail the same way: no --recover hint, but stderr.
     assert!(
+        r.stdout.contains(
+            "Match stopped: mock fails to start in game 1; --log FILE records what it wrote on stderr"
+        ),
+        "{}",
         r.stdout
-            .contains("Match stopped: mock fails to start in game 1")
     );
+    assert!(!r.stdout.contains("--recover"), "{}", r.stdout);
 }
 
 #[test]
@@ -89,6 +129,12 @@ fn a_hung_engine_stops_answering_the_heartbeat() {
     let (res, term, detail) = termination(&recs[0]);
     assert_eq!((res, term), ("0-1", "stops answering"), "{}", r.stdout);
     assert!(detail.starts_with("no readyok within 1000 ms"), "{detail}");
+    assert!(
+        r.stdout
+            .contains("Match stopped: mock stops answering in game 1; --recover restarts it"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -153,10 +199,16 @@ fn a_slow_starter_within_the_start_timeout_plays_normally() {
 
 #[test]
 fn an_engine_silent_at_start_fails_after_the_start_timeout() {
-    let (_, recs, _) = mock_match("mute", "mute-start", "depth=1", 1, "--start-timeout 300");
+    let (r, recs, _) = mock_match("mute", "mute-start", "depth=1", 1, "--start-timeout 300");
     assert_eq!(
         termination(&recs[0]),
         ("0-1", "fails to start", "no uciok within 300 ms")
+    );
+    assert!(
+        r.stdout
+            .contains("in game 1; --start-timeout gives it longer to start"),
+        "{}",
+        r.stdout
     );
 }
 
@@ -166,4 +218,48 @@ fn an_engine_flooding_lines_still_loses_on_time() {
     let (res, term, detail) = termination(&recs[0]);
     assert_eq!((res, term), ("0-1", "loses on time"), "{}", r.stdout);
     assert!(detail.ends_with("and did not answer stop"), "{detail}");
+}
+
+/// The referee's peak memory (VmHWM, kB), read until it exits.
+fn peak_kb_until_exit(child: &mut std::process::Child) -> u64 {
+    let mut peak = 0;
+    let end = std::time::Instant::now() + Duration::from_secs(120);
+    loop {
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", child.id())) {
+            for line in status.lines() {
+                if let Some(v) = line.strip_prefix("VmHWM:") {
+                    let kb = v.trim().trim_end_matches("kB").trim().parse().unwrap_or(0);
+                    peak = peak.max(kb);
+                }
+            }
+        }
+        if child.try_wait().unwrap().is_some() {
+            return peak;
+        }
+        assert!(std::time::Instant::now() < end, "the match did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_engine_flooding_stderr_without_a_newline_keeps_the_referee_small() {
+    let (dir, token) = scratch("stderr-flood");
+    // 256 MiB on stderr without a newline before the engine starts.
+    let wrapper = script(
+        &dir,
+        "flood.sh",
+        "head -c 268435456 /dev/zero | tr '\\0' x >&2\nexec \"$@\"",
+    );
+    let a = args(&format!(
+        "--engine cmd={} args={KOMA} name=flood depth=1 --engine cmd={KOMA} name=koma depth=1 \
+         --games 1 --max-plies 20 --start-timeout 60000",
+        wrapper.display()
+    ));
+    let mut child = spawn(&a, &token);
+    let peak = peak_kb_until_exit(&mut child);
+    assert!(child.wait().unwrap().success());
+    assert!(peak > 0, "no VmHWM read");
+    assert!(peak < 64 * 1024, "the referee grew to {peak} kB");
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -34,6 +34,42 @@ fn children() -> Vec<(u32, char)> {
     out
 }
 
+/// Sends this process's standard output to /dev/null while it lives: the
+/// referee prints its games and summary straight to the stdout file (not
+/// through `print!`, which the test harness would capture), and that
+/// output is not what this test checks.
+struct Quiet(libc::c_int);
+
+impl Quiet {
+    fn stdout() -> Quiet {
+        use std::os::fd::AsRawFd;
+        let null = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/null")
+            .unwrap();
+        // SAFETY: plain descriptor calls on descriptors this process owns;
+        // the saved copy is restored by `drop`.
+        unsafe {
+            let saved = libc::dup(1);
+            assert!(saved >= 0);
+            assert!(libc::dup2(null.as_raw_fd(), 1) >= 0);
+            Quiet(saved)
+        }
+    }
+}
+
+impl Drop for Quiet {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        // SAFETY: restores the descriptor saved by `Quiet::stdout`.
+        unsafe {
+            libc::dup2(self.0, 1);
+            libc::close(self.0);
+        }
+    }
+}
+
 #[test]
 fn no_engine_is_left_running_or_a_zombie() {
     for mode in ["crash-mid", "hang", "garbage"] {
@@ -56,7 +92,10 @@ fn no_engine_is_left_running_or_a_zombie() {
             "--stall-timeout".into(),
             "500".into(),
         ];
-        let code = koma::referee::run(argv);
+        let code = {
+            let _quiet = Quiet::stdout();
+            koma::referee::run(argv)
+        };
         assert_eq!(code, std::process::ExitCode::SUCCESS, "{mode}");
         let left = children();
         assert!(left.is_empty(), "{mode}: children left {left:?}");

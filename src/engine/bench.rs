@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Positions per game: the start and a few middlegames, with the depth each
-/// game is searched to.
+/// game is searched to (chosen so that the whole bench takes seconds).
 pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
     match game {
         GameId::KaniNariEbi => (
@@ -44,8 +44,6 @@ pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
             ],
         ),
         GameId::Hasami => (
-            // 8, not 10: with the tuned evaluation the depth-10 trees take
-            // a minute and a half.
             8,
             &[
                 "startpos",

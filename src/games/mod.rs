@@ -26,7 +26,7 @@ pub trait GameVisitor {
 }
 
 impl GameId {
-    /// In the order of `../shared/spec/notation.md`.
+    /// In the order of `docs/rules/notation.md`.
     pub const ALL: &'static [GameId] = &[
         GameId::KaniNariEbi,
         GameId::Hasami,

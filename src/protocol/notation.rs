@@ -1,4 +1,4 @@
-//! Move and position strings (`../shared/spec/notation.md`): parsers into the
+//! Move and position strings (`docs/rules/notation.md`): parsers into the
 //! structured `MoveText` / `PositionText`, and their canonical formatting.
 //! Parsing is syntax only; each game checks what it receives.
 

@@ -5,11 +5,13 @@
 //! referee dies (`PR_SET_PDEATHSIG`), which covers `kill -9` of the referee.
 //!
 //! Each engine runs in its own process group, so killing it also kills
-//! whatever it started (a shell script's children). `PR_SET_PDEATHSIG`
+//! whatever it started (a shell script's children); if the referee dies
+//! without killing it, the `watchdog` kills the group. `PR_SET_PDEATHSIG`
 //! fires when the *thread* that spawned the child ends: engines are
 //! spawned and dropped by the same worker thread.
 
 use super::log::{Dir, Log};
+use super::watchdog;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 #[cfg(not(unix))]
@@ -27,6 +29,65 @@ pub struct Launch {
     pub cmd: PathBuf,
     pub args: Vec<String>,
     pub dir: Option<PathBuf>,
+}
+
+impl Launch {
+    /// Checks, before any game, that the program can be run: its working
+    /// directory exists, and the program is an executable file (a bare
+    /// name is looked up in `PATH`, as `spawn` does). The error names the
+    /// path.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(d) = &self.dir
+            && !d.is_dir()
+        {
+            return Err(format!(
+                "the working directory {} is not a directory",
+                d.display()
+            ));
+        }
+        let has_slash = self.cmd.components().count() > 1 || self.cmd.is_absolute();
+        if has_slash {
+            return match std::fs::metadata(&self.cmd) {
+                Err(e) => Err(format!("cannot run {}: {e}", self.cmd.display())),
+                Ok(m) if !m.is_file() => Err(format!(
+                    "cannot run {}: not a regular file",
+                    self.cmd.display()
+                )),
+                Ok(_) if !executable(&self.cmd) => {
+                    Err(format!("cannot run {}: not executable", self.cmd.display()))
+                }
+                Ok(_) => Ok(()),
+            };
+        }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let found = std::env::split_paths(&path)
+            .map(|d| d.join(&self.cmd))
+            .any(|p| p.is_file() && executable(&p));
+        if found {
+            Ok(())
+        } else {
+            Err(format!(
+                "cannot run {}: no such program in PATH",
+                self.cmd.display()
+            ))
+        }
+    }
+}
+
+/// Whether this process may execute the file at `p`.
+#[cfg(unix)]
+fn executable(p: &std::path::Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: access() reads a valid NUL-terminated path.
+    unsafe { libc::access(c.as_ptr(), libc::X_OK) == 0 }
+}
+
+#[cfg(not(unix))]
+fn executable(p: &std::path::Path) -> bool {
+    p.is_file()
 }
 
 /// What the reader thread saw, stamped with when it saw it.
@@ -75,9 +136,18 @@ impl EngineProc {
         let (tx, rx) = channel();
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
+        let stdin = child.stdin.take();
+        watchdog::watch(child.id());
+        // From here on `Drop` kills and reaps the engine, whatever fails.
+        let e = EngineProc {
+            tag: tag.clone(),
+            stdin,
+            child,
+            events: rx,
+            log: log.clone(),
+            closed: None,
+        };
         let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
-            let _ = child.kill();
-            let _ = child.wait();
             return Err("the engine's pipes could not be opened".into());
         };
         spawn_reader(stdout, tx, log.clone(), tag.clone())?;
@@ -89,14 +159,7 @@ impl EngineProc {
                 &format!("started {}", launch.cmd.display()),
             );
         }
-        Ok(EngineProc {
-            tag,
-            stdin: child.stdin.take(),
-            child,
-            events: rx,
-            log,
-            closed: None,
-        })
+        Ok(e)
     }
 
     pub fn pid(&self) -> u32 {
@@ -172,6 +235,7 @@ impl Drop for EngineProc {
         self.stdin = None;
         kill_group(self.child.id());
         let _ = self.child.kill();
+        watchdog::unwatch(self.child.id());
         let _ = self.child.wait();
         if let Some(l) = &self.log {
             l.line(&self.tag, Dir::Note, "ended");
@@ -260,8 +324,18 @@ fn kill_group(pid: u32) {
 #[cfg(not(unix))]
 fn kill_group(_pid: u32) {}
 
-/// One line of at most `max` bytes: `None` at the end of input.
-fn read_line<R: Read>(r: &mut BufReader<R>, max: usize) -> Option<Result<String, &'static str>> {
+/// A line of bytes, or the news that it was longer than the cap.
+#[derive(Debug, PartialEq, Eq)]
+enum RawLine {
+    Bytes(Vec<u8>),
+    TooLong,
+}
+
+/// One line of at most `max` bytes, without its line break: `None` at the
+/// end of input. A longer line is read to its end and dropped, so memory
+/// stays bounded whatever the engine writes (400 MiB without a newline
+/// included).
+fn read_capped<R: Read>(r: &mut BufReader<R>, max: usize) -> Option<RawLine> {
     let mut buf = Vec::new();
     let mut too_long = false;
     let mut any = false;
@@ -296,12 +370,21 @@ fn read_line<R: Read>(r: &mut BufReader<R>, max: usize) -> Option<Result<String,
         }
     }
     if too_long {
-        return Some(Err("a line longer than 1 MiB"));
+        return Some(RawLine::TooLong);
     }
     while matches!(buf.last(), Some(b'\n' | b'\r')) {
         buf.pop();
     }
-    Some(String::from_utf8(buf).map_err(|_| "a line that is not UTF-8"))
+    Some(RawLine::Bytes(buf))
+}
+
+/// One stdout line of at most `max` bytes, as text: `None` at the end of
+/// input.
+fn read_line<R: Read>(r: &mut BufReader<R>, max: usize) -> Option<Result<String, &'static str>> {
+    Some(match read_capped(r, max)? {
+        RawLine::TooLong => Err("a line longer than 1 MiB"),
+        RawLine::Bytes(b) => String::from_utf8(b).map_err(|_| "a line that is not UTF-8"),
+    })
 }
 
 fn spawn_reader(
@@ -344,7 +427,7 @@ fn spawn_reader(
 }
 
 /// Reads the engine's stderr so it never blocks on a full pipe; the lines
-/// go to the log, if any.
+/// go to the log, if any. Lines are capped as stdout's are.
 fn spawn_stderr_drain(
     stderr: impl Read + Send + 'static,
     log: Option<Log>,
@@ -354,19 +437,13 @@ fn spawn_stderr_drain(
         .name(format!("stderr {tag}"))
         .spawn(move || {
             let mut r = BufReader::new(stderr);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        if let Some(l) = &log {
-                            let s = String::from_utf8_lossy(&buf);
-                            l.line(&tag, Dir::Stderr, s.trim_end());
+            while let Some(line) = read_capped(&mut r, MAX_LINE) {
+                if let Some(l) = &log {
+                    match line {
+                        RawLine::Bytes(b) => {
+                            l.line(&tag, Dir::Stderr, &String::from_utf8_lossy(&b))
                         }
-                        if buf.len() > MAX_LINE {
-                            buf = Vec::new();
-                        }
+                        RawLine::TooLong => l.line(&tag, Dir::Stderr, "<a line longer than 1 MiB>"),
                     }
                 }
             }
@@ -390,6 +467,43 @@ mod tests {
         assert!(matches!(read_line(&mut r, 20), Some(Err(_))));
         assert_eq!(read_line(&mut r, 20), Some(Ok("last".into())));
         assert_eq!(read_line(&mut r, 20), None);
+    }
+
+    /// An endless run of bytes with no newline, then one short line.
+    struct Flood {
+        left: usize,
+        tail: &'static [u8],
+    }
+
+    impl Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.left == 0 {
+                let n = self.tail.len().min(buf.len());
+                buf[..n].copy_from_slice(&self.tail[..n]);
+                self.tail = &self.tail[n..];
+                return Ok(n);
+            }
+            let n = self.left.min(buf.len());
+            buf[..n].fill(b'x');
+            self.left -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn stderr_lines_are_capped_like_stdout_lines() {
+        // 64 MiB without a newline: reported as too long, and the buffer
+        // never holds more than the cap while it is read.
+        let mut r = BufReader::new(Flood {
+            left: 64 << 20,
+            tail: b"\nafter\n",
+        });
+        assert_eq!(read_capped(&mut r, 1000), Some(RawLine::TooLong));
+        assert_eq!(
+            read_capped(&mut r, 1000),
+            Some(RawLine::Bytes(b"after".to_vec()))
+        );
+        assert_eq!(read_capped(&mut r, 1000), None);
     }
 
     fn sh(script: &str) -> Launch {
@@ -423,6 +537,40 @@ mod tests {
         );
         drop(e);
         assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists());
+    }
+
+    #[test]
+    fn programs_are_checked_before_they_are_run() {
+        let launch = |cmd: &str, dir: Option<&str>| Launch {
+            cmd: cmd.into(),
+            args: vec![],
+            dir: dir.map(Into::into),
+        };
+        assert_eq!(launch("/bin/sh", None).check(), Ok(()));
+        assert_eq!(launch("sh", None).check(), Ok(()));
+        let text = std::env::temp_dir().join(format!("koma-not-a-program-{}", std::process::id()));
+        std::fs::write(&text, "uci\n").unwrap();
+        let text_file = text.display().to_string();
+        for (l, words) in [
+            (
+                launch("/nonexistent/engine", None),
+                "cannot run /nonexistent/engine",
+            ),
+            (launch("/", None), "not a regular file"),
+            (launch(&text_file, None), "not executable"),
+            (
+                launch("no-such-koma-engine", None),
+                "no such program in PATH",
+            ),
+            (
+                launch("/bin/sh", Some("/nonexistent")),
+                "working directory /nonexistent",
+            ),
+        ] {
+            let e = l.check().unwrap_err();
+            assert!(e.contains(words), "{e}");
+        }
+        let _ = std::fs::remove_file(&text);
     }
 
     #[test]

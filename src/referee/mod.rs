@@ -3,16 +3,19 @@
 //! front end over it.
 //!
 //! Layout: `cli` (arguments) → `runner` (the match: workers, results) →
-//! `game` (one game) over `engine_proc` (a child process) and `handshake`
-//! (getting it ready), with `clock`, `reason`, `opening`, `schedule`;
-//! `records`, `state` (resume), `report` (summaries, `--report`), `replay`
+//! `game` (one game) over `engine_proc` (a child process, its process group
+//! watched by `watchdog`) and `handshake` (getting it ready), with `clock`,
+//! `reason`, `opening`, `schedule`; `records`, `state` (resume), `lock` (one
+//! referee per record file), `files` (only regular files are read), `report` (summaries, `--report`), `replay`
 //! (`--replay`), `stats` and `sprt` (the numbers), `log` (`--log`).
 
 pub mod cli;
 pub mod clock;
 pub mod engine_proc;
+pub mod files;
 pub mod game;
 pub mod handshake;
+pub mod lock;
 pub mod log;
 pub mod opening;
 pub mod reason;
@@ -24,6 +27,7 @@ pub mod schedule;
 pub mod sprt;
 pub mod state;
 pub mod stats;
+pub mod watchdog;
 
 use crate::core::Game;
 use crate::games::GameVisitor;

@@ -5,6 +5,7 @@
 //! only the games that are missing: none is lost or played twice.
 
 use super::cli::MatchConfig;
+use super::lock::FileLock;
 use super::records::tags;
 use crate::protocol::record::{Record, parse_records, tag_number};
 use std::collections::BTreeMap;
@@ -103,8 +104,15 @@ pub fn load(path: &Path, fp: &str) -> Result<BTreeMap<u64, Record>, String> {
 
 /// Removes from the record file `path` (not the state file) this match's
 /// records that the state file does not hold (written just before a kill),
-/// so that replaying them does not duplicate them.
-pub fn reconcile(path: &Path, fp: &str, done: &BTreeMap<u64, Record>) -> Result<(), String> {
+/// so that replaying them does not duplicate them. `lock` is the lock held
+/// on `path`: the file is rewritten into a new file that is locked before
+/// it takes the old one's name, so the path is never unlocked.
+pub fn reconcile(
+    path: &Path,
+    fp: &str,
+    done: &BTreeMap<u64, Record>,
+    lock: &mut FileLock,
+) -> Result<(), String> {
     let text = match std::fs::read(path) {
         Ok(bytes) => String::from_utf8(bytes)
             .map_err(|_| format!("{} is not a text file", path.display()))?,
@@ -146,8 +154,11 @@ pub fn reconcile(path: &Path, fp: &str, done: &BTreeMap<u64, Record>) -> Result<
     if changed {
         let tmp = path.with_extension("koma-tmp");
         std::fs::write(&tmp, keep)
-            .and_then(|_| std::fs::rename(&tmp, path))
             .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
+        let new_lock = FileLock::acquire(&tmp)?;
+        std::fs::rename(&tmp, path)
+            .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
+        *lock = new_lock.renamed(path);
     }
     Ok(())
 }
@@ -239,7 +250,11 @@ mod tests {
         );
         std::fs::write(&p, &text).unwrap();
         let done: BTreeMap<u64, Record> = [(1, rec("fp", 1))].into_iter().collect();
-        reconcile(&p, "fp", &done).unwrap();
+        let mut lock = FileLock::acquire(&p).unwrap();
+        reconcile(&p, "fp", &done, &mut lock).unwrap();
+        // The rewritten file is still locked.
+        assert!(FileLock::acquire(&p).is_err());
+        drop(lock);
         assert_eq!(
             std::fs::read_to_string(&p).unwrap(),
             format!("{}{}", rec("fp", 1), rec("x", 5))

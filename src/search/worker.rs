@@ -370,6 +370,7 @@ impl<'a, G: Game> Worker<'a, G> {
         mut beta: Score,
         pv_node: bool,
     ) -> Score {
+        // Step 1. Ends: the rules, repetition, limits, mate distance.
         self.pv_len[ply] = ply;
         self.seldepth = self.seldepth.max(ply);
         if self.stopped {
@@ -400,10 +401,12 @@ impl<'a, G: Game> Worker<'a, G> {
         if alpha >= beta {
             return alpha;
         }
+        // Step 2. The horizon: quiescence search.
         if depth <= 0 {
             return self.qsearch(pos, ply, alpha, beta, 0, None);
         }
 
+        // Step 3. Transposition table: a deep enough bound ends the node.
         let key = pos.hash();
         let hit = self.ctx.tt.probe(key);
         let hash_move = hit.and_then(|h| h.move_id);
@@ -422,18 +425,16 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        // Step 4. Static evaluation. With the King attacked it says nothing,
+        // and no node in check is pruned (mates were lost that way).
         let eval = pos.evaluate();
-        // With the King attacked the static evaluation says nothing: the
-        // Nana solver's table showed mates lost to the pruning below
-        // (search agreement on 1,950 sampled mates up to 13 plies: 1,879
-        // before these guards, 1,928 with them).
         let check = pos.in_check();
-        // Reverse futility: far above beta at low depth, a quiet move will
+        // Step 5. Reverse futility: far above beta at low depth, a quiet move will
         // not bring the score back below it.
         if !pv_node && !check && depth <= 4 && !is_mate(beta) && eval - 90 * depth >= beta {
             return eval;
         }
-        // Null move: if passing still fails high, a real move would too
+        // Step 6. Null move: if passing still fails high, a real move would too
         // (only where the game says passing is a sound lower bound).
         if !pv_node
             && !check
@@ -455,19 +456,17 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
-        // Internal iterative reduction: with no hash move to try first the
-        // ordering is poor, and a shallower search fills the table for the
-        // next visit. It costs mates at a fixed depth (Nana table sample
-        // above, searched to the mate's depth + 2: 1,870 with this and the
-        // move pruning below, 1,919 without this, 1,881 without the move
-        // pruning; sparing positions in check: 1,874), but with a clock the
-        // next iteration finds them and the games gained (see the commit).
+        // Step 7. Internal iterative reduction: with no hash move to try
+        // first the ordering is poor, and a shallower search fills the table
+        // for the next visit. It costs some mates at a fixed depth; with a
+        // clock the next iteration finds them.
         let depth = if hash_move.is_none() && depth >= 4 {
             depth - 1
         } else {
             depth
         };
 
+        // Step 8. Move generation and ordering.
         let mut moves = G::MoveList::default();
         pos.generate(&mut moves);
         if moves.is_empty() {
@@ -485,6 +484,7 @@ impl<'a, G: Game> Worker<'a, G> {
             &mut tactical,
         );
 
+        // Step 9. The move loop.
         let side = pos.side_to_move().index();
         let original_alpha = alpha;
         let mut best = -INF;
@@ -494,7 +494,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let m = moves[i];
             let quiet = !tactical[i];
             let child = pos.play(m);
-            // Late move and futility pruning: near the horizon, with a
+            // Step 10. Late move and futility pruning: near the horizon, with a
             // non-losing move in hand, late quiet moves and quiet moves
             // that cannot lift a score far below alpha are skipped.
             if !pv_node
@@ -508,6 +508,8 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 continue;
             }
+            // Step 11. Search: late quiet moves reduced (LMR), the others
+            // with a null window first (PVS).
             self.keys.push(child.repetition_key());
             self.visit();
             let s = if i == 0 {
@@ -545,6 +547,8 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.stopped {
                 break;
             }
+            // Step 12. A new best move; a cutoff rewards the quiet move in
+            // the killers and the history and punishes the ones before it.
             if s > best {
                 best = s;
                 if s > alpha {
@@ -575,6 +579,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.stopped {
             return 0;
         }
+        // Step 13. The result into the transposition table.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -616,10 +621,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return end_score(end, pos.side_to_move(), ply);
         }
         // No special case for a King in check here: searching every reply
-        // at the first quiescence ply found a few more mates (1,933 of
-        // 1,950 sampled table positions against 1,928) but lost Nana games
-        // at equal nodes (-37 +/- 25 Elo, 200 games); the guards in
-        // `negamax` alone cost nothing measurable (-14 +/- 25).
+        // found a few more mates but lost games (measured, see the log).
         let mut moves = G::MoveList::default();
         pos.generate_tactical(&mut moves);
         if moves.is_empty() && pos.count_moves() == 0 {

@@ -214,3 +214,27 @@ pub fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// CPU time (user + system, all threads, finished ones included) the
+/// process `pid` has used so far, from `/proc/<pid>/stat`; `None` where
+/// there is no `/proc` (the callers then fall back to the wall clock). The
+/// kernel counts in clock ticks (10 ms on Linux), so two readings differ by
+/// at most one tick more than the CPU time used between them.
+pub fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (comm) state ppid …": comm may hold blanks, so split after ')'.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of the line (utime, stime) are 11 and 12 after comm.
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf only reads a configuration value.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    (per_second > 0).then(|| Duration::from_secs_f64(ticks as f64 / per_second as f64))
+}
+
+/// One clock tick of `cpu_time`'s resolution.
+pub fn cpu_tick() -> Duration {
+    // SAFETY: sysconf only reads a configuration value.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1);
+    Duration::from_secs_f64(1.0 / per_second as f64)
+}

@@ -156,3 +156,29 @@ pub fn assert_replays(path: &Path) {
     assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("all valid"), "{}", r.stdout);
 }
+
+/// Writes an executable shell script `name` into `dir`.
+pub fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+/// Waits until the run with `token` has at least `n` processes running.
+pub fn wait_for_processes(token: &str, n: usize, limit: Duration) -> Vec<u32> {
+    let end = Instant::now() + limit;
+    loop {
+        let p = carrying(token);
+        if p.len() >= n {
+            return p;
+        }
+        assert!(
+            Instant::now() < end,
+            "only {} processes after {limit:?}",
+            p.len()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

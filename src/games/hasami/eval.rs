@@ -20,14 +20,10 @@ pub struct Weights {
     pub hanging_us: i32,
     /// Side to move: enemy men we can capture now.
     pub hanging_them: i32,
-    /// Per rank a man stands away from its home rank.
-    pub advance: i32,
     /// Men on the edge (no sandwich across the edge).
     pub edge: i32,
     /// Men with an own man orthogonally next to them.
     pub pair: i32,
-    /// The side to move's initiative.
-    pub tempo: i32,
     /// Percent added to the material term at the 300-ply limit (linear in
     /// the ply), where the side ahead wins.
     pub late: i32,
@@ -41,10 +37,8 @@ const WEIGHTS: Weights = Weights {
     mobility: 2,
     hanging_us: 40,
     hanging_them: 20,
-    advance: 0,
     edge: 8,
     pair: 6,
-    tempo: 0,
     late: 50,
 };
 
@@ -127,21 +121,9 @@ fn goal(w: &Weights, needed: i32) -> i32 {
     }
 }
 
-fn side_static(w: &Weights, men: Bitboard, c: Color) -> i32 {
-    let mut s = 0;
-    if w.advance != 0 {
-        let mut adv = 0;
-        for sq in super::board::squares(men) {
-            adv += match c {
-                Color::First => sq.rank() as i32,
-                Color::Second => 8 - sq.rank() as i32,
-            };
-        }
-        s += adv * w.advance;
-    }
-    s += (men & EDGE).count_ones() as i32 * w.edge;
-    s += (men & super::board::orthogonal(men)).count_ones() as i32 * w.pair;
-    s
+fn side_static(w: &Weights, men: Bitboard) -> i32 {
+    (men & EDGE).count_ones() as i32 * w.edge
+        + (men & super::board::orthogonal(men)).count_ones() as i32 * w.pair
 }
 
 const EDGE: Bitboard = RANK_1 | RANK_9 | super::board::FILE_A | super::board::FILE_I;
@@ -158,12 +140,12 @@ pub fn evaluate(pos: &Hasami) -> i32 {
     let (reach_us, mob_us) = reach(ours, empty);
     let (reach_them, mob_them) = reach(theirs, empty);
     s += (mob_us as i32 - mob_them as i32) * w.mobility;
-    s += side_static(w, ours, us) - side_static(w, theirs, them);
+    s += side_static(w, ours) - side_static(w, theirs);
     if w.hanging_us != 0 {
         s -= exposed(pos, ours, theirs, reach_them).count_ones() as i32 * w.hanging_us;
     }
     if w.hanging_them != 0 {
         s += exposed(pos, theirs, ours, reach_us).count_ones() as i32 * w.hanging_them;
     }
-    s + w.tempo
+    s
 }

@@ -1,4 +1,4 @@
-//! Hasami Shogi (`../shared/spec/hasami.md`): 9x9, nine men a side sliding
+//! Hasami Shogi (`docs/rules/hasami.md`): 9x9, nine men a side sliding
 //! like rooks, custodian captures by the moved man, with the table options
 //! `HasamiWin`, `HasamiLines`, `HasamiCorners`, threefold repetition and the
 //! 300-ply rule.

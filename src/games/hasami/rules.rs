@@ -1,4 +1,4 @@
-//! Hasami's table options, as the engine options of `notation.md`.
+//! Hasami's table options, as the engine options of `docs/rules/notation.md`.
 
 use crate::core::{OptionSpec, OptionValue, Rules};
 

@@ -1,4 +1,4 @@
-//! Hasami Shogi rules, one test per clause of `../shared/spec/hasami.md`,
+//! Hasami Shogi rules, one test per clause of `docs/rules/hasami.md`,
 //! each from a small position; perft from the start and against a naive
 //! second implementation on random positions.
 

@@ -3,7 +3,7 @@
 //! fixed-node self-play matches (see the commit messages).
 
 use super::KaniNariEbi;
-use super::board::{self, Bitboard, DIAGONAL, east, north, orthogonal, south, squares, west};
+use super::board::{self, Bitboard, DIAGONAL, east, north, south, squares, west};
 use super::movegen::{PIECES, resting};
 use crate::core::sandwich::exposed_along;
 use crate::core::{Color, Game};
@@ -31,10 +31,6 @@ pub struct Weights {
     pub mobility: i32,
     /// Per movement short of four: close to the no-legal-movement loss.
     pub low_mobility: i32,
-    /// Own pieces with an orthogonal neighbour of their Bond type.
-    pub bond: i32,
-    /// Own pieces resting in the River.
-    pub river: i32,
     /// Side to move: own pieces an enemy movement could sandwich next.
     pub hanging_us: i32,
     /// Extra for a hanging Shrimp of the side to move.
@@ -43,8 +39,6 @@ pub struct Weights {
     pub hanging_them: i32,
     /// The side not to move threatens to win with its next movement.
     pub threat_win: i32,
-    /// Side to move's bonus (the initiative).
-    pub tempo: i32,
 }
 
 /// The tuned weights; a candidate set is tried by building it.
@@ -59,13 +53,10 @@ const WEIGHTS: Weights = Weights {
     crab_open: 10,
     mobility: 4,
     low_mobility: 30,
-    bond: 0,
-    river: 0,
     hanging_us: 30,
     hanging_shrimp: 30,
     hanging_them: 15,
     threat_win: 300,
-    tempo: 0,
 };
 
 /// `LANE[c][s]`: the squares of the rank of `s` from beside it up to and
@@ -162,13 +153,6 @@ fn static_side(w: &Weights, pos: &KaniNariEbi, c: Color, r: &Reach) -> i32 {
     s += r.promo_ready as i32 * w.promo_ready;
     s += r.movements as i32 * w.mobility;
     s -= 4u32.saturating_sub(r.movements) as i32 * w.low_mobility;
-    let kin = if pos.rules().bond_any_type {
-        own & orthogonal(own)
-    } else {
-        (crabs & orthogonal(crabs)) | (shrimps & orthogonal(shrimps))
-    };
-    s += kin.count_ones() as i32 * w.bond;
-    s += (own & board::RIVER).count_ones() as i32 * w.river;
     s
 }
 
@@ -179,7 +163,7 @@ pub fn evaluate(pos: &KaniNariEbi) -> i32 {
     let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
     let r_us = reach(ours, pos.shrimps(us), theirs, board::home(them));
     let r_them = reach(theirs, pos.shrimps(them), ours, board::home(us));
-    let mut s = static_side(w, pos, us, &r_us) - static_side(w, pos, them, &r_them) + w.tempo;
+    let mut s = static_side(w, pos, us, &r_us) - static_side(w, pos, them, &r_them);
     let hanging_us = exposed(ours, theirs, r_them.squares);
     let hanging_them = exposed(theirs, ours, r_us.squares);
     s -= hanging_us.count_ones() as i32 * w.hanging_us;

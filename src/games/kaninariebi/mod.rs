@@ -1,4 +1,4 @@
-//! Kani Nari Ebi (`../shared/spec/kaninariebi.md`), Koma's main game: 5x5,
+//! Kani Nari Ebi (`docs/rules/kaninariebi.md`), Koma's main game: 5x5,
 //! Crabs sliding along their rank and Shrimps stepping diagonally, the River
 //! current on file c, optional promotion in the opponent's home column,
 //! custodian capture of whole runs by the moved piece, the Bond (one extra
@@ -9,7 +9,7 @@
 //!
 //! A turn is one `Move`: the normal movement and, when the turn has one,
 //! the Bond movement, each written with the square where the piece comes to
-//! rest after the current (`notation.md`).
+//! rest after the current (`docs/rules/notation.md`).
 
 mod board;
 mod capture;

@@ -1,5 +1,5 @@
-//! Kani Nari Ebi's rule options (`notation.md`): `KaniBondAnyType`, and
-//! `KaniRepetition`, Koma's draw by the fourth occurrence of a position.
+//! Kani Nari Ebi's rule options (`docs/rules/notation.md`): `KaniBondAnyType`,
+//! and `KaniRepetition`, Koma's draw by the fourth occurrence of a position.
 
 use crate::core::{OptionSpec, OptionValue, Rules};
 

@@ -1,4 +1,4 @@
-//! Kani Nari Ebi rules, one test per clause of `../shared/spec/kaninariebi.md`
+//! Kani Nari Ebi rules, one test per clause of `docs/rules/kaninariebi.md`
 //! and per point it settles, each from a small position drawn as a diagram
 //! (rank 5 on top, file a on the left, `.` empty, `C`/`S` the first
 //! player's Crab/Shrimp, `c`/`s` the second player's); then perft from the
@@ -1132,7 +1132,7 @@ fn hash_and_round_trip_in_many_positions() {
 // ---------------------------------------------------------------- second implementation
 
 /// A naive second implementation on a plain 5x5 array, written rule by rule
-/// from the spec: every movement tried square by square, the current
+/// from `docs/rules/kaninariebi.md`: every movement tried square by square, the current
 /// walked in both directions, captures found by walking lines, the Bond
 /// group by a breadth-first search, every turn kept by its text.
 mod naive {

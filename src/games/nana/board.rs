@@ -131,7 +131,7 @@ impl Kind {
         if i < 9 { Some(Kind::ALL[i]) } else { None }
     }
 
-    /// The letter of notation.md (upper case).
+    /// The letter of docs/rules/notation.md (upper case).
     pub const fn letter(self) -> char {
         match self {
             Kind::King => 'K',

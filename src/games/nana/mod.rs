@@ -1,4 +1,4 @@
-//! Nana Shogi (`../shared/spec/nana.md`, version 3.0 of the designer's
+//! Nana Shogi (`docs/rules/nana.md`, version 3.0 of the designer's
 //! rules): a 3x3 board, Kings placed first by drops, two cubes a side that
 //! turn to the next state of their cycle after every board move, drops that
 //! may not give check, no checkmating board move while holding a piece, King
@@ -8,7 +8,8 @@
 //! placement (`piece_at`, `placement`, `board`), the hands (`hand`), the side
 //! to move, and `Nana::new` to build any valid position directly.
 //!
-//! Where the spec is silent, chosen here (and tested):
+//! Where the rules are silent, chosen here (and tested; listed in
+//! `docs/rules/nana.md`, "Points Koma settles"):
 //! - A captured King leaves the game (it is in no hand); the position after
 //!   the capture has the loser to move, without a King: `terminal` ends it.
 //! - Positions may hold fewer pieces than a game has (studies): at most one

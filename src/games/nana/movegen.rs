@@ -1,7 +1,7 @@
 //! Legal moves: King drops while a King is in hand (rule 1); afterwards
 //! drops that do not attack the enemy King (rules 3, 4) and board moves,
 //! less the checkmating board moves of a side holding a piece (rule 5),
-//! decided by the one-ply mate test of the spec.
+//! decided by the one-ply mate test of rule 5 (`docs/rules/nana.md`).
 
 use super::board::{
     ALL, Bitboard, Board, CENTER, Family, Kind, REACH, Square, attackers_from, attacks, king_steps,

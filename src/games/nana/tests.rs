@@ -1,4 +1,4 @@
-//! Nana Shogi rules, one test per clause of `../shared/spec/nana.md`, each
+//! Nana Shogi rules, one test per clause of `docs/rules/nana.md`, each
 //! from a small position; perft from the start and from hand-counted
 //! positions; a naive second implementation (bottom of the file) compared
 //! move by move on random playouts and random positions.
@@ -412,7 +412,7 @@ fn moving_into_check_and_leaving_the_king_attacked_are_legal() {
 
 #[test]
 fn a_side_holding_a_cube_always_has_a_drop_so_forbidden_mates_never_leave_it_without_moves() {
-    // Why the spec's "a position whose only moves are forbidden mates"
+    // Why "a position whose only moves are forbidden mates"
     // cannot exist: a side holding a cube leaves at most five pieces on
     // the board, so at least three squares other than b2 are empty; and on
     // every square one state of each cube attacks nothing the other does
@@ -899,7 +899,7 @@ fn ek_after(z: &Nana, c: Color) -> Square {
     z.king_square(c).unwrap()
 }
 
-/// A naive second implementation written from the spec's text alone: a
+/// A naive second implementation written from the rules' text alone: a
 /// plain 3x3 array, piece moves from direction lists, every reply of the
 /// opponent generated and tried for the mate test. No table, bitboard or
 /// shortcut of the real module is used.
@@ -936,7 +936,7 @@ mod naive {
     }
 
     /// Directions (file, rank) with "forward" = +rank, and how far along
-    /// each the piece may go, transcribed from the spec's table.
+    /// each the piece may go, transcribed from the table of `docs/rules/nana.md`.
     fn pattern(k: i8) -> (Vec<(i32, i32)>, i32) {
         let orth = vec![(0, 1), (0, -1), (1, 0), (-1, 0)];
         let diag = vec![(1, 1), (-1, 1), (1, -1), (-1, -1)];

@@ -12,7 +12,7 @@
 //! so the loyal enemy pieces are those on the enemy King's square and the 8
 //! around it, on the board as the drop found it.
 //!
-//! Only the newest level looks for the next one, as the spec says; letting
+//! Only the newest level looks for the next one, as the rules say; letting
 //! older levels look again would find nothing more anyway: a run from an
 //! older own piece closed by a newer flip is the same run the newer piece
 //! sees looking back (the edge and loyalty do not change within a move).

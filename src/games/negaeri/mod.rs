@@ -1,10 +1,11 @@
-//! Negaeri Shogi (`../shared/spec/negaeri.md`): 6x6 shogi with King, Pawn,
+//! Negaeri Shogi (`docs/rules/negaeri.md`): 6x6 shogi with King, Pawn,
 //! Rook and Bishop, drops, and Othello-like flips after drops (edge rule,
 //! loyalty around the King, chains up to level 5); King capture wins, two
 //! passes in a row or the fourth repetition end the game by pieces on the
 //! board. Options `NegaeriEdge`, `NegaeriEqualHands`, `NegaeriChainLimit`.
 //!
-//! Choices where the spec is silent:
+//! Choices where the rules are silent (listed in `docs/rules/negaeri.md`,
+//! "Points Koma settles"):
 //! - A captured King does not go into hand: the game is over at once.
 //! - "Pieces on the board" (double pass, repetition) counts every piece of a
 //!   side on the board, its King included (both Kings are on the board

@@ -1,4 +1,4 @@
-//! Negaeri's rule options, as the engine options of `notation.md`.
+//! Negaeri's rule options, as the engine options of `docs/rules/notation.md`.
 
 use crate::core::{OptionSpec, OptionValue, Rules};
 

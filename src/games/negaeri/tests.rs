@@ -1,4 +1,4 @@
-//! Negaeri Shogi rules, one test per clause of `../shared/spec/negaeri.md`,
+//! Negaeri Shogi rules, one test per clause of `docs/rules/negaeri.md`,
 //! each from a small position; perft from the start and against a naive
 //! second implementation (`naive`, plain arrays walked square by square) on
 //! random playouts and by its own perft.
