@@ -63,9 +63,6 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const NAME: &'static str;
     const FILES: u8;
     const RANKS: u8;
-    /// How many occurrences of one position end the game (see
-    /// `repetition_end`), or `None` when the rules have no repetition rule.
-    const REPETITION_LIMIT: Option<usize>;
     /// `move_key` maps every move into `0..MOVE_KEYS` (history tables).
     const MOVE_KEYS: usize;
     /// The engine option naming a file of solved positions (see
@@ -110,6 +107,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn limit_end(&self) -> Option<End> {
         None
     }
+
+    /// How many occurrences of one position end the game (see
+    /// `repetition_end`), or `None` when the rules this position is played
+    /// under have no repetition rule. The same for every position of one
+    /// game (it depends on the game and its rule options only).
+    fn repetition_limit(&self) -> Option<usize>;
 
     /// How the game ends when the current position reaches the repetition
     /// limit.

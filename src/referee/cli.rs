@@ -109,7 +109,8 @@ struct Cli {
     concurrency: usize,
 
     /// Adjudicate a draw when the game reaches this many plies (opening included); 0: never.
-    /// Kani Nari Ebi has no repetition rule, so two engines can otherwise cycle for ever.
+    /// Kani Nari Ebi with --rule KaniRepetition=false has no draw by repetition, so two engines
+    /// could otherwise cycle for ever.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_plies: u32,
 

@@ -301,7 +301,6 @@ impl Game for Nana {
     const NAME: &'static str = "nana";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    const REPETITION_LIMIT: Option<usize> = Some(4);
     /// Board moves `from * 9 + to`, then drops `81 + kind * 9 + to`.
     const MOVE_KEYS: usize = 2 * board::SQUARES * board::SQUARES;
     /// The file `koma solve nana --out FILE` writes.
@@ -409,6 +408,11 @@ impl Game for Nana {
 
     /// Placement with cube states, both hands and the side to move: the
     /// position of the repetition rule. The move number is not part of it.
+    /// The fourth occurrence of a position draws.
+    fn repetition_limit(&self) -> Option<usize> {
+        Some(4)
+    }
+
     fn hash(&self) -> u64 {
         self.hash
     }
