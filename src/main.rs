@@ -12,7 +12,7 @@ use std::process::ExitCode;
 #[command(
     name = "koma",
     version,
-    about = "Koma: an engine for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi.\n\nWithout a subcommand it speaks the UCI-style protocol of protocol.md on stdin/stdout."
+    about = "Koma: an engine for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi.\n\nWithout a subcommand it speaks the UCI-style protocol of protocol.md on stdin/stdout. There `go perft N` and `bench` run like a search: `stop`, `quit` or the end of input ends them early (the count marked partial), so from a shell use the `perft` and `bench` subcommands."
 )]
 struct Cli {
     #[command(subcommand)]

@@ -10,15 +10,17 @@ use koma::protocol::record::parse_records;
 use koma::referee::engine_proc::Launch;
 use koma::referee::replay;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 const KOMA: &str = env!("CARGO_BIN_EXE_koma");
 const MOCK: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mock/engine.sh");
 const LINES: &str = include_str!("../tools/browser/lines.json");
 
-fn server() -> Server {
+fn config() -> Config {
     let mut c = Config::new(
         0,
         Launch {
@@ -29,7 +31,48 @@ fn server() -> Server {
     );
     c.timeouts.heartbeat = Duration::from_millis(200);
     c.timeouts.stall = Duration::from_millis(1000);
-    board::start(c).expect("the server starts")
+    c
+}
+
+/// Each server's secret, read from its page, by address.
+static SECRETS: Mutex<BTreeMap<SocketAddr, String>> = Mutex::new(BTreeMap::new());
+
+/// The secret written into a page.
+fn secret_in(page: &str) -> String {
+    let at = page
+        .find("<meta name=\"koma-secret\" content=\"")
+        .expect("the page carries the secret");
+    let rest = &page[at..];
+    let start = rest.find("content=\"").unwrap() + "content=\"".len();
+    let end = start + rest[start..].find('"').unwrap();
+    rest[start..end].to_string()
+}
+
+/// Starts a server and learns its secret from its page, as the browser does.
+fn start(c: Config) -> Server {
+    let s = board::start(c).expect("the server starts");
+    let page = raw(
+        s.addr,
+        format!(
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            s.addr.port()
+        )
+        .as_bytes(),
+    );
+    assert_eq!(page.status, 200, "{}", page.head);
+    let secret = secret_in(&page.body);
+    SECRETS.lock().unwrap().insert(s.addr, secret);
+    s
+}
+
+fn server() -> Server {
+    start(config())
+}
+
+/// The `X-Koma-Secret` header line for the server at `addr`.
+fn secret_header(addr: SocketAddr) -> String {
+    let secrets = SECRETS.lock().unwrap();
+    format!("X-Koma-Secret: {}\r\n", secrets[&addr])
 }
 
 struct Reply {
@@ -80,7 +123,8 @@ fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> 
         ""
     };
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{ctype}Content-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{}{ctype}Content-Length: {}\r\n\r\n{body}",
+        secret_header(addr),
         body.len()
     );
     raw(addr, req.as_bytes())
@@ -180,7 +224,7 @@ fn the_page_and_its_assets_are_served() {
 fn bad_requests_get_a_4xx_with_a_message() {
     let s = server();
     let a = s.addr;
-    let host = format!("Host: {a}\r\n");
+    let host = format!("Host: {a}\r\n{}", secret_header(a));
     let json_post = |path: &str, body: &str| {
         raw(
             a,
@@ -200,6 +244,13 @@ fn bad_requests_get_a_4xx_with_a_message() {
         (raw(a, b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n"), 403, "evil.example"),
         (raw(a, format!("GET /%zz HTTP/1.1\r\n{host}\r\n").as_bytes()), 400, "percent"),
         (raw(a, format!("GET / HTTP/1.1\r\n{host}no colon\r\n\r\n").as_bytes()), 400, "header line"),
+        (raw(a, format!("GET / HTTP/1.1\r\n{host}Host: evil.example\r\n\r\n").as_bytes()), 400, "two host headers"),
+        (
+            raw(a, format!("POST /api/positions HTTP/1.1\r\n{host}Content-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{{}}").as_bytes()),
+            400,
+            "two content-length headers",
+        ),
+        (raw(a, format!("GET / HTTP/1.1\r\n{host}X: a\rb\r\n\r\n").as_bytes()), 400, "bare CR"),
         (
             raw(a, format!("GET / HTTP/1.1\r\n{host}X: {}\r\n\r\n", "y".repeat(20_000)).as_bytes()),
             431,
@@ -352,7 +403,12 @@ fn garbage_of_every_kind_never_stops_the_server() {
             bytes.truncate((next() as usize) % bytes.len());
         }
         // Some keep the right Host so they reach the routes.
-        let text = String::from_utf8_lossy(&bytes).replace("127.0.0.1", &a.to_string());
+        let text = String::from_utf8_lossy(&bytes)
+            .replace("127.0.0.1", &a.to_string())
+            .replace(
+                &format!("Host: {a}\r\n"),
+                &format!("Host: {a}\r\n{}", secret_header(a)),
+            );
         let r = raw(a, text.as_bytes());
         // Anything but an internal error: 4xx, 505, 501, or a closed
         // connection for an empty request.
@@ -746,5 +802,220 @@ fn polling_an_unchanged_game_sends_only_clocks_and_thinking() {
     assert_eq!(
         full["view"]["board"]["hands"][0],
         json!([{ "l": "R", "n": 1 }, { "l": "B", "n": 1 }])
+    );
+}
+
+/// A request as a page on another site could make it, through the
+/// browser: `Host` and `Origin` that site's, the engine command a program
+/// that leaves a trace.
+fn hostile_new_table(
+    addr: SocketAddr,
+    host: &str,
+    secret: Option<&str>,
+    witness: &std::path::Path,
+) -> Reply {
+    let body = json!({ "game": "nana", "players": [
+        { "kind": "engine", "command": format!("/usr/bin/touch {}", witness.display()),
+          "time": { "mode": "move", "seconds": 1 } },
+        human()] })
+    .to_string();
+    let secret = secret
+        .map(|s| format!("X-Koma-Secret: {s}\r\n"))
+        .unwrap_or_default();
+    raw(
+        addr,
+        format!(
+            "POST /api/tables HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n{secret}\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
+}
+
+fn witness(name: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("koma-board-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+#[test]
+fn hosts_and_origins_are_checked_on_every_address() {
+    let mut c = config();
+    c.addr = "0.0.0.0:0".parse().unwrap();
+    c.allow_hosts = vec!["board.lan".into()];
+    let s = start(c);
+    let port = s.addr.port();
+    let a: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let secret = SECRETS.lock().unwrap()[&s.addr].clone();
+    // DNS rebinding: the attacker's name resolves to this machine. Even
+    // with the secret (which such a page cannot read), refused.
+    let w = witness("rebind");
+    let r = hostile_new_table(a, &format!("evil.example:{port}"), Some(&secret), &w);
+    assert_eq!(r.status, 403, "{} {}", r.head, r.body);
+    assert!(r.error().contains("--allow-host"), "{}", r.body);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!w.exists(), "a program was started");
+    for (host, status) in [
+        (format!("127.0.0.1:{port}"), 200),
+        (format!("192.168.77.5:{port}"), 200),
+        (format!("localhost:{port}"), 200),
+        (format!("board.lan:{port}"), 200),
+        (format!("evil.example:{port}"), 403),
+        (format!("board.lan.evil.example:{port}"), 403),
+        (format!("127.0.0.1:{}", port.wrapping_add(1)), 403),
+    ] {
+        let r = raw(
+            a,
+            format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\nX-Koma-Secret: {secret}\r\n\r\n")
+                .as_bytes(),
+        );
+        assert_eq!(r.status, status, "{host}: {}", r.body);
+    }
+    let r = raw(
+        a,
+        format!(
+            "GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n\
+             X-Koma-Secret: {secret}\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+}
+
+#[test]
+fn every_api_request_needs_the_page_secret() {
+    let s = server();
+    let a = s.addr;
+    let host = a.to_string();
+    let w = witness("secret");
+    for secret in [None, Some(""), Some("0123456789abcdef0123456789abcdef")] {
+        let r = hostile_new_table(a, &host, secret, &w);
+        assert_eq!(r.status, 403, "{secret:?}: {} {}", r.head, r.body);
+        assert!(r.error().contains("X-Koma-Secret"), "{}", r.body);
+    }
+    let r = raw(
+        a,
+        format!("GET /api/games HTTP/1.1\r\nHost: {a}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(r.status, 403, "reading too: {}", r.body);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!w.exists(), "a program was started");
+    // The page and its assets need no secret; the page's own secret works.
+    for path in ["/", "/board.js", "/board.css"] {
+        let r = raw(
+            a,
+            format!("GET {path} HTTP/1.1\r\nHost: {a}\r\n\r\n").as_bytes(),
+        );
+        assert_eq!(r.status, 200, "{path}");
+    }
+    ok(get(a, "/api/games"));
+    // Each server makes its own.
+    let other = server();
+    let mine = SECRETS.lock().unwrap()[&a].clone();
+    let theirs = SECRETS.lock().unwrap()[&other.addr].clone();
+    assert_ne!(mine, theirs);
+    assert_eq!(mine.len(), 32);
+}
+
+#[test]
+fn a_request_with_bare_lf_line_ends_is_answered_at_once() {
+    let s = server();
+    let a = s.addr;
+    // Not closing the connection: the answer must not wait for a timeout.
+    let mut c = TcpStream::connect(a).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+    let started = Instant::now();
+    c.write_all(
+        format!(
+            "GET /api/games HTTP/1.1\nHost: {a}\n{}\n\n",
+            secret_header(a).trim_end()
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with("HTTP/1.1 200 "), "{text}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    // A bare LF ending an empty request line is answered at once too.
+    let mut c = TcpStream::connect(a).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+    c.write_all(b"\n").unwrap();
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    assert!(String::from_utf8_lossy(&out).starts_with("HTTP/1.1 400 "));
+}
+
+#[test]
+fn slow_clients_do_not_lock_others_out() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let s = server();
+    let a = s.addr;
+    let stop = Arc::new(AtomicBool::new(false));
+    // Twice as many slow clients as the server has slots, each trickling
+    // its request head a byte at a time, and coming back when cut off.
+    let slow: Vec<_> = (0..2 * koma::board::http::MAX_CONNECTIONS)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let Ok(mut c) = TcpStream::connect(a) else {
+                        std::thread::sleep(Duration::from_millis(50));
+                        continue;
+                    };
+                    let head = format!("GET / HTTP/1.1\r\nHost: {a}\r\nX-Slow: ");
+                    if c.write_all(head.as_bytes()).is_err() {
+                        continue;
+                    }
+                    while !stop.load(Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(100));
+                        if c.write_all(b"a").is_err() {
+                            break;
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(1));
+    for k in 0..10 {
+        let started = Instant::now();
+        let r = get(a, "/");
+        assert_eq!(r.status, 200, "request {k}: {} {}", r.head, r.body);
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "request {k} took {:?}",
+            started.elapsed()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    stop.store(true, Ordering::SeqCst);
+    for t in slow {
+        t.join().unwrap();
+    }
+}
+
+#[test]
+fn a_request_head_must_arrive_within_five_seconds() {
+    let s = server();
+    let mut c = TcpStream::connect(s.addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+    let started = Instant::now();
+    c.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+    let mut out = Vec::new();
+    let _ = c.read_to_end(&mut out);
+    let took = started.elapsed();
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.starts_with("HTTP/1.1 408 "), "{text}");
+    assert!(
+        (Duration::from_millis(4500)..Duration::from_secs(7)).contains(&took),
+        "{took:?}"
     );
 }

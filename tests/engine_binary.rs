@@ -1,15 +1,17 @@
 //! The real `koma` binary holding a conversation over pipes: the handshake,
-//! `isready` and `stop` answered during a search, a perft or a bench, end
-//! of input as quit.
+//! `isready` and `stop` answered during a search, end of input as quit,
+//! rejected lines leaving a search running, `Hash` sizes the machine
+//! cannot give.
 
 mod common;
-use common::Koma;
+use common::{Koma, one_at_a_time};
 use std::time::{Duration, Instant};
 
 const T: Duration = Duration::from_secs(10);
 
 #[test]
 fn handshake_and_a_search() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("uci");
     let lines = k.read_until(T, |l| l == "uciok");
@@ -38,6 +40,7 @@ const STOP_BOUND: Duration = Duration::from_millis(50);
 /// is used with a bound ten times as generous.
 #[test]
 fn stop_during_go_infinite_returns_the_best_move_so_far_within_50_ms() {
+    let _serial = one_at_a_time();
     for g in koma::games::GameId::ALL {
         let mut k = Koma::spawn();
         let pid = k.child.id();
@@ -73,6 +76,7 @@ fn stop_during_go_infinite_returns_the_best_move_so_far_within_50_ms() {
 /// of clock at ply 54 that way). Without `/proc` the wall clock is charged.
 #[test]
 fn time_use_stays_inside_the_clock_for_a_whole_game() {
+    let _serial = one_at_a_time();
     for g in koma::games::GameId::ALL {
         let mut k = Koma::spawn();
         let pid = k.child.id();
@@ -115,6 +119,7 @@ fn time_use_stays_inside_the_clock_for_a_whole_game() {
 
 #[test]
 fn isready_is_answered_while_searching() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("setoption name UCI_Variant value hasami");
     k.send("go infinite");
@@ -135,6 +140,7 @@ fn isready_is_answered_while_searching() {
 
 #[test]
 fn end_of_input_is_quit() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("isready");
     k.read_until(T, |l| l == "readyok");
@@ -144,6 +150,7 @@ fn end_of_input_is_quit() {
 
 #[test]
 fn bad_lines_are_answered_and_the_engine_carries_on() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("go depth banana");
     let l = k.read_until(T, |l| l.starts_with("info string error"));
@@ -155,125 +162,158 @@ fn bad_lines_are_answered_and_the_engine_carries_on() {
     k.read_until(T, |l| l == "readyok");
 }
 
-/// The rows and total of a perft's output, up to `Nodes searched`.
-fn perft_sum(lines: &[String]) -> (u64, u64) {
-    let rows: u64 = lines
-        .iter()
-        .filter(|l| l.contains(": ") && !l.starts_with("Nodes searched"))
-        .map(|l| {
-            let n = l.split(": ").nth(1).unwrap();
-            n.trim_end_matches(" (partial)").parse::<u64>().unwrap()
-        })
-        .sum();
-    let total = lines.last().unwrap()["Nodes searched: ".len()..]
-        .trim_end_matches(" (partial)")
-        .parse()
-        .unwrap();
-    (rows, total)
-}
-
 #[test]
-fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
+fn a_rejected_setoption_or_position_leaves_go_infinite_running() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
+    k.send("setoption name UCI_Variant value hasami");
+    k.send("go infinite");
+    let rejected = [
+        "setoption name Hash value banana",
+        "setoption name Nope value 1",
+        "setoption name HasamiWin value six",
+        "setoption name UCI_Variant value chess",
+        "setoption name NanaTable value /nonexistent/nana.table",
+        "position startpos moves a1a2 zz",
+        "position startpos moves a1b2",
+        "position fen 9/9 w 1",
+        "ponderhit",
+    ];
+    for line in rejected {
+        k.send(line);
+        let lines = k.read_until(T, |l| l.starts_with("info string error"));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{line}: {lines:?}"
+        );
+    }
     k.send("isready");
     let lines = k.read_until(T, |l| l == "readyok");
     assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "the search goes on: {lines:?}"
     );
-    assert_eq!(lines, ["readyok"], "the perft goes on");
-    let t = Instant::now();
+    // Still searching the position it started from: its move is legal there.
     k.send("stop");
-    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        t.elapsed()
-    );
-    let last = lines.last().unwrap();
-    assert!(last.ends_with(" (partial)"), "{lines:?}");
-    // Every counted node is in a row; the move cut short is marked.
-    let (rows, total) = perft_sum(&lines);
-    assert_eq!(rows, total, "{lines:?}");
-    assert!(total > 0, "{lines:?}");
-    assert_eq!(
-        lines.iter().filter(|l| l.ends_with(" (partial)")).count(),
-        2,
-        "{lines:?}"
-    );
-    // The engine goes on: a complete perft is not marked.
-    k.send("go perft 2");
-    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
-    assert_eq!(lines.last().unwrap(), "Nodes searched: 361");
-    assert!(!lines.iter().any(|l| l.contains("partial")), "{lines:?}");
+    let lines = k.read_until(T, |l| l.starts_with("bestmove"));
+    let mv = &lines.last().unwrap()["bestmove ".len()..];
+    k.send(&format!("position startpos moves {mv}"));
+    k.send("isready");
+    let lines = k.read_until(T, |l| l == "readyok");
+    assert_eq!(lines, ["readyok"]);
 }
 
 #[test]
-fn end_of_input_during_go_perft_exits_within_100_ms() {
-    let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.close_stdin();
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+fn an_accepted_setoption_or_position_stops_the_search_first() {
+    let _serial = one_at_a_time();
+    for line in [
+        "setoption name MultiPV value 2",
+        "setoption name Clear Hash",
+        "setoption name HasamiWin value all",
+        "position startpos moves a1a2",
+        "ucinewgame",
+    ] {
+        let mut k = Koma::spawn();
+        k.send("setoption name UCI_Variant value hasami");
+        k.send("go infinite");
+        std::thread::sleep(Duration::from_millis(50));
+        k.send(line);
+        k.send("isready");
+        let lines = k.read_until(T, |l| l == "readyok");
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            1,
+            "{line}: {lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string error")),
+            "{line}: {lines:?}"
+        );
+    }
 }
 
 #[test]
-fn quit_during_go_perft_exits_within_100_ms() {
+fn ponderhit_turns_go_ponder_into_a_timed_search_and_is_refused_otherwise() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.send("quit");
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
-}
-
-#[test]
-fn bench_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
-    let mut k = Koma::spawn();
-    k.send("bench");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
+    k.send("setoption name UCI_Variant value hasami");
+    k.send("go ponder wtime 2000 btime 2000");
+    std::thread::sleep(Duration::from_millis(300));
     k.send("isready");
     let lines = k.read_until(T, |l| l == "readyok");
     assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
-    assert!(
-        !lines.iter().any(|l| l.starts_with("Nodes searched")),
+        !lines.iter().any(|l| l.starts_with("bestmove")),
         "{lines:?}"
     );
     let t = Instant::now();
-    k.send("stop");
-    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
+    k.send("ponderhit");
+    k.read_until(T, |l| l.starts_with("bestmove"));
     assert!(
-        t.elapsed() < Duration::from_millis(100),
+        t.elapsed() < Duration::from_millis(2000),
         "{:?}",
         t.elapsed()
     );
-    assert!(lines.last().unwrap().ends_with(" (partial)"), "{lines:?}");
+    // No ponder search any more, and a go infinite is not one.
+    k.send("ponderhit");
+    k.read_until(T, |l| {
+        l == "info string error: ponderhit without a ponder search at ponderhit"
+    });
+    k.send("go infinite");
+    k.send("ponderhit");
+    let lines = k.read_until(T, |l| l.starts_with("info string error"));
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    k.send("stop");
+    k.read_until(T, |l| l.starts_with("bestmove"));
+}
+
+/// `MemAvailable` in MB, where the system says.
+fn available_mb() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
+}
+
+/// After a refused `Hash`: the engine is alive and searches.
+fn still_searches(k: &mut Koma) {
     k.send("isready");
     k.read_until(T, |l| l == "readyok");
+    k.send("go depth 3");
+    k.read_until(T, |l| l.starts_with("bestmove"));
 }
 
 #[test]
-fn end_of_input_during_bench_exits_within_100_ms() {
+fn a_hash_larger_than_the_memory_available_is_refused_and_the_table_stays() {
+    let _serial = one_at_a_time();
+    if available_mb().is_none_or(|mb| mb > 60_000) {
+        eprintln!("skipped: 64 GB might fit on this machine");
+        return;
+    }
     let mut k = Koma::spawn();
-    k.send("bench");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.close_stdin();
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+    k.send("setoption name Hash value 65536");
+    let lines = k.read_until(T, |l| l.starts_with("info string error"));
+    let e = lines.last().unwrap();
+    assert!(
+        e.contains("does not fit in the") && e.ends_with("the table stays at 16 MB at 65536"),
+        "{e}"
+    );
+    still_searches(&mut k);
+}
+
+#[test]
+fn a_hash_the_allocator_refuses_is_reported_and_the_table_stays() {
+    let _serial = one_at_a_time();
+    // 1 GiB of address space: the 16 MB table fits, 2 GB cannot.
+    let mut k = Koma::spawn_with_address_space(1 << 20);
+    k.send("setoption name Hash value 32");
+    k.send("setoption name Hash value 2048");
+    let lines = k.read_until(T, |l| l.starts_with("info string error"));
+    let e = lines.last().unwrap();
+    assert!(e.ends_with("the table stays at 32 MB at 2048"), "{e}");
+    if available_mb().is_some_and(|mb| mb > 2100) {
+        assert!(e.contains("cannot allocate a table of 2048 MB"), "{e}");
+    }
+    still_searches(&mut k);
 }

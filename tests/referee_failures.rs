@@ -46,6 +46,41 @@ fn termination(r: &koma::protocol::record::Record) -> (&str, &str, &str) {
 }
 
 #[test]
+fn a_missing_or_unrunnable_engine_program_is_a_usage_error_before_any_game() {
+    let (dir, token) = scratch("missing-program");
+    let pgn = dir.join("games.pgn");
+    let text = dir.join("engine.txt");
+    std::fs::write(&text, "not a program").unwrap();
+    for (cmd, words) in [
+        (
+            "/nonexistent/engine".to_string(),
+            "engine x: cannot run /nonexistent/engine",
+        ),
+        (text.display().to_string(), "not executable"),
+        ("no-such-koma-engine".to_string(), "no such program in PATH"),
+    ] {
+        let r = run(
+            &args(&format!(
+                "--engine cmd={cmd} name=x depth=1 --engine cmd={KOMA} name=koma depth=1 \
+                 --pgnout {}",
+                pgn.display()
+            )),
+            &token,
+            Duration::from_secs(60),
+        );
+        assert_eq!(r.status.code(), Some(2), "{cmd}: {}", r.stdout);
+        assert!(r.stderr.contains(words), "{cmd}: {}", r.stderr);
+        assert!(
+            r.stdout.is_empty(),
+            "{cmd}: no game was played: {}",
+            r.stdout
+        );
+        assert!(!pgn.exists(), "{cmd}: no record file");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_engine_that_crashes_at_start_fails_to_start_and_stops_the_match() {
     let (r, recs, _) = mock_match("crash-start", "crash-start", "depth=1", 2, "");
     assert_eq!(r.status.code(), Some(1), "{}", r.stdout);
@@ -64,10 +99,15 @@ fn an_engine_that_crashes_at_start_fails_to_start_and_stops_the_match() {
         "{}",
         r.stdout
     );
+    // A restart would fail the same way: no --recover hint, but stderr.
     assert!(
+        r.stdout.contains(
+            "Match stopped: mock fails to start in game 1; --log FILE records what it wrote on stderr"
+        ),
+        "{}",
         r.stdout
-            .contains("Match stopped: mock fails to start in game 1")
     );
+    assert!(!r.stdout.contains("--recover"), "{}", r.stdout);
 }
 
 #[test]
@@ -89,6 +129,12 @@ fn a_hung_engine_stops_answering_the_heartbeat() {
     let (res, term, detail) = termination(&recs[0]);
     assert_eq!((res, term), ("0-1", "stops answering"), "{}", r.stdout);
     assert!(detail.starts_with("no readyok within 1000 ms"), "{detail}");
+    assert!(
+        r.stdout
+            .contains("Match stopped: mock stops answering in game 1; --recover restarts it"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -153,10 +199,16 @@ fn a_slow_starter_within_the_start_timeout_plays_normally() {
 
 #[test]
 fn an_engine_silent_at_start_fails_after_the_start_timeout() {
-    let (_, recs, _) = mock_match("mute", "mute-start", "depth=1", 1, "--start-timeout 300");
+    let (r, recs, _) = mock_match("mute", "mute-start", "depth=1", 1, "--start-timeout 300");
     assert_eq!(
         termination(&recs[0]),
         ("0-1", "fails to start", "no uciok within 300 ms")
+    );
+    assert!(
+        r.stdout
+            .contains("in game 1; --start-timeout gives it longer to start"),
+        "{}",
+        r.stdout
     );
 }
 

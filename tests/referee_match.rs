@@ -409,3 +409,93 @@ fn nothing_an_engine_started_outlives_a_killed_referee() {
     assert_no_leftovers(&token);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn replay_finds_bad_tags_and_bytes_invalid_and_reads_only_regular_files() {
+    let (dir, token) = scratch("replay");
+    let pgn = dir.join("games.pgn");
+    let r = run(
+        &args(&format!(
+            "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+             --max-plies 30 --pgnout {}",
+            pgn.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let good = std::fs::read_to_string(&pgn).unwrap();
+    let one = good.split("\n\n[").next().unwrap().to_string() + "\n\n";
+    let retag = |tag: &str, value: &str| {
+        let start = one.find(&format!("[{tag} \"")).unwrap();
+        let end = start + one[start..].find('\n').unwrap();
+        format!("{}[{tag} \"{value}\"]{}", &one[..start], &one[end..])
+    };
+    let mut bad: Vec<u8> = good.clone().into_bytes();
+    for text in [
+        retag("PlyCount", "9999999999999999999999928"),
+        retag("MaxPlies", "-1000"),
+        one.replacen("[Variant ", "[Variant \"nana\"]\n[Variant ", 1),
+    ] {
+        bad.extend_from_slice(text.as_bytes());
+    }
+    // One bad byte spoils one record, not the file.
+    bad.extend_from_slice(one.replacen("[Event \"", "[Event \"\u{1}", 1).as_bytes());
+    let at = bad.iter().rposition(|&b| b == 1).unwrap();
+    bad[at] = 0xff;
+    bad.extend_from_slice(one.as_bytes());
+    let file = dir.join("bad.pgn");
+    std::fs::write(&file, &bad).unwrap();
+    let r = run(
+        &args(&format!("--replay {}", file.display())),
+        &token,
+        LIMIT,
+    );
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    for words in [
+        "PlyCount \"9999999999999999999999928\" is not a whole number",
+        "MaxPlies \"-1000\" is not a whole number",
+        "two Variant tags",
+        "not UTF-8 text",
+        "7 records, 4 invalid",
+    ] {
+        assert!(r.stdout.contains(words), "{words}: {}", r.stdout);
+    }
+    // Not regular files: refused at once (exit 2), nothing read.
+    let fifo = dir.join("fifo");
+    let c = std::ffi::CString::new(fifo.display().to_string()).unwrap();
+    // SAFETY: mkfifo with a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    for special in ["/dev/zero".to_string(), fifo.display().to_string()] {
+        let started = Instant::now();
+        let r = run(
+            &["--replay".to_string(), special.clone()],
+            &token,
+            Duration::from_secs(20),
+        );
+        assert_eq!(r.status.code(), Some(2), "{special}: {}", r.stdout);
+        assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+        assert!(started.elapsed() < Duration::from_secs(5), "{special}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn one_record_file_under_two_names_gets_each_record_once() {
+    let (dir, token) = scratch("two-names");
+    let pgn = dir.join("games.pgn");
+    let other_name = dir.join(".").join("games.pgn");
+    let r = run(
+        &args(&format!(
+            "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+             --max-plies 20 --pgnout {} --state {}",
+            pgn.display(),
+            other_name.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(records(&pgn).len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,14 +16,22 @@ use std::time::Duration;
     about = "A board in the browser for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi: play against \
 Koma or any engine that speaks Koma's protocol, play a friend, watch two engines, step through \
 game records.",
-    after_help = "Open the address it prints in a browser. The page starts engines: by default the \
-server answers only on 127.0.0.1, and only to its own page."
+    after_help = "Open the address it prints in a browser. The page starts engines, so the server \
+answers only to its own page: the Host (and Origin) of every request must name the server (an IP \
+address it listens on, localhost on loopback, or a name given with --allow-host), and every API \
+request must carry the secret the server makes at start and writes into the page it serves \
+(header X-Koma-Secret). By default it listens only on 127.0.0.1."
 )]
 struct Cli {
     /// Address to listen on. Anything but a loopback address lets other machines start programs
     /// on this one through the page: only on a network you trust.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
+
+    /// A host name the server answers to besides its IP addresses (e.g. the machine's name on a
+    /// trusted network). Repeat for several.
+    #[arg(long = "allow-host", value_name = "NAME", action = clap::ArgAction::Append)]
+    allow_host: Vec<String>,
 
     /// Port to listen on (0: any free port).
     #[arg(long, default_value_t = 8080)]
@@ -83,6 +91,16 @@ fn main() -> ExitCode {
     config.addr = SocketAddr::new(cli.host, cli.port);
     config.timeouts = timeouts;
     config.margin = Duration::from_millis(cli.timemargin);
+    for name in &cli.allow_host {
+        let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.';
+        if name.is_empty() || !name.chars().all(plain) {
+            eprintln!(
+                "koma-board: error: --allow-host {name:?}: expected a host name (letters, digits, - and .)"
+            );
+            return ExitCode::from(2);
+        }
+    }
+    config.allow_hosts = cli.allow_host.clone();
     let server = match board::start(config.clone()) {
         Ok(s) => s,
         Err(e) => {

@@ -2,10 +2,16 @@
 //! Every refusal is a 4xx with `{"error": "<what is wrong>"}`.
 //!
 //! Because the page can start programs (engines), requests must come from
-//! the page itself: the `Host` header must name the server's own address
-//! (which defeats DNS rebinding), and every `POST` must be JSON (which a
-//! foreign page cannot send without the browser asking first) with no
-//! foreign `Origin`.
+//! the page itself, whatever address the server listens on:
+//! - the `Host` header must name the server: an IP address it answers on,
+//!   `localhost` when it listens on loopback, or a name given with
+//!   `--allow-host` (this defeats DNS rebinding, whose requests carry the
+//!   attacker's host name), and an `Origin`, when sent, the same;
+//! - every API request carries the server's secret in `X-Koma-Secret`: a
+//!   random value made at start and written into the page it serves,
+//!   which another site's page cannot read;
+//! - every `POST` is JSON (which a foreign page cannot send without the
+//!   browser asking first).
 //!
 //! | route | what |
 //! | --- | --- |
@@ -34,7 +40,7 @@ use crate::referee::engine_proc::Launch;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -42,43 +48,130 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const BOARD_JS: &str = include_str!("assets/board.js");
 const BOARD_CSS: &str = include_str!("assets/board.css");
 
-/// The `Host` values the server answers to; `None` accepts any (when it
-/// listens on every address).
-pub fn allowed_hosts(addr: SocketAddr) -> Option<Vec<String>> {
-    let port = addr.port();
-    let ip = addr.ip();
-    if ip.is_unspecified() {
-        return None;
-    }
-    let mut hosts = vec![addr.to_string()];
-    if ip.is_loopback() {
-        for h in ["127.0.0.1", "localhost", "[::1]"] {
-            hosts.push(format!("{h}:{port}"));
+/// Who may talk to the server: the hosts it answers to and the secret
+/// every API request must carry.
+pub struct Access {
+    addr: SocketAddr,
+    /// Host names allowed besides IP addresses and `localhost`, lower case.
+    names: Vec<String>,
+    secret: String,
+    /// The page with the secret written in.
+    page: String,
+}
+
+/// The header that carries the secret.
+pub const SECRET_HEADER: &str = "x-koma-secret";
+
+/// Where the page's copy of the secret goes.
+const SECRET_SLOT: &str = "{{KOMA_SECRET}}";
+
+impl Access {
+    /// `addr` is the address the server listens on, `names` the host names
+    /// allowed with `--allow-host`.
+    pub fn new(addr: SocketAddr, names: &[String], secret: String) -> Access {
+        Access {
+            addr,
+            names: names
+                .iter()
+                .map(|n| n.trim().trim_end_matches('.').to_ascii_lowercase())
+                .collect(),
+            page: INDEX_HTML.replace(SECRET_SLOT, &secret),
+            secret,
         }
     }
-    Some(hosts)
+
+    /// Whether a `Host` value (`name[:port]`) names this server.
+    pub fn host_ok(&self, host: &str) -> bool {
+        let host = host.trim();
+        let (name, port) = match host.rsplit_once(':') {
+            // An IPv6 address without a port ends in `]`.
+            Some((n, p)) if !p.contains(']') => match p.parse::<u16>() {
+                Ok(port) => (n, port),
+                Err(_) => return false,
+            },
+            _ => (host, 80),
+        };
+        if port != self.addr.port() {
+            return false;
+        }
+        let bound = self.addr.ip();
+        let literal = name
+            .strip_prefix('[')
+            .and_then(|n| n.strip_suffix(']'))
+            .unwrap_or(name);
+        if let Ok(ip) = literal.parse::<IpAddr>() {
+            // An address cannot be rebound to another machine: any one the
+            // server can be reached at is fine.
+            return ip == bound
+                || bound.is_unspecified()
+                || (bound.is_loopback() && ip.is_loopback());
+        }
+        let name = name.trim_end_matches('.').to_ascii_lowercase();
+        (name == "localhost" && (bound.is_loopback() || bound.is_unspecified()))
+            || self.names.contains(&name)
+    }
+
+    /// Whether an `Origin` value is this server's own page.
+    pub fn origin_ok(&self, origin: &str) -> bool {
+        origin
+            .strip_prefix("http://")
+            .is_some_and(|h| !h.contains('/') && self.host_ok(h))
+    }
+
+    /// Compares in constant time: the secret does not leak through timing.
+    fn secret_ok(&self, given: &str) -> bool {
+        let (a, b) = (given.as_bytes(), self.secret.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+
+    /// How to reach the server, for messages.
+    fn example(&self) -> String {
+        let ip = self.addr.ip();
+        if ip.is_unspecified() {
+            format!("one of its addresses, port {}", self.addr.port())
+        } else {
+            self.addr.to_string()
+        }
+    }
+}
+
+/// A fresh random secret: 128 bits from the operating system, in hex.
+pub fn new_secret() -> std::io::Result<String> {
+    let mut bytes = [0u8; 16];
+    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Answers one request.
-pub fn handle(reg: &Registry, allowed: &Option<Vec<String>>, req: &Request) -> Response {
-    if let Some(hosts) = allowed {
-        match req.header("host") {
-            None => return Response::error(400, "the request has no Host header"),
-            Some(h) if !hosts.iter().any(|a| a.eq_ignore_ascii_case(h)) => {
-                return Response::error(
-                    403,
-                    format!("this server answers to {}, not to host {h:?}", hosts[0]),
-                );
-            }
-            Some(_) => {}
+pub fn handle(reg: &Registry, access: &Access, req: &Request) -> Response {
+    match req.header("host") {
+        None => return Response::error(400, "the request has no Host header"),
+        Some(h) if !access.host_ok(h) => {
+            return Response::error(
+                403,
+                format!(
+                    "this server answers to {}, not to host {h:?} (koma-board --allow-host NAME \
+                     allows a name)",
+                    access.example()
+                ),
+            );
         }
-        if let Some(origin) = req.header("origin")
-            && !hosts
-                .iter()
-                .any(|h| origin.eq_ignore_ascii_case(&format!("http://{h}")))
-        {
-            return Response::error(403, format!("requests from {origin:?} are not served"));
-        }
+        Some(_) => {}
+    }
+    if let Some(origin) = req.header("origin")
+        && !access.origin_ok(origin)
+    {
+        return Response::error(403, format!("requests from {origin:?} are not served"));
+    }
+    if req.path.starts_with("/api/")
+        && !req
+            .header(SECRET_HEADER)
+            .is_some_and(|s| access.secret_ok(s))
+    {
+        return Response::error(
+            403,
+            "the request lacks the page's secret (X-Koma-Secret): reload the page",
+        );
     }
     if req.method == "POST" {
         let json_body = req
@@ -91,7 +184,7 @@ pub fn handle(reg: &Registry, allowed: &Option<Vec<String>>, req: &Request) -> R
             );
         }
     }
-    match route(reg, req) {
+    match route(reg, access, req) {
         Ok(r) => r,
         Err((status, msg)) => Response::error(status, msg),
     }
@@ -107,15 +200,17 @@ fn body<T: for<'de> Deserialize<'de>>(req: &Request) -> Result<T, (u16, String)>
     serde_json::from_slice(&req.body).map_err(|e| (400, format!("bad JSON body: {e}")))
 }
 
-fn route(reg: &Registry, req: &Request) -> Answer {
+fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
     let path = req.path.as_str();
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let get = req.method == "GET" || req.method == "HEAD";
     let post = req.method == "POST";
     match (parts.as_slice(), get, post) {
-        ([""] | ["index.html"], true, _) => {
-            Ok(Response::new(200, "text/html; charset=utf-8", INDEX_HTML))
-        }
+        ([""] | ["index.html"], true, _) => Ok(Response::new(
+            200,
+            "text/html; charset=utf-8",
+            access.page.as_str(),
+        )),
         (["board.js"], true, _) => Ok(Response::new(
             200,
             "text/javascript; charset=utf-8",
@@ -611,4 +706,74 @@ fn positions(req: &Request) -> Answer {
         "end": play.status().map(|e| e.to_string()),
         "legal": texts,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn access(addr: &str, names: &[&str]) -> Access {
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        Access::new(addr.parse().unwrap(), &names, "s3cret".into())
+    }
+
+    #[test]
+    fn hosts_are_checked_on_every_address() {
+        let lo = access("127.0.0.1:8080", &[]);
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:8080",
+            "LOCALHOST.:8080",
+            "[::1]:8080",
+        ] {
+            assert!(lo.host_ok(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "127.0.0.1:9090",
+            "127.0.0.1",
+            "10.0.0.1:8080",
+            "",
+        ] {
+            assert!(!lo.host_ok(bad), "{bad}");
+        }
+        // On every address: IP addresses pass, names only when allowed.
+        let any = access("0.0.0.0:8080", &["board.lan"]);
+        for ok in [
+            "192.168.1.5:8080",
+            "[fe80::1]:8080",
+            "localhost:8080",
+            "Board.LAN:8080",
+        ] {
+            assert!(any.host_ok(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "board.lan:80",
+            "board.lan.evil.example:8080",
+        ] {
+            assert!(!any.host_ok(bad), "{bad}");
+        }
+        let one = access("192.168.1.5:80", &[]);
+        assert!(one.host_ok("192.168.1.5") && one.host_ok("192.168.1.5:80"));
+        assert!(!one.host_ok("192.168.1.6") && !one.host_ok("localhost"));
+        assert!(any.origin_ok("http://board.lan:8080"));
+        assert!(!any.origin_ok("http://evil.example:8080"));
+        assert!(!any.origin_ok("null"));
+    }
+
+    #[test]
+    fn the_page_carries_the_secret_and_only_it_passes() {
+        let a = access("127.0.0.1:8080", &[]);
+        assert!(
+            a.page.contains("content=\"s3cret\""),
+            "the page holds the secret"
+        );
+        assert!(!a.page.contains(SECRET_SLOT));
+        assert!(a.secret_ok("s3cret"));
+        assert!(!a.secret_ok("s3cre") && !a.secret_ok("s3creT") && !a.secret_ok(""));
+        let s = new_secret().unwrap();
+        assert_eq!(s.len(), 32);
+        assert_ne!(s, new_secret().unwrap());
+    }
 }

@@ -1,16 +1,21 @@
 //! A minimal HTTP/1.1 server on `std::net`, enough for one page and its
-//! JSON API on the local machine: one thread per connection (at most
-//! `MAX_CONNECTIONS` at once), one request per connection
-//! (`Connection: close`), bodies only with `Content-Length`, and hard
-//! limits on the size of the head and the body and on the time a request
-//! may take to arrive. Anything malformed gets a 4xx answer with a
-//! message; a handler that panics (none should) gets a 500, never a dead
-//! server.
+//! JSON API: one thread per connection (at most `MAX_CONNECTIONS` at
+//! once), one request per connection (`Connection: close`), bodies only
+//! with `Content-Length`, and hard limits on the size of the head and the
+//! body and on the time a request may take to arrive. Anything malformed
+//! gets a 4xx answer with a message; a handler that panics (none should)
+//! gets a 500, never a dead server.
+//!
+//! Slow clients (slowloris: many connections trickling their requests)
+//! cannot lock others out: when every slot is taken, a new connection
+//! takes the slot of the one that has been sending its request the
+//! longest, so a request that arrives whole is always served.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Longest request line plus headers.
@@ -19,9 +24,11 @@ pub const MAX_HEAD: usize = 16 * 1024;
 pub const MAX_BODY: usize = 16 * 1024 * 1024;
 /// Most header lines.
 const MAX_HEADERS: usize = 100;
-/// Connections served at once; more are answered 503 at once.
+/// Connections served at once.
 pub const MAX_CONNECTIONS: usize = 64;
-/// How long a whole request may take to arrive, and each read or write.
+/// How long the head may take to arrive (a browser sends it at once), the
+/// whole request, and each read or write.
+const HEAD_TIME: Duration = Duration::from_secs(5);
 const REQUEST_TIME: Duration = Duration::from_secs(20);
 const IO_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -155,12 +162,36 @@ fn parse_query(q: &str) -> Option<Vec<(String, String)>> {
         .collect()
 }
 
+/// Where the head ends: just past its first empty line. Lines end with
+/// CRLF or, as RFC 9112 lets a server accept, a bare LF.
 fn find_head_end(buf: &[u8]) -> Option<usize> {
-    buf.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4)
+    let mut line_start = 0;
+    for (i, &b) in buf.iter().enumerate() {
+        if b == b'\n' {
+            let line = &buf[line_start..i];
+            if line.is_empty() || line == b"\r" {
+                return Some(i + 1);
+            }
+            line_start = i + 1;
+        }
+    }
+    None
 }
 
-/// Reads one request: the head (up to `MAX_HEAD`), then a body of exactly
-/// `Content-Length` bytes (up to `MAX_BODY`), all before `REQUEST_TIME`.
+/// The next read waits no longer than `IO_TIMEOUT`, nor past `deadline`.
+fn wait_at_most(stream: &TcpStream, deadline: Instant) {
+    let left = deadline.saturating_duration_since(Instant::now());
+    let wait = left.clamp(Duration::from_millis(1), IO_TIMEOUT);
+    let _ = stream.set_read_timeout(Some(wait));
+}
+
+/// Headers that must come at most once: two `Host` or two
+/// `Content-Length` headers could each be believed by someone.
+const SINGLE_HEADERS: [&str; 3] = ["host", "content-length", "transfer-encoding"];
+
+/// Reads one request: the head (up to `MAX_HEAD`, within `HEAD_TIME`),
+/// then a body of exactly `Content-Length` bytes (up to `MAX_BODY`), all
+/// before `REQUEST_TIME`.
 fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
     let started = Instant::now();
     let mut buf: Vec<u8> = Vec::with_capacity(1024);
@@ -175,9 +206,10 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
                 format!("the request head is longer than {MAX_HEAD} bytes"),
             ));
         }
-        if started.elapsed() > REQUEST_TIME {
-            return Err(bad(408, "the request took too long to arrive"));
+        if started.elapsed() > HEAD_TIME {
+            return Err(bad(408, "the request head took too long to arrive"));
         }
+        wait_at_most(stream, started + HEAD_TIME);
         match stream.read(&mut chunk) {
             Ok(0) if buf.is_empty() => return Err(ReadError::Gone),
             Ok(0) => return Err(bad(400, "the connection closed inside the request head")),
@@ -193,9 +225,20 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
             format!("the request head is longer than {MAX_HEAD} bytes"),
         ));
     }
-    let head = std::str::from_utf8(&buf[..head_end - 4])
+    let head = std::str::from_utf8(&buf[..head_end])
         .map_err(|_| bad(400, "the request head is not UTF-8 text"))?;
-    let mut lines = head.split("\r\n");
+    let mut lines = Vec::new();
+    for line in head.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            break;
+        }
+        if line.contains('\r') {
+            return Err(bad(400, "a bare CR in the request head"));
+        }
+        lines.push(line);
+    }
+    let mut lines = lines.into_iter();
     let request_line = lines.next().unwrap_or("");
     let parts: Vec<&str> = request_line.split(' ').collect();
     let [method, target, version] = parts[..] else {
@@ -226,7 +269,11 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
         if name.is_empty() || name.contains(' ') {
             return Err(bad(400, format!("bad header name {name:?}")));
         }
-        headers.push((name.to_ascii_lowercase(), value.trim().to_string()));
+        let name = name.to_ascii_lowercase();
+        if SINGLE_HEADERS.contains(&name.as_str()) && headers.iter().any(|(n, _)| *n == name) {
+            return Err(bad(400, format!("two {name} headers")));
+        }
+        headers.push((name, value.trim().to_string()));
     }
     let mut req = Request {
         method: method.to_string(),
@@ -262,6 +309,7 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
             return Err(bad(408, "the request body took too long to arrive"));
         }
         let want = (length - body.len()).min(chunk.len());
+        wait_at_most(stream, started + REQUEST_TIME);
         match stream.read(&mut chunk[..want]) {
             Ok(0) => return Err(bad(400, "the connection closed inside the body")),
             Ok(n) => body.extend_from_slice(&chunk[..n]),
@@ -294,8 +342,73 @@ fn write_response(stream: &mut TcpStream, r: &Response, head_only: bool) {
     let _ = stream.write_all(&bytes).and_then(|_| stream.flush());
 }
 
+/// The connections being served, so that a full server can free the slot
+/// of the one that has been sending its request the longest.
+#[derive(Default)]
+struct Slots {
+    next: u64,
+    open: HashMap<u64, Slot>,
+}
+
+struct Slot {
+    /// A handle on the socket, to shut it down from the accept loop.
+    stream: TcpStream,
+    /// While the request is arriving (or the answer is being drained):
+    /// since when. `None` while the handler runs: never evicted then.
+    waiting_since: Option<Instant>,
+}
+
+type SharedSlots = Arc<Mutex<Slots>>;
+
+fn lock(slots: &SharedSlots) -> std::sync::MutexGuard<'_, Slots> {
+    slots.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Marks connection `id` as waiting on its peer (`true`) or busy.
+fn set_waiting(slots: &SharedSlots, id: u64, waiting: bool) {
+    if let Some(s) = lock(slots).open.get_mut(&id) {
+        s.waiting_since = waiting.then(Instant::now);
+    }
+}
+
+/// Takes a slot for a new connection: a free one, or else the slot of the
+/// connection that has been waiting on its peer the longest, shut down to
+/// make room. A new connection is thus the last to lose its slot, and a
+/// request that arrives whole (a browser sends its head at once) is read
+/// before then. `None` when every connection is busy in its handler.
+fn take_slot(slots: &SharedSlots, stream: &TcpStream) -> Option<u64> {
+    let handle = stream.try_clone().ok()?;
+    let mut s = lock(slots);
+    if s.open.len() >= MAX_CONNECTIONS {
+        let oldest = s
+            .open
+            .iter()
+            .filter_map(|(&id, slot)| slot.waiting_since.map(|t| (t, id)))
+            .min()
+            .map(|(_, id)| id)?;
+        if let Some(evicted) = s.open.remove(&oldest) {
+            let _ = evicted.stream.shutdown(Shutdown::Both);
+        }
+    }
+    let id = s.next;
+    s.next += 1;
+    s.open.insert(
+        id,
+        Slot {
+            stream: handle,
+            waiting_since: Some(Instant::now()),
+        },
+    );
+    Some(id)
+}
+
 /// Serves one connection: one request, one response.
-fn serve_connection<H: Fn(&Request) -> Response>(mut stream: TcpStream, handler: &H) {
+fn serve_connection<H: Fn(&Request) -> Response>(
+    mut stream: TcpStream,
+    handler: &H,
+    slots: &SharedSlots,
+    id: u64,
+) {
     let _ = stream.set_read_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_write_timeout(Some(IO_TIMEOUT));
     let _ = stream.set_nodelay(true);
@@ -303,6 +416,7 @@ fn serve_connection<H: Fn(&Request) -> Response>(mut stream: TcpStream, handler:
         Err(ReadError::Gone) => return,
         Err(ReadError::Answer(r)) => (r, false),
         Ok(req) => {
+            set_waiting(slots, id, false);
             let head_only = req.method == "HEAD";
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&req)))
                 .unwrap_or_else(|_| Response::error(500, "internal error (the server goes on)"));
@@ -310,6 +424,7 @@ fn serve_connection<H: Fn(&Request) -> Response>(mut stream: TcpStream, handler:
         }
     };
     write_response(&mut stream, &response, head_only);
+    set_waiting(slots, id, true);
     // Let the client read everything before the socket closes.
     let _ = stream.shutdown(Shutdown::Write);
     let mut sink = [0u8; 1024];
@@ -366,7 +481,7 @@ where
     let addr = listener.local_addr()?;
     let stop = Arc::new(AtomicBool::new(false));
     let handler = Arc::new(handler);
-    let active = Arc::new(AtomicUsize::new(0));
+    let slots: SharedSlots = Arc::default();
     let stop2 = stop.clone();
     let thread = std::thread::Builder::new()
         .name("http accept".into())
@@ -380,24 +495,23 @@ where
                     std::thread::sleep(Duration::from_millis(20));
                     continue;
                 };
-                if active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-                    active.fetch_sub(1, Ordering::SeqCst);
+                let Some(id) = take_slot(&slots, &stream) else {
                     let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
                     let r = Response::error(503, "too many connections; try again");
                     write_response(&mut stream, &r, false);
                     continue;
-                }
+                };
                 let handler = handler.clone();
-                let active2 = active.clone();
+                let slots2 = slots.clone();
                 let spawned =
                     std::thread::Builder::new()
                         .name("http conn".into())
                         .spawn(move || {
-                            serve_connection(stream, &*handler);
-                            active2.fetch_sub(1, Ordering::SeqCst);
+                            serve_connection(stream, &*handler, &slots2, id);
+                            lock(&slots2).open.remove(&id);
                         });
                 if spawned.is_err() {
-                    active.fetch_sub(1, Ordering::SeqCst);
+                    lock(&slots).open.remove(&id);
                 }
             }
         })?;
@@ -423,5 +537,17 @@ mod tests {
         let q = parse_query("ply=3&since=&x").unwrap();
         assert_eq!(q.len(), 3);
         assert_eq!(q[0], ("ply".into(), "3".into()));
+    }
+
+    #[test]
+    fn the_head_ends_at_the_first_empty_line_with_or_without_cr() {
+        assert_eq!(
+            find_head_end(b"GET / HTTP/1.1\r\nHost: a\r\n\r\nbody"),
+            Some(27)
+        );
+        assert_eq!(find_head_end(b"GET / HTTP/1.1\nHost: a\n\nbody"), Some(24));
+        assert_eq!(find_head_end(b"GET / HTTP/1.1\r\nHost: a\n\r\n"), Some(26));
+        assert_eq!(find_head_end(b"GET / HTTP/1.1\r\nHost: a\r\n"), None);
+        assert_eq!(find_head_end(b"\n"), Some(1));
     }
 }

@@ -3,8 +3,9 @@
 //! screen, to watch two engines play, and to step through game records.
 //! `koma-board` is a thin front end over `start`.
 //!
-//! Layout: `http` (a minimal HTTP/1.1 server on `std::net`) → `api` (the
-//! routes: the page, its assets, the JSON API) → `table` (one game with
+//! Layout: `http` (a minimal HTTP/1.1 server on `std::net`) → `api` (who
+//! may ask: host, origin, the page's secret; the routes: the page, its
+//! assets, the JSON API) → `table` (one game with
 //! its players, clocks and engine worker, on the referee's engine
 //! handling) over `play` (one game's moves and positions, as JSON for the
 //! page) and `extras` (the little the page needs to know of particular
@@ -44,6 +45,9 @@ pub struct Config {
     pub margin: Duration,
     /// A game nobody has looked at for this long is closed.
     pub idle: Duration,
+    /// Host names the server answers to besides its IP addresses (and
+    /// `localhost` on loopback): for a network where it has a name.
+    pub allow_hosts: Vec<String>,
 }
 
 impl Config {
@@ -59,6 +63,7 @@ impl Config {
             },
             margin: Duration::from_millis(1000),
             idle: Duration::from_secs(600),
+            allow_hosts: Vec::new(),
         }
     }
 }
@@ -258,10 +263,10 @@ impl Drop for Server {
 pub fn start(config: Config) -> std::io::Result<Server> {
     let listener = TcpListener::bind(config.addr)?;
     let addr = listener.local_addr()?;
+    let access = api::Access::new(addr, &config.allow_hosts, api::new_secret()?);
     let registry = Arc::new(Registry::new(config));
-    let allowed = api::allowed_hosts(addr);
     let reg = registry.clone();
-    let listener = http::start(listener, move |req| api::handle(&reg, &allowed, req))?;
+    let listener = http::start(listener, move |req| api::handle(&reg, &access, req))?;
     let stop_sweeper = Arc::new(AtomicBool::new(false));
     let sweeper = {
         let reg = registry.clone();

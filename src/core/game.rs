@@ -63,9 +63,6 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const NAME: &'static str;
     const FILES: u8;
     const RANKS: u8;
-    /// How many occurrences of one position end the game (see
-    /// `repetition_end`), or `None` when the rules have no repetition rule.
-    const REPETITION_LIMIT: Option<usize>;
     /// `move_key` maps every move into `0..MOVE_KEYS` (history tables).
     const MOVE_KEYS: usize;
     /// The engine option naming a file of solved positions (see
@@ -93,6 +90,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         c.0
     }
 
+    /// Whether the side to move has a legal move (`count_moves() > 0`);
+    /// games may answer without counting them all.
+    fn has_moves(&self) -> bool {
+        self.count_moves() > 0
+    }
+
     /// The position after a legal move.
     fn play(&self, mv: Self::Move) -> Self;
 
@@ -104,6 +107,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn limit_end(&self) -> Option<End> {
         None
     }
+
+    /// How many occurrences of one position end the game (see
+    /// `repetition_end`), or `None` when the rules this position is played
+    /// under have no repetition rule. The same for every position of one
+    /// game (it depends on the game and its rule options only).
+    fn repetition_limit(&self) -> Option<usize>;
 
     /// How the game ends when the current position reaches the repetition
     /// limit.
@@ -171,13 +180,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     }
 
     /// Loads the game's table of solved positions from a file, checking it
-    /// whole; the error says what is wrong with the file.
-    fn load_table(path: &Path) -> Result<Arc<dyn Table<Self>>, String> {
-        Err(format!(
-            "{} has no table of solved positions (at {})",
-            Self::NAME,
-            path.display()
-        ))
+    /// whole; the error says what is wrong with the file (without naming
+    /// it: the caller does).
+    fn load_table(_path: &Path) -> Result<Arc<dyn Table<Self>>, String> {
+        Err(format!("{} has no table of solved positions", Self::NAME))
     }
 
     /// The position with the other side to move and nothing else changed,
@@ -203,7 +209,7 @@ pub fn game_status<G: Game>(pos: &G) -> Option<End> {
     if let Some(end) = pos.terminal() {
         return Some(end);
     }
-    if pos.count_moves() == 0 {
+    if !pos.has_moves() {
         return Some(End::win(
             pos.side_to_move().opponent(),
             EndReason::NoLegalMove,

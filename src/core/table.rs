@@ -78,7 +78,7 @@ pub fn best_move<G: Game>(
                 Outcome::Win(_) => TableValue::Loss(1),
                 Outcome::Draw => TableValue::Draw,
             }
-        } else if G::REPETITION_LIMIT.is_some_and(|limit| {
+        } else if pos.repetition_limit().is_some_and(|limit| {
             let key = child.repetition_key();
             history.keys().iter().filter(|&&k| k == key).count() + 1 >= limit
         }) {

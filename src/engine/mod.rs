@@ -6,6 +6,7 @@ pub mod bench;
 pub mod display;
 pub mod jobs;
 pub mod lines;
+pub mod memory;
 pub mod options;
 pub mod output;
 pub mod session;

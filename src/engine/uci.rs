@@ -10,7 +10,7 @@ use super::options::{
 use super::session::{
     PerftJob, SearchJob, Session, SharedTable, load_table, new_session, table_option,
 };
-use super::{Output, bench};
+use super::{Output, bench, memory};
 use crate::core::{Color, OptionValue, Outcome};
 use crate::games::GameId;
 use crate::protocol::options::option_line;
@@ -25,6 +25,28 @@ use std::time::Duration;
 pub const ENGINE_NAME: &str = concat!("Koma ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Koma developers";
 
+/// An accepted `setoption`, ready to take effect: whatever could fail
+/// (allocating, loading, building the game) has been done.
+enum OptionChange {
+    Hash(Tt, OptionValue),
+    ClearHash,
+    /// A game's table option: the table loaded, `None` for an empty value.
+    Table {
+        game: GameId,
+        name: &'static str,
+        value: OptionValue,
+        table: Option<SharedTable>,
+    },
+    Variant(OptionValue, Box<dyn Session>),
+    /// Any other option; `session` is the current game started again
+    /// under its new rules when `name` is one of them.
+    Set {
+        name: &'static str,
+        value: OptionValue,
+        session: Option<Box<dyn Session>>,
+    },
+}
+
 /// A search, perft or bench running on its own thread.
 struct Running {
     handle: JoinHandle<()>,
@@ -36,6 +58,8 @@ struct Running {
 struct SearchControl {
     hold: Arc<AtomicBool>,
     limits: Limits,
+    /// A `go ponder` not yet turned into a normal search by `ponderhit`.
+    pondering: bool,
     /// The time budget `ponderhit` arms, if the `go` had clocks.
     on_ponderhit: Option<(Duration, Duration)>,
 }
@@ -88,31 +112,6 @@ impl Engine {
         self.session = session;
     }
 
-    /// A game's table option: loads the file (an empty value unloads).
-    /// A file that cannot be used is reported and the game goes on
-    /// without a table.
-    fn set_table_option(&mut self, game: GameId, name: &'static str, value: OptionValue) {
-        let path = value.as_str().unwrap_or("").to_string();
-        self.options.set(name, value);
-        self.tables.retain(|(g, _)| *g != game);
-        if !path.is_empty() {
-            match load_table(game, std::path::Path::new(&path)) {
-                Ok(t) => self.tables.push((game, t)),
-                Err(e) => self.out.error(format!(
-                    "{name} not loaded, the search goes on without a table: {e} at {path}"
-                )),
-            }
-        }
-        if self.session.game() == game {
-            let table = self
-                .tables
-                .iter()
-                .find(|(g, _)| *g == game)
-                .map(|(_, t)| t.clone());
-            self.session.set_table(table);
-        }
-    }
-
     pub fn handle_line(&mut self, line: &str) -> Flow {
         match parse_command(line) {
             Ok(None) => Flow::Continue,
@@ -154,21 +153,19 @@ impl Engine {
             }
             Command::Debug(on) => self.debug = on,
             Command::IsReady => self.out.line("readyok"),
-            Command::SetOption { name, value } => {
-                self.stop_search();
-                self.set_option(&name, value.as_deref());
-            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame | Command::UgiNewGame => {
                 self.stop_search();
                 self.reset_session();
                 self.tt.clear();
             }
-            Command::Position(p) => {
-                self.stop_search();
-                if let Err(e) = self.session.set_position(&p) {
-                    self.out.error(e);
-                }
-            }
+            // The search runs on its own copy of the position, so the new
+            // one can be checked and installed first: a rejected line
+            // leaves the search running.
+            Command::Position(p) => match self.session.set_position(&p) {
+                Ok(()) => self.stop_search(),
+                Err(e) => self.out.error(e),
+            },
             Command::Go(g) => {
                 self.stop_search();
                 self.go(&g);
@@ -184,15 +181,17 @@ impl Engine {
                     self.stop_search();
                 }
             }
-            Command::PonderHit => match self.search.as_ref().and_then(|r| {
-                r.search
-                    .as_ref()
-                    .filter(|s| !r.handle.is_finished() || s.hold.load(Ordering::Acquire))
+            // Only a `go ponder` still pondering takes a `ponderhit` (not a
+            // `go infinite`, which waits for `stop`).
+            Command::PonderHit => match self.search.as_mut().and_then(|r| {
+                let running = !r.handle.is_finished();
+                r.search.as_mut().filter(|s| s.pondering && running)
             }) {
                 Some(s) => {
                     if let Some((soft, hard)) = s.on_ponderhit {
                         s.limits.arm(soft, hard);
                     }
+                    s.pondering = false;
                     s.hold.store(false, Ordering::Release);
                 }
                 _ => self
@@ -220,46 +219,119 @@ impl Engine {
         Flow::Continue
     }
 
+    /// `setoption`: everything that can fail is done first (the value
+    /// checked, a table allocated or loaded, the game under its new rules
+    /// built), so that a rejected line changes nothing and leaves a running
+    /// search alone; an accepted one stops the search, then takes effect.
     fn set_option(&mut self, name: &str, raw: Option<&str>) {
-        let (name, value) = match self.options.check(name, raw) {
-            Ok(v) => v,
-            Err(e) => return self.out.error(e),
-        };
+        match self.prepare_option(name, raw) {
+            Ok(change) => {
+                self.stop_search();
+                self.apply_option(change);
+            }
+            Err(e) => self.out.error(e),
+        }
+    }
+
+    fn prepare_option(&self, name: &str, raw: Option<&str>) -> Result<OptionChange, String> {
+        let (name, value) = self.options.check(name, raw)?;
         match name {
             HASH => {
-                self.tt = Arc::new(Tt::new(value.as_int().unwrap_or(16) as usize));
-                self.options.set(name, value);
-                return;
+                let tt = new_table(value.as_int().unwrap_or(16) as usize).map_err(|e| {
+                    format!(
+                        "{e}; the table stays at {} MB at {value}",
+                        self.options.int(HASH)
+                    )
+                })?;
+                return Ok(OptionChange::Hash(tt, value));
             }
-            CLEAR_HASH => return self.tt.clear(),
+            CLEAR_HASH => return Ok(OptionChange::ClearHash),
             _ => {}
         }
         if let Some(&game) = GameId::ALL.iter().find(|&&g| table_option(g) == Some(name)) {
-            return self.set_table_option(game, name, value);
+            let path = value.as_str().unwrap_or("");
+            let table = if path.is_empty() {
+                None
+            } else {
+                let t = load_table(game, std::path::Path::new(path)).map_err(|e| {
+                    let kept = if self.tables.iter().any(|(g, _)| *g == game) {
+                        "the table loaded before stays"
+                    } else {
+                        "the game goes on without a table"
+                    };
+                    format!("cannot use {path} as {name}: {e}; {kept} at {path}")
+                })?;
+                Some(t)
+            };
+            return Ok(OptionChange::Table {
+                game,
+                name,
+                value,
+                table,
+            });
         }
         if name == VARIANT {
-            let Some(game) = value.as_str().and_then(GameId::from_name) else {
-                return self.out.error(format!("unknown variant at {value}"));
-            };
-            match new_session(game, &self.options.rule_values(game)) {
-                Ok(s) => self.install(s),
-                Err(e) => return self.out.error(e),
-            }
-            self.tt.clear();
-            self.options.set(name, value);
-            return;
+            let game = value
+                .as_str()
+                .and_then(GameId::from_name)
+                .ok_or_else(|| format!("unknown variant at {value}"))?;
+            let session = new_session(game, &self.options.rule_values(game))?;
+            return Ok(OptionChange::Variant(value, session));
         }
+        // New rules for the current game mean a new game from its start.
         let game = self.session.game();
-        let is_rule_of_current = game.rule_specs().iter().any(|s| s.name == name);
-        let previous = self.options.get(name).cloned();
-        self.options.set(name, value);
-        if is_rule_of_current {
-            // New rules mean a new game from the start position.
-            if let Err(e) = self.try_reset_session() {
-                if let Some(p) = previous {
-                    self.options.set(name, p);
+        let session = if game.rule_specs().iter().any(|s| s.name == name) {
+            let mut rules = self.options.rule_values(game);
+            for r in rules.iter_mut().filter(|r| r.0 == name) {
+                r.1 = value.clone();
+            }
+            Some(new_session(game, &rules).map_err(|e| format!("{e} at {name}"))?)
+        } else {
+            None
+        };
+        Ok(OptionChange::Set {
+            name,
+            value,
+            session,
+        })
+    }
+
+    fn apply_option(&mut self, change: OptionChange) {
+        match change {
+            OptionChange::Hash(tt, value) => {
+                self.tt = Arc::new(tt);
+                self.options.set(HASH, value);
+            }
+            OptionChange::ClearHash => self.tt.clear(),
+            OptionChange::Table {
+                game,
+                name,
+                value,
+                table,
+            } => {
+                self.options.set(name, value);
+                self.tables.retain(|(g, _)| *g != game);
+                if let Some(t) = &table {
+                    self.tables.push((game, t.clone()));
                 }
-                self.out.error(format!("{e} at {name}"));
+                if self.session.game() == game {
+                    self.session.set_table(table);
+                }
+            }
+            OptionChange::Variant(value, session) => {
+                self.install(session);
+                self.tt.clear();
+                self.options.set(VARIANT, value);
+            }
+            OptionChange::Set {
+                name,
+                value,
+                session,
+            } => {
+                self.options.set(name, value);
+                if let Some(s) = session {
+                    self.install(s);
+                }
             }
         }
     }
@@ -322,6 +394,7 @@ impl Engine {
                     search: Some(SearchControl {
                         hold: hold_flag,
                         limits,
+                        pondering: g.ponder,
                         on_ponderhit: if g.ponder { budget } else { None },
                     }),
                 })
@@ -376,6 +449,21 @@ impl Engine {
     pub fn option(&self, name: &str) -> Option<&OptionValue> {
         self.options.get(name)
     }
+}
+
+/// A transposition table of `mb` MB for the `Hash` option: refused when
+/// it is more than the memory available now, or when the allocation fails.
+fn new_table(mb: usize) -> Result<Tt, String> {
+    let bytes = Tt::bytes_for(mb) as u64;
+    if let Some(free) = memory::available_bytes()
+        && bytes > free
+    {
+        return Err(format!(
+            "a table of {mb} MB does not fit in the {} MB of memory available",
+            free >> 20
+        ));
+    }
+    Tt::try_new(mb).map_err(|_| format!("cannot allocate a table of {mb} MB"))
 }
 
 /// Counts a perft and prints it: one line per root move, a blank line and

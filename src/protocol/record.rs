@@ -184,14 +184,21 @@ fn record(i: &str) -> PResult<'_, Record> {
         .parse(i)
 }
 
-/// Byte offsets where chunks start: each line beginning with `[` whose
-/// previous line does not.
+/// Whether a line opens or continues a record's tags: it begins with `[`
+/// after blanks. A record starts at a tag line whose previous line is not
+/// one.
+fn is_tag_line(line: &[u8]) -> bool {
+    line.trim_ascii_start().starts_with(b"[")
+}
+
+/// Byte offsets where chunks start: each tag line whose previous line is
+/// not one.
 fn chunk_starts(text: &str) -> Vec<usize> {
     let mut starts = Vec::new();
     let mut offset = 0;
     let mut prev_tag = false;
     for line in text.split_inclusive('\n') {
-        let is_tag = line.trim_start().starts_with('[');
+        let is_tag = is_tag_line(line.as_bytes());
         if is_tag && !prev_tag {
             starts.push(offset);
         }
@@ -199,6 +206,14 @@ fn chunk_starts(text: &str) -> Vec<usize> {
         offset += line.len();
     }
     starts
+}
+
+/// Parses one chunk: exactly one record, with blanks after it.
+pub fn parse_record(chunk: &str) -> Result<Record, ParseError> {
+    all_consuming(terminated(record, multispace0))
+        .parse(chunk)
+        .map(|(_, r)| r)
+        .map_err(|e| ParseError::from_nom(chunk, e))
 }
 
 /// Reads every record of a record file. Text before the first record (a
@@ -216,17 +231,153 @@ pub fn parse_records(text: &str) -> Vec<RecordItem> {
         let chunk = &text[start..end];
         line += text[counted..start].matches('\n').count();
         counted = start;
-        let parsed = all_consuming(terminated(record, multispace0))
-            .parse(chunk)
-            .map(|(_, r)| r)
-            .map_err(|e| ParseError::from_nom(chunk, e));
         items.push(RecordItem {
             span: start..end,
             line,
-            record: parsed,
+            record: parse_record(chunk),
         });
     }
     items
+}
+
+/// Longest record `RecordChunks` hands out; a record file of a long match
+/// holds many records, each far shorter.
+pub const MAX_RECORD_BYTES: usize = 16 << 20;
+
+/// One record's text from a stream, cut by the same rule as
+/// `parse_records`: where it starts (1-based line) and its text, or why
+/// the text cannot be had (longer than `MAX_RECORD_BYTES`, not UTF-8).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    pub line: usize,
+    pub text: Result<String, String>,
+}
+
+/// The records of a stream, one chunk at a time, so a file of any size is
+/// read in bounded memory. A read error ends the iteration with `Err`.
+pub struct RecordChunks<R> {
+    input: R,
+    line: usize,
+    /// The tag line that starts the next chunk, read ahead.
+    pending: Option<(usize, Vec<u8>)>,
+    done: bool,
+}
+
+impl<R: std::io::BufRead> RecordChunks<R> {
+    pub fn new(input: R) -> RecordChunks<R> {
+        RecordChunks {
+            input,
+            line: 0,
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// The next line, at most `MAX_RECORD_BYTES + 1` bytes of it kept
+    /// (the rest of a longer line is skipped): `Ok(None)` at the end.
+    fn next_line(&mut self) -> std::io::Result<Option<Vec<u8>>> {
+        let mut buf = Vec::new();
+        let mut any = false;
+        loop {
+            let chunk = match self.input.fill_buf() {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                break;
+            }
+            any = true;
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i + 1, true),
+                None => (chunk.len(), false),
+            };
+            let room = (MAX_RECORD_BYTES + 1).saturating_sub(buf.len());
+            buf.extend_from_slice(&chunk[..take.min(room)]);
+            self.input.consume(take);
+            if done {
+                break;
+            }
+        }
+        if any {
+            self.line += 1;
+            Ok(Some(buf))
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for RecordChunks<R> {
+    type Item = std::io::Result<Chunk>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        // Skip to the first tag line (text before a record is ignored).
+        let (line, mut text) = match self.pending.take() {
+            Some(p) => p,
+            None => loop {
+                match self.next_line() {
+                    Ok(Some(l)) if is_tag_line(&l) => break (self.line, l),
+                    Ok(Some(_)) => {}
+                    Ok(None) => {
+                        self.done = true;
+                        return None;
+                    }
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                }
+            },
+        };
+        let mut prev_tag = true;
+        let mut too_long = text.len() > MAX_RECORD_BYTES;
+        loop {
+            match self.next_line() {
+                Ok(Some(l)) => {
+                    let tag = is_tag_line(&l);
+                    if tag && !prev_tag {
+                        self.pending = Some((self.line, l));
+                        break;
+                    }
+                    prev_tag = tag;
+                    if !too_long {
+                        if text.len() + l.len() > MAX_RECORD_BYTES {
+                            too_long = true;
+                            text = Vec::new();
+                        } else {
+                            text.extend_from_slice(&l);
+                        }
+                    }
+                }
+                Ok(None) => {
+                    self.done = true;
+                    break;
+                }
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        let text = if too_long {
+            Err(format!(
+                "a record longer than {} MiB",
+                MAX_RECORD_BYTES >> 20
+            ))
+        } else {
+            String::from_utf8(text).map_err(|e| {
+                format!(
+                    "not UTF-8 text (byte {} of the record)",
+                    e.utf8_error().valid_up_to() + 1
+                )
+            })
+        };
+        Some(Ok(Chunk { line, text }))
+    }
 }
 
 fn escape(v: &str) -> String {
@@ -454,6 +605,57 @@ mod tests {
             let e = items[0].record.as_ref().unwrap_err();
             assert_eq!(e.expected, expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn streamed_chunks_are_the_records_parse_records_finds() {
+        let one = sample().to_string();
+        let text = format!("; a header\n\n{one}{one}{}", &one[..one.len() - 12]);
+        let items = parse_records(&text);
+        let chunks: Vec<Chunk> = RecordChunks::new(text.as_bytes())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(chunks.len(), items.len());
+        for (c, i) in chunks.iter().zip(&items) {
+            assert_eq!(c.line, i.line);
+            assert_eq!(c.text.as_deref(), Ok(&text[i.span.clone()]));
+            assert_eq!(
+                parse_record(c.text.as_ref().unwrap()).ok(),
+                i.record.clone().ok()
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_byte_spoils_one_streamed_record_only() {
+        let one = sample().to_string();
+        let mut bytes = one.clone().into_bytes();
+        bytes.extend_from_slice(b"[Event \"\xff\"]\n\n1-0\n\n");
+        bytes.extend_from_slice(one.as_bytes());
+        let chunks: Vec<Chunk> = RecordChunks::new(&bytes[..]).map(Result::unwrap).collect();
+        assert_eq!(chunks.len(), 3);
+        assert!(chunks[0].text.is_ok() && chunks[2].text.is_ok());
+        let e = chunks[1].text.as_ref().unwrap_err();
+        assert!(e.contains("not UTF-8 text (byte 9"), "{e}");
+    }
+
+    #[test]
+    fn a_record_longer_than_the_limit_is_refused_without_being_kept() {
+        let mut bytes = b"[Event \"x\"]\n\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', MAX_RECORD_BYTES + 10));
+        bytes.extend_from_slice(b"\n");
+        bytes.extend_from_slice(sample().to_string().as_bytes());
+        let chunks: Vec<Chunk> = RecordChunks::new(&bytes[..]).map(Result::unwrap).collect();
+        assert_eq!(chunks.len(), 2);
+        assert!(
+            chunks[0]
+                .text
+                .as_ref()
+                .unwrap_err()
+                .contains("longer than 16 MiB")
+        );
+        assert_eq!(chunks[1].line, 4);
+        assert!(parse_record(chunks[1].text.as_ref().unwrap()).is_ok());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use super::clock::{Limits, TimeControl};
 use super::engine_proc::Launch;
+use super::files::open_regular;
 use super::handshake::Timeouts;
 use super::sprt::{Model, Sprt};
 use crate::core::OptionValue;
@@ -45,11 +46,28 @@ Example:
                --engine cmd=target/release/koma name=d4 depth=4 \\
                --games 2 --rounds 10 --random-plies 4 --concurrency 2
 
+Summaries print Elo with its 95% error bar as fastchess does; where the results only bound it
+(every game lost or won, or too few games for one end of the interval) they say the bound.
+
+--replay checks every record on its own (tags, each at most once and the numbers in range,
+the start position, every move, the recorded end): a bad record, even one with bytes that are
+not UTF-8, is reported and the others are still checked. --replay and --report read only
+regular files, one record at a time.
+
 Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
-replayed record is invalid; 2 on a usage error.";
+replayed record is invalid; 2 on a usage error, an engine program that cannot be run, a
+record file in use by another referee, or a file that cannot be read (missing, or not a
+regular file).";
+
+/// The three ways to run the referee, shown with every usage error (clap's
+/// own usage line would be built from whichever options it had seen).
+const USAGE: &str = "\
+koma-referee --engine KEY=VALUE... --engine KEY=VALUE... [OPTIONS]
+       koma-referee --report FILE...
+       koma-referee --replay FILE";
 
 #[derive(Parser, Debug)]
-#[command(name = "koma-referee", version, about = ABOUT, after_help = AFTER)]
+#[command(name = "koma-referee", version, about = ABOUT, after_help = AFTER, override_usage = USAGE)]
 struct Cli {
     /// An engine, as KEY=VALUE words (see below). Give two, or more for a round robin.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
@@ -91,7 +109,8 @@ struct Cli {
     concurrency: usize,
 
     /// Adjudicate a draw when the game reaches this many plies (opening included); 0: never.
-    /// Kani Nari Ebi has no repetition rule, so two engines can otherwise cycle for ever.
+    /// Kani Nari Ebi with --rule KaniRepetition=false has no draw by repetition, so two engines
+    /// could otherwise cycle for ever.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_plies: u32,
 
@@ -251,7 +270,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let matches = Cli::command().try_get_matches_from(args).map_err(Ok)?;
+    let cmd = Cli::command();
+    let matches = cmd
+        .clone()
+        .try_get_matches_from(args)
+        .map_err(|e| Ok(without_far_fetched_suggestion(e, &cmd)))?;
     let cli = Cli::from_arg_matches(&matches).map_err(Ok)?;
     // Each --engine occurrence is one engine.
     let engines: Vec<Vec<String>> = matches
@@ -259,6 +282,57 @@ where
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
     check(cli, engines).map_err(Err)
+}
+
+/// clap suggests the most similar option even when it is not similar at
+/// all (`--bogus` got "a similar argument exists: '--rounds'"); the tip is
+/// kept only for a likely typo: at most two edits away, or a prefix.
+fn without_far_fetched_suggestion(e: clap::Error, cmd: &clap::Command) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return e;
+    }
+    let name = |k: ContextKind| match e.get(k) {
+        Some(ContextValue::String(s)) => Some(s.trim_start_matches('-').to_string()),
+        _ => None,
+    };
+    let (Some(typed), Some(suggested)) = (
+        name(ContextKind::InvalidArg),
+        name(ContextKind::SuggestedArg),
+    ) else {
+        return e;
+    };
+    let typed = typed.split('=').next().unwrap_or_default().to_string();
+    let likely = edit_distance(&typed, &suggested) <= 2
+        || (typed.len() >= 3 && suggested.starts_with(&typed));
+    if likely {
+        return e;
+    }
+    let mut plain = clap::Error::new(ErrorKind::UnknownArgument).with_cmd(cmd);
+    for (k, v) in e.context() {
+        if k != ContextKind::SuggestedArg {
+            plain.insert(k, v.clone());
+        }
+    }
+    plain
+}
+
+/// Levenshtein distance, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
@@ -584,7 +658,11 @@ fn openings(keys: &[(String, String)]) -> Result<Openings, Usage> {
         }
     }
     let path = path.ok_or_else(|| Usage::new("--openings needs file=FILE"))?;
-    let text = std::fs::read_to_string(&path)
+    let text = open_regular(&path, std::fs::OpenOptions::new().read(true))
+        .and_then(|mut f| {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
+        })
         .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
     let mut lines = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -743,6 +821,37 @@ mod tests {
             let got = usage(args);
             assert!(got.contains(want), "{args}: {got}");
         }
+    }
+
+    fn clap_error(args: &[&str]) -> String {
+        match parse(std::iter::once("koma-referee").chain(args.iter().copied())) {
+            Err(Ok(e)) => e.render().to_string(),
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_unknown_option_gets_the_real_usage_and_only_a_likely_suggestion() {
+        for args in [
+            &["--bogus"][..],
+            &["--engine", "cmd=x", "depth=1", "--bogus"],
+        ] {
+            let e = clap_error(args);
+            assert!(e.contains("unexpected argument '--bogus'"), "{e}");
+            assert!(!e.contains("--rounds"), "{e}");
+            assert!(
+                e.contains(
+                    "Usage: koma-referee --engine KEY=VALUE... --engine KEY=VALUE... [OPTIONS]"
+                ),
+                "{e}"
+            );
+            assert!(e.contains("koma-referee --replay FILE"), "{e}");
+        }
+        let e = clap_error(&["--round", "3"]);
+        assert!(e.contains("a similar argument exists: '--rounds'"), "{e}");
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("round", "rounds"), 1);
     }
 
     #[test]

@@ -31,6 +31,65 @@ pub struct Launch {
     pub dir: Option<PathBuf>,
 }
 
+impl Launch {
+    /// Checks, before any game, that the program can be run: its working
+    /// directory exists, and the program is an executable file (a bare
+    /// name is looked up in `PATH`, as `spawn` does). The error names the
+    /// path.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(d) = &self.dir
+            && !d.is_dir()
+        {
+            return Err(format!(
+                "the working directory {} is not a directory",
+                d.display()
+            ));
+        }
+        let has_slash = self.cmd.components().count() > 1 || self.cmd.is_absolute();
+        if has_slash {
+            return match std::fs::metadata(&self.cmd) {
+                Err(e) => Err(format!("cannot run {}: {e}", self.cmd.display())),
+                Ok(m) if !m.is_file() => Err(format!(
+                    "cannot run {}: not a regular file",
+                    self.cmd.display()
+                )),
+                Ok(_) if !executable(&self.cmd) => {
+                    Err(format!("cannot run {}: not executable", self.cmd.display()))
+                }
+                Ok(_) => Ok(()),
+            };
+        }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let found = std::env::split_paths(&path)
+            .map(|d| d.join(&self.cmd))
+            .any(|p| p.is_file() && executable(&p));
+        if found {
+            Ok(())
+        } else {
+            Err(format!(
+                "cannot run {}: no such program in PATH",
+                self.cmd.display()
+            ))
+        }
+    }
+}
+
+/// Whether this process may execute the file at `p`.
+#[cfg(unix)]
+fn executable(p: &std::path::Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: access() reads a valid NUL-terminated path.
+    unsafe { libc::access(c.as_ptr(), libc::X_OK) == 0 }
+}
+
+#[cfg(not(unix))]
+fn executable(p: &std::path::Path) -> bool {
+    p.is_file()
+}
+
 /// What the reader thread saw, stamped with when it saw it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -478,6 +537,40 @@ mod tests {
         );
         drop(e);
         assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists());
+    }
+
+    #[test]
+    fn programs_are_checked_before_they_are_run() {
+        let launch = |cmd: &str, dir: Option<&str>| Launch {
+            cmd: cmd.into(),
+            args: vec![],
+            dir: dir.map(Into::into),
+        };
+        assert_eq!(launch("/bin/sh", None).check(), Ok(()));
+        assert_eq!(launch("sh", None).check(), Ok(()));
+        let text = std::env::temp_dir().join(format!("koma-not-a-program-{}", std::process::id()));
+        std::fs::write(&text, "uci\n").unwrap();
+        let text_file = text.display().to_string();
+        for (l, words) in [
+            (
+                launch("/nonexistent/engine", None),
+                "cannot run /nonexistent/engine",
+            ),
+            (launch("/", None), "not a regular file"),
+            (launch(&text_file, None), "not executable"),
+            (
+                launch("no-such-koma-engine", None),
+                "no such program in PATH",
+            ),
+            (
+                launch("/bin/sh", Some("/nonexistent")),
+                "working directory /nonexistent",
+            ),
+        ] {
+            let e = l.check().unwrap_err();
+            assert!(e.contains(words), "{e}");
+        }
+        let _ = std::fs::remove_file(&text);
     }
 
     #[test]

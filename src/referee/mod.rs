@@ -6,12 +6,13 @@
 //! `game` (one game) over `engine_proc` (a child process, its process group
 //! watched by `watchdog`) and `handshake` (getting it ready), with `clock`,
 //! `reason`, `opening`, `schedule`; `records`, `state` (resume), `lock` (one
-//! referee per record file), `report` (summaries, `--report`), `replay`
+//! referee per record file), `files` (only regular files are read), `report` (summaries, `--report`), `replay`
 //! (`--replay`), `stats` and `sprt` (the numbers), `log` (`--log`).
 
 pub mod cli;
 pub mod clock;
 pub mod engine_proc;
+pub mod files;
 pub mod game;
 pub mod handshake;
 pub mod lock;

@@ -5,6 +5,7 @@
 //! verdict, and an engine failure or adjudication must leave a game the
 //! rules had not ended.
 
+use super::files::open_regular;
 use super::opening::{replay, start_position};
 use super::reason::Reason;
 use super::records::tags;
@@ -13,12 +14,80 @@ use crate::core::{Game, MoveText, Outcome, Rules, status_with_history};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::options::parse_option_value;
 use crate::protocol::parse_position;
-use crate::protocol::record::{Record, parse_records, tag_number};
+use crate::protocol::record::{Record, RecordChunks, parse_record, tag_number};
 use std::path::Path;
 use std::process::ExitCode;
 
+/// Tags the referee writes that hold a whole number, with the smallest
+/// value each may take.
+const NUMBER_TAGS: [(&str, u64); 5] = [
+    (tags::PLY_COUNT, 0),
+    (tags::OPENING_PLIES, 0),
+    (tags::MAX_PLIES, 1),
+    (tags::GAME, 1),
+    (tags::PAIR, 1),
+];
+
+/// A whole number of plain digits (no sign, no blanks), as the referee
+/// writes it.
+fn whole_number(v: &str) -> Option<u64> {
+    if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    v.parse().ok()
+}
+
+/// The tags every record must get right before its moves are looked at:
+/// each tag at most once, and the number tags numbers in their range.
+fn check_tags(r: &Record) -> Result<(), String> {
+    for (k, (name, _)) in r.tags.iter().enumerate() {
+        if r.tags[..k].iter().any(|(n, _)| n == name) {
+            return Err(format!("two {name} tags"));
+        }
+    }
+    for (name, min) in NUMBER_TAGS {
+        let Some(v) = r.tag(name) else { continue };
+        let max = if name == tags::MAX_PLIES {
+            u64::from(u32::MAX)
+        } else {
+            u64::MAX
+        };
+        match whole_number(v) {
+            Some(n) if (min..=max).contains(&n) => {}
+            _ if max == u64::MAX => {
+                return Err(format!(
+                    "{name} {v:?} is not a whole number of {min} or more"
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "{name} {v:?} is not a whole number from {min} to {max}"
+                ));
+            }
+        }
+    }
+    if let Some(n) = tag_number(r, tags::PLY_COUNT)
+        && n != r.moves.len() as u64
+    {
+        return Err(format!(
+            "PlyCount says {n}, the record has {} moves",
+            r.moves.len()
+        ));
+    }
+    if let Some(n) = tag_number(r, tags::OPENING_PLIES)
+        && n > r.moves.len() as u64
+    {
+        return Err(format!(
+            "OpeningPlies says {n}, the record has {} moves",
+            r.moves.len()
+        ));
+    }
+    Ok(())
+}
+
 /// Checks one record; the error says what is wrong.
 pub fn check(r: &Record) -> Result<(), String> {
+    check_tags(r)?;
     let variant = r.tag(tags::VARIANT).ok_or("no Variant tag")?;
     let game = GameId::from_name(variant).ok_or_else(|| format!("unknown variant {variant}"))?;
     let result = r.tag(tags::RESULT).unwrap_or(&r.result);
@@ -31,14 +100,6 @@ pub fn check(r: &Record) -> Result<(), String> {
     let outcome = outcome_of(&r.result).ok_or_else(|| format!("no result ({})", r.result))?;
     let term = r.tag(tags::TERMINATION).ok_or("no Termination tag")?;
     let reason = Reason::from_message(term).ok_or_else(|| format!("unknown Termination {term}"))?;
-    if let Some(n) = tag_number(r, tags::PLY_COUNT)
-        && n != r.moves.len() as u64
-    {
-        return Err(format!(
-            "PlyCount says {n}, the record has {} moves",
-            r.moves.len()
-        ));
-    }
     struct Check<'a> {
         r: &'a Record,
         outcome: Outcome,
@@ -117,38 +178,46 @@ fn check_game<G: Game>(r: &Record, outcome: Outcome, reason: Reason) -> Result<(
 }
 
 /// Checks every record of `path`, printing each problem; exit 0 when all
-/// are valid, 1 when some are not, 2 when the file cannot be read.
+/// are valid, 1 when some are not (a record that cannot even be read, such
+/// as one with a byte that is not UTF-8, is one invalid record), 2 when the
+/// file cannot be read (missing, not a regular file, an I/O error). The
+/// file is read one record at a time.
 pub fn run_replay(path: &Path) -> ExitCode {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+    let file = match open_regular(path, std::fs::OpenOptions::new().read(true)) {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("koma-referee: cannot read {}: {e}", path.display());
             return ExitCode::from(2);
         }
     };
-    let items = parse_records(&text);
+    let mut total = 0;
     let mut bad = 0;
-    for item in &items {
-        let verdict = item
-            .record
-            .as_ref()
-            .map_err(|e| e.to_string())
-            .and_then(|r| {
-                check(r).map_err(|e| match r.tag(tags::GAME) {
-                    Some(g) => format!("game {g}: {e}"),
-                    None => e,
-                })
-            });
+    for chunk in RecordChunks::new(std::io::BufReader::new(file)) {
+        let chunk = match chunk {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("koma-referee: cannot read {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        total += 1;
+        let verdict = chunk.text.and_then(|text| {
+            let r = parse_record(&text).map_err(|e| e.to_string())?;
+            check(&r).map_err(|e| match r.tag(tags::GAME) {
+                Some(g) => format!("game {g}: {e}"),
+                None => e,
+            })
+        });
         if let Err(e) = verdict {
             bad += 1;
-            println!("{} line {}: {e}", path.display(), item.line);
+            println!("{} line {}: {e}", path.display(), chunk.line);
         }
     }
     if bad == 0 {
-        println!("{}: {} records, all valid", path.display(), items.len());
+        println!("{}: {total} records, all valid", path.display());
         ExitCode::SUCCESS
     } else {
-        println!("{}: {} records, {bad} invalid", path.display(), items.len());
+        println!("{}: {total} records, {bad} invalid", path.display());
         ExitCode::from(1)
     }
 }
@@ -199,5 +268,43 @@ mod tests {
         let mut r = record(&["a1a2"], "1-0", "loses on time");
         r.tags.push(("HasamiWin".into(), "six".into()));
         assert!(check(&r).is_err());
+    }
+
+    #[test]
+    fn number_tags_must_be_whole_numbers_in_range() {
+        let base = || record(&["a1a2", "i9i8"], "1-0", "loses on time");
+        for (tag, value, words) in [
+            ("PlyCount", "9999999999999999999999928", "PlyCount"),
+            ("PlyCount", "-2", "PlyCount"),
+            ("PlyCount", " 2", "PlyCount"),
+            ("PlyCount", "3", "PlyCount says 3"),
+            ("MaxPlies", "-1000", "MaxPlies"),
+            ("MaxPlies", "0", "MaxPlies"),
+            ("MaxPlies", "4294967296", "MaxPlies"),
+            ("OpeningPlies", "3", "OpeningPlies says 3"),
+            ("Game", "x", "Game"),
+            ("Pair", "0", "Pair"),
+        ] {
+            let mut r = base();
+            r.tags.push((tag.into(), value.into()));
+            let e = check(&r).unwrap_err();
+            assert!(e.contains(words), "{tag} {value:?}: {e}");
+        }
+        let mut r = base();
+        for (t, v) in [
+            ("PlyCount", "2"),
+            ("MaxPlies", "4294967295"),
+            ("OpeningPlies", "2"),
+        ] {
+            r.tags.push((t.into(), v.into()));
+        }
+        assert_eq!(check(&r), Ok(()));
+    }
+
+    #[test]
+    fn a_tag_given_twice_makes_the_record_invalid() {
+        let mut r = record(&["a1a2"], "1-0", "loses on time");
+        r.tags.push(("Variant".into(), "nana".into()));
+        assert_eq!(check(&r), Err("two Variant tags".into()));
     }
 }

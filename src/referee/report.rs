@@ -3,11 +3,12 @@
 //! the layout fastchess prints; standings for a round robin; and
 //! `--report FILE...`, the summary of record files (shards merged).
 
+use super::files::open_regular;
 use super::records::tags;
 use super::sprt::{Decision, Sprt};
 use super::stats::{self, Tally};
 use crate::core::{Color, Outcome};
-use crate::protocol::record::{Record, parse_records, tag_number};
+use crate::protocol::record::{Record, RecordChunks, parse_record, tag_number};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::path::PathBuf;
@@ -104,11 +105,12 @@ pub fn encounter(
         Some(e) => {
             let _ = writeln!(
                 s,
-                "Elo: {:.2} +/- {:.2}, nElo: {:.2} +/- {:.2}{}",
-                e.elo,
-                e.error,
-                e.nelo,
-                e.nelo_error,
+                "Elo: {}, nElo: {}{}",
+                elo_text(&e),
+                match e.nelo {
+                    Some((n, err)) => format!("{n:.2} +/- {err:.2}"),
+                    None => "n/a (every result the same)".to_string(),
+                },
                 if e.pentanomial {
                     ""
                 } else {
@@ -118,10 +120,10 @@ pub fn encounter(
             let p = t.penta;
             let _ = writeln!(
                 s,
-                "LOS: {}, DrawRatio: {}, PairsRatio: {:.2}",
+                "LOS: {}, DrawRatio: {}, PairsRatio: {}",
                 pct(e.los),
                 pct(stats::draw_ratio(&t)),
-                (p.ww + p.wd) as f64 / (p.ld + p.ll) as f64
+                ratio(p.ww + p.wd, p.ld + p.ll)
             );
         }
         None => s.push_str("Elo: no games yet\n"),
@@ -143,13 +145,13 @@ pub fn encounter(
     let b5 = t.penta.buckets();
     let _ = writeln!(
         s,
-        "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {:.2}",
+        "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {}",
         b5[0],
         b5[1],
         b5[2],
         b5[3],
         b5[4],
-        t.penta.wl as f64 / t.penta.dd as f64
+        ratio(t.penta.wl, t.penta.dd)
     );
     if let Some(sp) = sprt {
         let llr = sp.llr(&t);
@@ -165,6 +167,54 @@ pub fn encounter(
         );
     }
     s
+}
+
+/// `a/b` to two decimals, or `a to 0` where it has no value: a summary
+/// never shows NaN or an infinity.
+fn ratio(a: u64, b: u64) -> String {
+    if b == 0 {
+        format!("{a} to 0")
+    } else {
+        format!("{:.2}", a as f64 / b as f64)
+    }
+}
+
+/// The Elo with its 95% error bar, as fastchess prints it; where the
+/// results only bound it (every game lost or won, or an interval that
+/// reaches a score of 0 or 1) the bound, in words, instead of an infinity
+/// or NaN.
+fn elo_text(e: &stats::Estimate) -> String {
+    let unit = if e.pentanomial { "pairs" } else { "games" };
+    if let Some(b) = e.bound() {
+        return if e.score <= 0.0 {
+            format!(
+                "below {b:.2} ({n} of {n} {unit} lost; 95% bound)",
+                n = e.samples
+            )
+        } else {
+            format!(
+                "above {b:.2} ({n} of {n} {unit} won; 95% bound)",
+                n = e.samples
+            )
+        };
+    }
+    // Adding 0 turns -0 (the Elo of a score of exactly 1/2) into 0.
+    let e = stats::Estimate {
+        elo: e.elo + 0.0,
+        ..*e
+    };
+    match (e.lower.is_finite(), e.upper.is_finite()) {
+        (true, true) => format!("{:.2} +/- {:.2}", e.elo, e.error),
+        (true, false) => format!(
+            "{:.2}, 95% interval above {:.2} (too few {unit} for an upper end)",
+            e.elo, e.lower
+        ),
+        (false, true) => format!(
+            "{:.2}, 95% interval below {:.2} (too few {unit} for a lower end)",
+            e.elo, e.upper
+        ),
+        (false, false) => format!("{:.2} (too few {unit} for a 95% interval)", e.elo),
+    }
 }
 
 const RULE: &str = "--------------------------------------------------";
@@ -241,18 +291,28 @@ pub fn run_report(files: &[PathBuf]) -> ExitCode {
     let mut limits: Vec<(String, String)> = Vec::new();
     let mut problems = 0;
     for f in files {
-        let text = match std::fs::read_to_string(f) {
-            Ok(t) => t,
+        let file = match open_regular(f, std::fs::OpenOptions::new().read(true)) {
+            Ok(file) => file,
             Err(e) => {
                 eprintln!("koma-referee: cannot read {}: {e}", f.display());
                 return ExitCode::from(2);
             }
         };
-        for item in parse_records(&text) {
-            let r = match item.record {
+        for chunk in RecordChunks::new(std::io::BufReader::new(file)) {
+            let chunk = match chunk {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("koma-referee: cannot read {}: {e}", f.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let parsed = chunk
+                .text
+                .and_then(|t| parse_record(&t).map_err(|e| e.to_string()));
+            let r = match parsed {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("{} line {}: skipped, {e}", f.display(), item.line);
+                    eprintln!("{} line {}: skipped, {e}", f.display(), chunk.line);
                     problems += 1;
                     continue;
                 }
@@ -261,7 +321,7 @@ pub fn run_report(files: &[PathBuf]) -> ExitCode {
                 eprintln!(
                     "{} line {}: skipped, no Game/First/Second tags or no result",
                     f.display(),
-                    item.line
+                    chunk.line
                 );
                 problems += 1;
                 continue;
@@ -370,6 +430,60 @@ mod tests {
         assert!(s.contains("Ptnml(0-2): [0, 0, 0, 0, 1]"));
         assert!(s.contains("LLR: "));
         assert!(s.contains("LOS: 100.00 %"));
+    }
+
+    #[test]
+    fn a_summary_never_prints_nan_or_infinities() {
+        let rows_of = |results: &[&str], paired: bool| -> Vec<ResultRow> {
+            results
+                .iter()
+                .enumerate()
+                .map(|(k, res)| {
+                    let k = k as u64;
+                    let pair = paired.then_some(k / 2 + 1);
+                    // In a pair the second game has colours swapped: A's
+                    // result is given from A's view.
+                    let (first, second, res) = if paired && k % 2 == 1 {
+                        let flipped = match *res {
+                            "1-0" => "0-1",
+                            "0-1" => "1-0",
+                            d => d,
+                        };
+                        ("B", "A", flipped)
+                    } else {
+                        ("A", "B", *res)
+                    };
+                    row(k + 1, pair, first, second, res)
+                })
+                .collect()
+        };
+        let cases: [(&[&str], bool, &str); 7] = [
+            (&["0-1"], false, "Elo: below "),
+            (&["0-1", "0-1"], true, "(1 of 1 pairs lost; 95% bound)"),
+            (&["1-0", "1-0", "1-0", "1-0"], true, "Elo: above "),
+            (
+                &["1/2-1/2", "1/2-1/2"],
+                true,
+                "Elo: 0.00 +/- 0.00, nElo: n/a",
+            ),
+            (
+                &[
+                    "1-0", "1-0", "1-0", "1-0", "1-0", "1-0", "1-0", "1-0", "1-0", "0-1",
+                ],
+                false,
+                "95% interval above ",
+            ),
+            (&["1-0", "0-1"], false, "WL/DD Ratio: 0 to 0"),
+            (&["1-0", "0-1"], true, "PairsRatio: 0 to 0"),
+        ];
+        for (results, paired, words) in cases {
+            let rows = rows_of(results, paired);
+            let s = summary(&rows, &["A".into(), "B".into()], "x", None);
+            for bad in ["NaN", "nan", "inf"] {
+                assert!(!s.contains(bad), "{results:?}: {bad} in\n{s}");
+            }
+            assert!(s.contains(words), "{results:?}: {words:?} in\n{s}");
+        }
     }
 
     #[test]

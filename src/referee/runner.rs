@@ -7,6 +7,7 @@
 
 use super::cli::{MatchConfig, Usage};
 use super::engine_proc::EngineProc;
+use super::files::same_file;
 use super::game::{self, GameEnd, GameSetup};
 use super::handshake::{self, EngineStart};
 use super::lock::FileLock;
@@ -65,6 +66,13 @@ struct Results {
 /// Runs a match of game `G`; `Err` for a usage error found late (a bad
 /// opening, an unwritable file).
 pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
+    // A program that cannot run would lose every game it is in: say so
+    // before the first one.
+    for e in &cfg.engines {
+        e.launch
+            .check()
+            .map_err(|why| Usage(format!("engine {}: {why}", e.name)))?;
+    }
     let mut rules = G::Rules::default();
     for (name, value) in &cfg.rules {
         rules
@@ -115,21 +123,24 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
         .map(FileLock::acquire)
         .transpose()
         .map_err(Usage)?;
-    let mut pgn_lock = match (&cfg.pgnout, &cfg.state) {
-        (Some(pgn), st) if st.as_ref() != Some(pgn) => Some(FileLock::acquire(pgn).map_err(Usage)?),
-        _ => None,
+    // The record file, unless it is the state file (under another name:
+    // `g.pgn` and `./g.pgn`), whose lock and records already cover it.
+    let pgnout = match (&cfg.pgnout, &cfg.state) {
+        (Some(pgn), Some(st)) if same_file(pgn, st) => None,
+        (pgn, _) => pgn.as_deref(),
     };
+    let mut pgn_lock = pgnout.map(FileLock::acquire).transpose().map_err(Usage)?;
     let done: BTreeMap<u64, Record> = match &cfg.state {
         Some(p) => state::load(p, &fingerprint).map_err(Usage)?,
         None => BTreeMap::new(),
     };
-    if let (Some(pgn), Some(lock)) = (&cfg.pgnout, pgn_lock.as_mut())
+    if let (Some(pgn), Some(lock)) = (pgnout, pgn_lock.as_mut())
         && cfg.state.is_some()
     {
         state::reconcile(pgn, &fingerprint, &done, lock).map_err(Usage)?;
     }
     let mut paths = Vec::new();
-    paths.extend(cfg.pgnout.as_deref());
+    paths.extend(pgnout);
     paths.extend(cfg.state.as_deref());
     let sink = if paths.is_empty() {
         None
@@ -250,6 +261,23 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
             out("Match finished\n");
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// What might get a match past an engine that cannot play on. A restart
+/// (`--recover`) helps an engine that crashed or hung mid-match; one that
+/// could not start at all would only fail again, so it gets a hint at the
+/// cause instead: more time (its start timed out), or its stderr.
+fn restart_hint(end: &GameEnd) -> &'static str {
+    let detail = end.detail.as_deref().unwrap_or("");
+    match end.reason {
+        // The handshake's timeouts read "no uciok within N ms", "no readyok
+        // within N ms".
+        Reason::FailedToStart if detail.contains(" within ") => {
+            "; --start-timeout gives it longer to start"
+        }
+        Reason::FailedToStart => "; --log FILE records what it wrote on stderr",
+        _ => "; --recover restarts it and goes on",
     }
 }
 
@@ -498,9 +526,10 @@ impl<G: Game> Ctx<'_, G> {
             if end.dead[c.index()] && !cfg.recover {
                 let loser = names[c.index()];
                 res.abort.get_or_insert(format!(
-                    "{loser} {} in game {}; --recover restarts it and goes on",
+                    "{loser} {} in game {}{}",
                     end.reason.message(),
-                    spec.number
+                    spec.number,
+                    restart_hint(end)
                 ));
                 self.stop.store(true, Ordering::Release);
             }

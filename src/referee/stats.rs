@@ -100,36 +100,65 @@ fn score_to_nelo(score: f64, variance: f64, per_pair: bool) -> f64 {
 pub struct Estimate {
     /// Mean score per game, 0..1.
     pub score: f64,
+    /// Infinite at a score of 0 or 1 (see `bound`).
     pub elo: f64,
-    /// Half the width of the 95% interval, in Elo.
+    /// Half the width of the 95% interval, in Elo (as fastchess computes
+    /// it; infinite when the interval reaches a score of 0 or 1).
     pub error: f64,
-    pub nelo: f64,
-    pub nelo_error: f64,
+    /// The 95% interval in Elo, each end infinite where the interval of the
+    /// score reaches 0 or 1.
+    pub lower: f64,
+    pub upper: f64,
+    /// Normalised Elo and its error: `None` when every game (or pair)
+    /// scored the same, which leaves no spread to normalise by.
+    pub nelo: Option<(f64, f64)>,
     /// Likelihood of superiority, 0..1.
     pub los: f64,
     /// Whether it came from pairs (pentanomial) or games (trinomial).
     pub pentanomial: bool,
+    /// Games (trinomial) or pairs (pentanomial) it rests on.
+    pub samples: u64,
+}
+
+impl Estimate {
+    /// At a score of 0 or 1 the estimate is infinite and the normal
+    /// interval empty; what the results do bound is the Elo: with every
+    /// one of n samples lost, the chance of scoring anything is at most
+    /// 1 - 0.025^(1/n) at 95% (two-sided, as the error bars), and the
+    /// score no more. The bound in Elo: an upper one after all losses, a
+    /// lower one after all wins; `None` for any other score.
+    pub fn bound(&self) -> Option<f64> {
+        let p = 1.0 - 0.025f64.powf(1.0 / self.samples.max(1) as f64);
+        if self.score <= 0.0 {
+            Some(score_to_elo(p))
+        } else if self.score >= 1.0 {
+            Some(score_to_elo(1.0 - p))
+        } else {
+            None
+        }
+    }
 }
 
 /// Mean and variance of a discrete distribution given as (value, count).
-fn mean_var(points: &[(f64, u64)]) -> Option<(f64, f64, f64)> {
-    let n: u64 = points.iter().map(|p| p.1).sum();
-    if n == 0 {
+fn mean_var(points: &[(f64, u64)]) -> Option<(u64, f64, f64)> {
+    let count: u64 = points.iter().map(|p| p.1).sum();
+    if count == 0 {
         return None;
     }
-    let n = n as f64;
+    let n = count as f64;
     let mu = points.iter().map(|&(x, c)| x * c as f64).sum::<f64>() / n;
     let var = points
         .iter()
         .map(|&(x, c)| c as f64 / n * (x - mu) * (x - mu))
         .sum::<f64>();
-    Some((n, mu, var))
+    Some((count, mu, var))
 }
 
-fn estimate(n: f64, score: f64, variance: f64, pentanomial: bool) -> Estimate {
-    let per = variance / n;
-    let hi = score + Z95 * per.sqrt();
-    let lo = score - Z95 * per.sqrt();
+fn estimate(count: u64, score: f64, variance: f64, pentanomial: bool) -> Estimate {
+    let per = variance / count as f64;
+    // The interval of the score stops at 0 and 1, where the Elo is
+    // infinite: never the NaN of a logarithm of a negative number.
+    let (hi, lo) = (score + Z95 * per.sqrt(), score - Z95 * per.sqrt());
     let los = if per > 0.0 {
         (1.0 - erf(-(score - 0.5) / (2.0 * per).sqrt())) / 2.0
     } else if score > 0.5 {
@@ -139,16 +168,24 @@ fn estimate(n: f64, score: f64, variance: f64, pentanomial: bool) -> Estimate {
     } else {
         0.5
     };
+    let (lower, upper) = (score_to_elo(lo.max(0.0)), score_to_elo(hi.min(1.0)));
+    let nelo = (variance > 0.0).then(|| {
+        (
+            score_to_nelo(score, variance, pentanomial),
+            (score_to_nelo(hi, variance, pentanomial) - score_to_nelo(lo, variance, pentanomial))
+                / 2.0,
+        )
+    });
     Estimate {
         score,
         elo: score_to_elo(score),
-        error: (score_to_elo(hi) - score_to_elo(lo)) / 2.0,
-        nelo: score_to_nelo(score, variance, pentanomial),
-        nelo_error: (score_to_nelo(hi, variance, pentanomial)
-            - score_to_nelo(lo, variance, pentanomial))
-            / 2.0,
+        error: (upper - lower) / 2.0,
+        lower,
+        upper,
+        nelo,
         los,
         pentanomial,
+        samples: count,
     }
 }
 
@@ -347,5 +384,40 @@ mod tests {
             ..Tally::default()
         };
         assert_eq!(elo_wdl(&all_draws).unwrap().los, 0.5);
+        assert_eq!(elo_wdl(&all_draws).unwrap().nelo, None);
+    }
+
+    /// Every one of 4 games lost: the chance of scoring is at most
+    /// 1 - 0.025^(1/4) = 0.602365 at 95%, so the Elo is at most
+    /// -400 log10(1/0.602365 - 1) = 72.15 (4 games say little); all won:
+    /// at least -72.15.
+    #[test]
+    fn all_losses_or_all_wins_bound_the_elo_instead_of_an_infinite_one() {
+        let p = 1.0 - 0.025f64.powf(0.25);
+        assert!(close(p, 0.602365, 1e-6), "{p}");
+        let lost = elo_wdl(&Tally {
+            losses: 4,
+            ..Tally::default()
+        })
+        .unwrap();
+        let b = lost.bound().unwrap();
+        assert!(close(b, score_to_elo(p), 1e-9) && b.is_finite(), "{b}");
+        let won = elo_wdl(&Tally {
+            wins: 4,
+            ..Tally::default()
+        })
+        .unwrap();
+        assert!(close(won.bound().unwrap(), -b, 1e-9));
+        let mixed = elo_wdl(&Tally {
+            wins: 9,
+            losses: 1,
+            ..Tally::default()
+        })
+        .unwrap();
+        assert_eq!(mixed.bound(), None);
+        // Its interval reaches a score of 1: an upper end at infinity,
+        // never NaN.
+        assert!(mixed.upper.is_infinite() && mixed.lower.is_finite());
+        assert!(!mixed.error.is_nan());
     }
 }

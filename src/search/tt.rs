@@ -67,14 +67,39 @@ fn unpack(data: u64) -> Option<(Hit, u8)> {
 impl Tt {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Tt {
-        let bytes = mb.max(1) << 20;
-        let buckets = (bytes / (2 * std::mem::size_of::<Entry>())).max(1);
-        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        let buckets = Self::buckets(mb);
         Tt {
             entries: (0..2 * buckets).map(|_| Entry::default()).collect(),
             mask: buckets as u64 - 1,
             generation: AtomicU8::new(0),
         }
+    }
+
+    /// `new`, or an error instead of aborting when the memory cannot be
+    /// had (the `Hash` option comes from outside).
+    pub fn try_new(mb: usize) -> Result<Tt, std::collections::TryReserveError> {
+        let buckets = Self::buckets(mb);
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(2 * buckets)?;
+        entries.resize_with(2 * buckets, Entry::default);
+        Ok(Tt {
+            entries: entries.into_boxed_slice(),
+            mask: buckets as u64 - 1,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// The bytes a table of `mb` megabytes takes.
+    pub fn bytes_for(mb: usize) -> usize {
+        2 * Self::buckets(mb) * std::mem::size_of::<Entry>()
+    }
+
+    /// Buckets in a table of `mb` megabytes: the largest power of two
+    /// that fits (at least one).
+    fn buckets(mb: usize) -> usize {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
+        let buckets = (bytes / (2 * std::mem::size_of::<Entry>())).max(1);
+        1usize << (usize::BITS - 1 - buckets.leading_zeros())
     }
 
     pub fn clear(&self) {

@@ -386,7 +386,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         // No legal move decides before a move-count limit does.
         if let Some(end) = pos.limit_end() {
-            return if pos.count_moves() == 0 {
+            return if !pos.has_moves() {
                 -(MATE - ply as Score)
             } else {
                 end_score(end, pos.side_to_move(), ply)
@@ -624,7 +624,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // found a few more mates but lost games (measured, see the log).
         let mut moves = G::MoveList::default();
         pos.generate_tactical(&mut moves);
-        if moves.is_empty() && pos.count_moves() == 0 {
+        if moves.is_empty() && !pos.has_moves() {
             return -(MATE - ply as Score);
         }
         if ply > 0

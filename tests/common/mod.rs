@@ -119,7 +119,21 @@ pub struct Koma {
 
 impl Koma {
     pub fn spawn() -> Koma {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_koma"))
+        Koma::spawn_command(Command::new(env!("CARGO_BIN_EXE_koma")))
+    }
+
+    /// The binary with its address space limited to `kib` KiB (`ulimit
+    /// -v`), so that large allocations fail.
+    pub fn spawn_with_address_space(kib: u64) -> Koma {
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg(format!("ulimit -v {kib} && exec \"$0\""))
+            .arg(env!("CARGO_BIN_EXE_koma"));
+        Koma::spawn_command(c)
+    }
+
+    fn spawn_command(mut command: Command) -> Koma {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -190,6 +204,15 @@ impl Drop for Koma {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Held by the tests of one test binary that time the engine or keep it
+/// searching, so that they do not compete for the CPU with each other (a
+/// 2-core machine running four searching engines makes every timing
+/// test a coin toss).
+pub fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// CPU time (user + system, all threads, finished ones included) the

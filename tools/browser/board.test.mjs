@@ -168,10 +168,21 @@ async function topLeftSquare(page) {
   });
 }
 
+// The server's secret, read from its page as the page's script reads it;
+// every API request carries it (the server refuses the others).
+let secret = null;
+
+async function readSecret(base) {
+  const page = await (await fetch(base)).text();
+  const m = /<meta name="koma-secret" content="([0-9a-f]+)">/.exec(page);
+  if (!m) throw new Error('the page carries no secret');
+  return m[1];
+}
+
 async function rulesPosition(base, game, rules, moves, start) {
   const res = await fetch(`${base}api/positions`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'X-Koma-Secret': secret },
     body: JSON.stringify({ game, rules, moves, start }),
   });
   const data = await res.json();
@@ -400,6 +411,7 @@ async function main() {
   fs.mkdirSync(shots, { recursive: true });
   const server = await startServer();
   const base = server.url;
+  secret = await readSecret(base);
   console.log(`server at ${base}, Chromium ${chromiumPath}`);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -407,7 +419,17 @@ async function main() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   let kaniTable = null;
+  let kaniSaved = null;
   try {
+    await test('the API refuses a request without the page\'s secret', async () => {
+      for (const headers of [{}, { 'X-Koma-Secret': '0'.repeat(32) }]) {
+        const res = await fetch(`${base}api/games`, { headers });
+        eq(res.status, 403, 'no secret, no answer');
+        assert((await res.json()).error.includes('X-Koma-Secret'), 'the refusal names the secret');
+      }
+      eq((await fetch(`${base}api/games`, { headers: { 'X-Koma-Secret': secret } })).status, 200, 'with the secret');
+    });
+
     await test('Kani Nari Ebi: a whole game by clicking, with River choices, Bonds and a promotion', async () => {
       const page = await newPage(browser);
       kaniTable = await setup(page, base, { game: 'kaninariebi', players: [human, human] });
@@ -427,6 +449,11 @@ async function main() {
       await page.click('#btn-flip');
       eq(await topLeftSquare(page), 'e1', 'a flipped board draws e1 top left');
       await page.screenshot({ path: path.join(shots, 'kaninariebi-end-flipped.png') });
+      // Save record: the page fetches the record with its secret and
+      // downloads it.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#btn-save')]);
+      eq(download.suggestedFilename(), `koma-kaninariebi-${kaniTable}.pgn`, 'the saved file\'s name');
+      kaniSaved = fs.readFileSync(await download.path(), 'utf8');
       await page.context().close();
     });
 
@@ -573,8 +600,9 @@ async function main() {
 
     await test('a saved record loads back and steps move by move', async () => {
       assert(kaniTable !== null, 'the Kani Nari Ebi game was played');
-      const res = await fetch(`${base}api/tables/${kaniTable}/record`);
+      const res = await fetch(`${base}api/tables/${kaniTable}/record`, { headers: { 'X-Koma-Secret': secret } });
       const text = await res.text();
+      eq(kaniSaved, text, 'Save record downloads the record');
       assert(/\[Variant "kaninariebi"\]/.test(text) && /\[Termination "enough captures"\]/.test(text), `record:\n${text}`);
       const file = path.join(os.tmpdir(), `koma-board-test-${process.pid}.pgn`);
       fs.writeFileSync(file, text + text.replace('[Event "koma-board game"]', '[Event "second copy"]'));

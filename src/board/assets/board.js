@@ -20,7 +20,7 @@ const GAMES = {
       '<b>Promotion</b>: a Crab that ends its movement in the opponent\'s home column may become a Shrimp; you are asked.',
       '<b>Captures</b>: enemy pieces in a line between the moved piece and another of yours are taken.',
       '<b>Bond</b>: if the moved piece now touches others of its type (orthogonally), you may move any one piece of that group one step diagonally. You are offered the Bond after the first movement; click a piece of the group, or "No Bond" to end the turn.',
-      'You win with three captures or three Shrimps of your own on the board.',
+      'You win with three captures or three Shrimps of your own on the board. The same position a fourth time is a draw (rule option KaniRepetition).',
     ],
   },
   hasami: {
@@ -83,6 +83,7 @@ const RULE_HELP = {
   HasamiLines: 'a whole line of enemy men closed at both ends is captured (off: only a single man)',
   HasamiCorners: 'a man in a corner is captured when both neighbours are enemy men',
   KaniBondAnyType: 'advanced: Crabs and Shrimps bond with each other',
+  KaniRepetition: 'the fourth occurrence of the same position (board and side to move) is a draw (off: the rulebook alone, no draw)',
   NegaeriEdge: 'the board edge closes a sandwich',
   NegaeriEqualHands: 'the first player starts with 3 pawns in hand instead of 4',
   NegaeriChainLimit: 'highest chain level that flips',
@@ -116,8 +117,12 @@ const $ = (id) => document.getElementById(id);
 
 // ---------- server ----------
 
+// The server's secret, written into the page: every API request carries
+// it, so no other page can start programs through the server.
+const SECRET = document.querySelector('meta[name="koma-secret"]').content;
+
 async function api(method, url, body) {
-  const opts = { method, headers: {} };
+  const opts = { method, headers: { 'X-Koma-Secret': SECRET } };
   if (body !== undefined) {
     opts.headers['Content-Type'] = 'application/json';
     opts.body = JSON.stringify(body);
@@ -130,6 +135,26 @@ async function api(method, url, body) {
     throw new Error(msg);
   }
   return data;
+}
+
+// Downloads a game's record: fetched with the secret, then saved under
+// the name the server gives it.
+async function saveRecord(id) {
+  const res = await fetch(`/api/tables/${id}/record`, { headers: { 'X-Koma-Secret': SECRET } });
+  if (!res.ok) {
+    let msg = `${res.status} ${res.statusText}`;
+    try { msg = (await res.json()).error || msg; } catch (e) { /* not JSON */ }
+    throw new Error(msg);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '');
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name ? name[1] : `koma-${id}.pgn`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 function showError(msg) {
@@ -1110,7 +1135,7 @@ async function init() {
   $('btn-undo').addEventListener('click', async () => {
     try { accept(await api('POST', `/api/tables/${app.table}/undo`, {})); } catch (e) { showError(e.message); }
   });
-  $('btn-save').addEventListener('click', () => { if (app.table !== null) location.href = `/api/tables/${app.table}/record`; });
+  $('btn-save').addEventListener('click', () => { if (app.table !== null) saveRecord(app.table).catch((e) => showError(e.message)); });
   $('btn-pass').addEventListener('click', () => send('pass'));
   $('btn-cancel').addEventListener('click', () => { clearSel(); render(); });
   $('step-first').addEventListener('click', () => stepTo(0));

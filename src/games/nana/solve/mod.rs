@@ -223,7 +223,8 @@ pub fn run_verify(
     log: &mut dyn FnMut(String),
 ) -> Result<String, String> {
     let t0 = Instant::now();
-    let table = NanaTable::load(Index::get(), path)?;
+    let table = NanaTable::load(Index::get(), path)
+        .map_err(|e| format!("cannot use {} as the table: {e}", path.display()))?;
     log(format!(
         "loaded {} in {:.1} s",
         path.display(),

@@ -26,6 +26,7 @@ use super::retro::{Value, decode};
 use crate::core::{Color, Game, Table, TableValue};
 use crate::games::nana::Nana;
 use crate::games::nana::board::Family;
+use std::io::Read;
 use std::path::Path;
 
 pub const MAGIC: &[u8; 8] = b"KOMANANA";
@@ -98,6 +99,24 @@ pub struct NanaTable {
     values: Vec<u8>,
 }
 
+fn u32_at(bytes: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]])
+}
+
+fn u64_at(bytes: &[u8], o: usize) -> u64 {
+    u64::from(u32_at(bytes, o)) | (u64::from(u32_at(bytes, o + 4)) << 32)
+}
+
+/// Opens for reading without waiting for a writer, should the path be a
+/// FIFO after all (opening one blocks until the other end opens).
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NONBLOCK);
+    o.open(path)
+}
+
 fn material_bytes(m: Material) -> [u8; 4] {
     [m.orth[0], m.orth[1], m.diag[0], m.diag[1]]
 }
@@ -137,8 +156,9 @@ impl NanaTable {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
-    /// The table of the game of `ix` from a file's bytes, checked whole.
-    pub fn from_bytes(ix: &'static Index, bytes: &[u8]) -> Result<NanaTable, String> {
+    /// Checks a file's 64-byte header against the game of `ix`; returns
+    /// the file size it announces.
+    fn check_header(ix: &'static Index, bytes: &[u8]) -> Result<u64, String> {
         if bytes.len() < HEADER {
             return Err(format!(
                 "truncated: {} bytes, less than the {HEADER}-byte header",
@@ -148,10 +168,7 @@ impl NanaTable {
         if &bytes[..8] != MAGIC {
             return Err("not a Koma Nana table (the file does not start with KOMANANA)".into());
         }
-        let u32_at =
-            |o: usize| u32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]);
-        let u64_at = |o: usize| u64::from(u32_at(o)) | (u64::from(u32_at(o + 4)) << 32);
-        let version = u32_at(8);
+        let version = u32_at(bytes, 8);
         if version != VERSION {
             return Err(format!(
                 "table version {version}, this Koma reads version {VERSION}"
@@ -164,27 +181,35 @@ impl NanaTable {
                 material_bytes(ix.material())
             ));
         }
-        let entries = u64_at(16);
+        let entries = u64_at(bytes, 16);
         if entries != ix.len() as u64 {
             return Err(format!(
                 "the header says {entries} entries, the index has {}",
                 ix.len()
             ));
         }
-        let want = HEADER as u64 + entries;
+        Ok(HEADER as u64 + entries)
+    }
+
+    fn size_error(len: u64, want: u64) -> String {
+        format!(
+            "{len} bytes, expected {want}: the file is {}",
+            if len < want {
+                "truncated"
+            } else {
+                "longer than its entries"
+            }
+        )
+    }
+
+    /// The table of the game of `ix` from a file's bytes, checked whole.
+    pub fn from_bytes(ix: &'static Index, bytes: &[u8]) -> Result<NanaTable, String> {
+        let want = Self::check_header(ix, bytes)?;
         if bytes.len() as u64 != want {
-            return Err(format!(
-                "{} bytes, expected {want}: the file is {}",
-                bytes.len(),
-                if (bytes.len() as u64) < want {
-                    "truncated"
-                } else {
-                    "longer than its entries"
-                }
-            ));
+            return Err(Self::size_error(bytes.len() as u64, want));
         }
         let values = &bytes[HEADER..];
-        let stored = u32_at(60);
+        let stored = u32_at(bytes, 60);
         let crc = crc32(crc32(0, &bytes[..60]), values);
         if crc != stored {
             return Err(format!(
@@ -193,11 +218,11 @@ impl NanaTable {
         }
         let c = Counts::of(values);
         let header = Counts {
-            reached: u64_at(24),
-            won: u64_at(32),
-            lost: u64_at(40),
-            drawn: u64_at(48),
-            longest: u32_at(56),
+            reached: u64_at(bytes, 24),
+            won: u64_at(bytes, 32),
+            lost: u64_at(bytes, 40),
+            drawn: u64_at(bytes, 48),
+            longest: u32_at(bytes, 56),
         };
         if c != header {
             return Err(format!(
@@ -207,9 +232,44 @@ impl NanaTable {
         Ok(NanaTable::new(ix, values.to_vec()))
     }
 
+    /// Loads a table file. Only a regular file of exactly the size its
+    /// header announces is read (at most one header from anything else):
+    /// the path comes from outside, and a FIFO or a device must neither
+    /// hang the engine nor fill its memory. The error describes the file
+    /// without naming it.
     pub fn load(ix: &'static Index, path: &Path) -> Result<NanaTable, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let regular = |m: &std::fs::Metadata| {
+            if m.is_file() {
+                Ok(m.len())
+            } else {
+                Err("not a regular file".to_string())
+            }
+        };
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+        regular(&meta)?;
+        let mut file = open_without_blocking(path).map_err(|e| format!("cannot read it: {e}"))?;
+        // Again on the open file: the path may have changed since.
+        let len = regular(
+            &file
+                .metadata()
+                .map_err(|e| format!("cannot read it: {e}"))?,
+        )?;
+        let mut header = Vec::with_capacity(HEADER);
+        (&mut file)
+            .take(HEADER as u64)
+            .read_to_end(&mut header)
+            .map_err(|e| format!("cannot read it: {e}"))?;
+        let want = Self::check_header(ix, &header)?;
+        if len != want {
+            return Err(Self::size_error(len, want));
+        }
+        let mut bytes = header;
+        bytes
+            .try_reserve_exact(want as usize - HEADER)
+            .map_err(|_| format!("no memory for its {want} bytes"))?;
+        file.take(want - HEADER as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read it: {e}"))?;
         NanaTable::from_bytes(ix, &bytes)
     }
 
