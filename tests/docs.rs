@@ -696,7 +696,7 @@ fn every_example_of_the_rules_pages_replays() {
 }
 
 /// Every rule option of every game appears, with its default, in the
-/// table of that game's page.
+/// table of that game's page, and the table names no other.
 #[test]
 fn the_rules_pages_list_every_rule_option_with_its_default() {
     for &g in koma::games::GameId::ALL {
@@ -706,6 +706,16 @@ fn the_rules_pages_list_every_rule_option_with_its_default() {
             assert!(
                 page.contains(&row),
                 "docs/rules/{g}.md has no row starting {row}"
+            );
+        }
+        if g.rule_specs().is_empty() {
+            continue;
+        }
+        for row in table_rows(&page, "Rule options") {
+            let name = code_span(&row[0]).unwrap_or("");
+            assert!(
+                g.rule_specs().iter().any(|s| s.name == name),
+                "docs/rules/{g}.md documents {name:?}, which {g} does not have"
             );
         }
     }
