@@ -10,6 +10,7 @@ use super::opening::{replay, start_position};
 use super::reason::Reason;
 use super::records::tags;
 use super::report::outcome_of;
+use super::shard::Shard;
 use crate::core::{Game, MoveText, Outcome, Rules, status_with_history};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::options::parse_option_value;
@@ -65,6 +66,11 @@ fn check_tags(r: &Record) -> Result<(), String> {
                 ));
             }
         }
+    }
+    if let Some(v) = r.tag(tags::SHARD)
+        && v.parse::<Shard>().is_err()
+    {
+        return Err(format!("Shard {v:?} is not I/N with 1 <= I <= N"));
     }
     if let Some(n) = tag_number(r, tags::PLY_COUNT)
         && n != r.moves.len() as u64
@@ -299,6 +305,26 @@ mod tests {
             r.tags.push((t.into(), v.into()));
         }
         assert_eq!(check(&r), Ok(()));
+    }
+
+    #[test]
+    fn a_shards_tags_are_valid_and_its_index_within_its_count() {
+        let mut r = record(&["a1a2", "i9i8"], "1-0", "loses on time");
+        for (t, v) in [
+            ("Shard", "4/4"),
+            ("Site", "node7"),
+            ("FirstEngine", "Koma 0.1.0"),
+            ("SecondEngine", "mock"),
+            ("RefereeCommand", "koma-referee --engine cmd=a 'name=x y'"),
+        ] {
+            r.tags.push((t.into(), v.into()));
+        }
+        assert_eq!(check(&r), Ok(()));
+        for bad in ["5/4", "0/4", "1", "x"] {
+            r.set_tag("Shard", bad);
+            let e = check(&r).unwrap_err();
+            assert!(e.contains("Shard"), "{bad}: {e}");
+        }
     }
 
     #[test]
