@@ -32,7 +32,7 @@ use super::play::new_play;
 use super::records;
 use super::table::{EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
-use crate::core::{Game, OptionKind};
+use crate::core::{Game, OptionKind, RuleValues};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{parse_move, parse_position};
 use crate::referee::clock::{EngineLimits, TimeControl};
@@ -458,25 +458,24 @@ fn game_of(name: &str) -> Result<GameId, (u16, String)> {
     })
 }
 
-/// Rule values as the option parser reads them (`true`, `3`, `lead3`).
-fn rule_pairs(rules: &BTreeMap<String, Value>) -> Result<Vec<(String, String)>, (u16, String)> {
-    rules
-        .iter()
-        .map(|(k, v)| {
-            let s = match v {
-                Value::String(s) => s.clone(),
-                Value::Bool(b) => b.to_string(),
-                Value::Number(n) => n.to_string(),
-                _ => {
-                    return Err((
-                        400,
-                        format!("rule {k}: expected a string, a number or true/false"),
-                    ));
-                }
-            };
-            Ok((k.clone(), s))
-        })
-        .collect()
+/// The page's rule choices (`true`, `3`, `"lead3"`), read as the referee
+/// reads `--rule`.
+fn rule_values(game: GameId, rules: &BTreeMap<String, Value>) -> Result<RuleValues, (u16, String)> {
+    let mut pairs = Vec::new();
+    for (k, v) in rules {
+        let text = match v {
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            _ => {
+                let msg = format!("rule {k}: expected a string, a number or true/false");
+                return Err((400, msg));
+            }
+        };
+        pairs.push((k.as_str(), text));
+    }
+    game.read_rules(pairs.iter().map(|(k, v)| (*k, v.as_str())))
+        .map_err(|e| (400, e))
 }
 
 fn start_text(start: &Option<String>) -> Result<Option<crate::core::PositionText>, (u16, String)> {
@@ -651,7 +650,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
         t
     } else {
         let game = game_of(r.game.as_deref().unwrap_or(GameId::DEFAULT.name()))?;
-        let rules = rule_pairs(&r.rules)?;
+        let rules = rule_values(game, &r.rules)?;
         let start = start_text(&r.start)?;
         let play = new_play(game, &rules, start.as_ref()).map_err(|e| (400, e))?;
         let reqs = r.players.unwrap_or_default();
@@ -686,13 +685,12 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
 fn positions(req: &Request) -> Answer {
     let r: PositionsReq = body(req)?;
     let game = game_of(&r.game)?;
-    let rules = rule_pairs(&r.rules)?;
+    let rules = rule_values(game, &r.rules)?;
     let start = start_text(&r.start)?;
     let mut play = new_play(game, &rules, start.as_ref()).map_err(|e| (400, e))?;
     for (k, m) in r.moves.iter().enumerate() {
         let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
-        play.play(&text)
-            .map_err(|e| (422, format!("move {} ({m}): {e}", k + 1)))?;
+        play.play(&text).map_err(|e| (422, e.to_string()))?;
     }
     let legal = play.legal();
     let texts: Vec<Value> = legal["moves"]

@@ -11,7 +11,7 @@
 //! clocks are sent on every poll instead).
 
 use super::play::{Play, side_name};
-use crate::core::{Color, MoveText, Outcome};
+use crate::core::{Color, MoveText, Outcome, ReplayError};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{GoParams, InfoLine, InfoScore};
 use crate::referee::clock::{Clock, EngineLimits};
@@ -272,7 +272,11 @@ impl Table {
             self.notify();
             return Err((409, "the clock ran out before the move arrived".into()));
         }
-        st.play.play(text).map_err(|e| (422, e))?;
+        st.play.play(text).map_err(|e| match e {
+            // One move of a person's: no need to number it.
+            ReplayError::Illegal { mv, .. } => (422, format!("{mv} is not a legal move here")),
+            ReplayError::AfterEnd { end, .. } => (422, format!("the game is over ({end})")),
+        })?;
         st.after_move(side, clock, Some(comment(None, elapsed)));
         drop(st);
         self.notify();

@@ -7,8 +7,8 @@ use super::Output;
 use super::display;
 use crate::core::tablebase::best_move;
 use crate::core::{
-    Color, End, Game, History, OptionValue, Rules, TableValue, Tablebase, perft,
-    perft_divide_until, status_with_history,
+    Color, End, Game, GameLine, History, LineError, OptionValue, ReplayError, Rules, TableValue,
+    Tablebase, perft, perft_divide_until,
 };
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{InfoLine, InfoScore, PositionCommand, PositionStart, Reply};
@@ -94,17 +94,14 @@ pub fn load_table(game: GameId, path: &Path) -> Result<SharedTable, String> {
 
 pub struct GameSession<G: Game> {
     rules: G::Rules,
-    pos: G,
-    history: History,
+    line: GameLine<G>,
     table: Option<Arc<dyn Tablebase<G>>>,
 }
 
 impl<G: Game> GameSession<G> {
     pub fn new(rules: G::Rules) -> Self {
-        let pos = G::start(&rules);
         GameSession {
-            history: History::starting_at(&pos),
-            pos,
+            line: GameLine::new(&rules),
             rules,
             table: None,
         }
@@ -120,11 +117,9 @@ pub fn new_session(
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn Session>, String>;
         fn visit<G: Game>(self) -> Self::Output {
-            let mut r = G::Rules::default();
-            for (name, value) in self.0 {
-                r.set(name, value)?;
-            }
-            Ok(Box::new(GameSession::<G>::new(r)))
+            Ok(Box::new(GameSession::<G>::new(G::Rules::from_values(
+                self.0,
+            )?)))
         }
     }
     game.visit(Make(rules))
@@ -136,36 +131,35 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), String> {
-        let mut pos = match &cmd.start {
-            PositionStart::StartPos => G::start(&self.rules),
-            PositionStart::Fen(t) => G::from_text(t, &self.rules).map_err(|e| {
-                let board = t.to_string();
-                let first = board.split(' ').next().unwrap_or("").to_string();
-                format!("invalid {} position ({e}) at {first}", G::NAME)
-            })?,
+        let start = match &cmd.start {
+            PositionStart::StartPos => None,
+            PositionStart::Fen(t) => Some(t),
         };
-        let mut history = History::starting_at(&pos);
-        for m in &cmd.moves {
-            if let Some(end) = status_with_history(&pos, &history) {
-                return Err(format!("illegal move, the game is over ({end}) at {m}"));
+        // The protocol's errors end with the token they are about.
+        self.line = GameLine::from_text(start, &cmd.moves, &self.rules).map_err(|e| match e {
+            LineError::Position { .. } => {
+                let board = start.map(|t| t.to_string()).unwrap_or_default();
+                format!("{e} at {}", board.split(' ').next().unwrap_or(""))
             }
-            let mv = pos
-                .find_move(m)
-                .ok_or_else(|| format!("illegal move at {m}"))?;
-            pos = pos.play(mv);
-            history.push(pos.repetition_key());
-        }
-        self.pos = pos;
-        self.history = history;
+            LineError::Move(ReplayError::Illegal { mv, .. }) => format!("illegal move at {mv}"),
+            LineError::Move(ReplayError::AfterEnd { mv, end, .. }) => {
+                format!("illegal move, the game is over ({end}) at {mv}")
+            }
+        })?;
         Ok(())
     }
 
     fn display(&self) -> String {
-        display::render(&self.pos.to_text(), G::FILES, G::RANKS, self.status())
+        display::render(
+            &self.line.current().to_text(),
+            G::FILES,
+            G::RANKS,
+            self.status(),
+        )
     }
 
     fn perft_job(&self, depth: u32) -> PerftJob {
-        let pos = self.pos.clone();
+        let pos = self.line.current().clone();
         Box::new(move |stop| {
             let d = perft_divide_until(&pos, depth, stop);
             let partial = match (d.complete, d.rows.last()) {
@@ -193,8 +187,8 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>> {
-        let root = self.pos.clone();
-        let history = self.history.clone();
+        let root = self.line.current().clone();
+        let history = self.line.history().clone();
         let over = self.status().is_some();
         let table = self.table.clone();
         std::thread::Builder::new()
@@ -203,11 +197,11 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn status(&self) -> Option<End> {
-        status_with_history(&self.pos, &self.history)
+        self.line.status()
     }
 
     fn side_to_move(&self) -> Color {
-        self.pos.side_to_move()
+        self.line.current().side_to_move()
     }
 
     fn set_table(&mut self, table: Option<SharedTable>) {

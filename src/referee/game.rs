@@ -7,9 +7,9 @@
 use super::clock::{Clock, EngineLimits};
 use super::engine_proc::{EngineProc, Event, Recv};
 use super::handshake::{self, Failure, Timeouts, quote};
-use super::opening::{Opening, replay, start_position};
+use super::opening::Opening;
 use super::reason::Reason;
-use crate::core::{Color, Game, MoveText, Outcome, status_with_history};
+use crate::core::{Color, Game, MoveText, Outcome};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{
     Command, GoParams, InfoLine, InfoScore, PositionLine, PositionStart, Reply, parse_reply,
@@ -47,8 +47,10 @@ pub fn play<G: Game>(
     setup: &GameSetup<'_, G>,
     engines: [&mut EngineProc; 2],
 ) -> Result<GameEnd, String> {
-    let start = start_position::<G>(setup.opening.start.as_ref(), setup.rules)?;
-    let (mut pos, mut history, _) = replay(start, &setup.opening.moves)?;
+    let mut line = setup
+        .opening
+        .line::<G>(setup.rules)
+        .map_err(|e| e.to_string())?;
     let mut moves: Vec<RecordMove> = setup
         .opening
         .moves
@@ -84,23 +86,22 @@ pub fn play<G: Game>(
         None => PositionStart::StartPos,
         Some(t) => PositionStart::Fen(t.clone()),
     };
-    let mut plies = setup.opening.moves.len();
     let mut position = PositionLine::new(&start_cmd, &setup.opening.moves);
     loop {
-        if let Some(e) = status_with_history(&pos, &history) {
+        if let Some(e) = line.status() {
             end.outcome = e.outcome;
             end.reason = Reason::Rules(e.reason);
             break;
         }
         if let Some(max) = setup.max_plies
-            && plies >= max as usize
+            && line.plies() >= max as usize
         {
             end.outcome = Outcome::Draw;
             end.reason = Reason::PlyLimit;
             end.detail = Some(format!("{max} plies"));
             break;
         }
-        let side = pos.side_to_move();
+        let side = line.current().side_to_move();
         let s = side.index();
         let go = GoParams {
             time: [clocks[0].time_ms(), clocks[1].time_ms()],
@@ -144,16 +145,13 @@ pub fn play<G: Game>(
             fail(&mut end, side, f);
             break;
         };
-        let Some(m) = pos.find_move(&text) else {
+        let Some(m) = line.current().find_move(&text) else {
             let f = Failure::new(Reason::IllegalMove, format!("illegal move {text}"), false);
             fail(&mut end, side, f);
             break;
         };
-        let text = pos.move_text(m);
-        pos = pos.play(m);
-        history.push(pos.repetition_key());
+        let text = line.play(m);
         position.push(&text);
-        plies += 1;
         moves.push(RecordMove {
             mv: text,
             comment: Some(comment(info.as_ref(), elapsed)),

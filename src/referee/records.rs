@@ -6,7 +6,8 @@ use super::clock::EngineLimits;
 use super::game::GameEnd;
 use super::reason::Reason;
 use super::schedule::GameSpec;
-use crate::core::{OptionValue, PositionText};
+use crate::core::{OptionValue, PositionText, RuleValues};
+use crate::games::GameId;
 use crate::protocol::record::Record;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -100,6 +101,16 @@ pub fn sentence(r: &Record) -> Option<String> {
     let outcome = r.tag(tags::RESULT)?.parse().ok()?;
     let names = [r.tag(tags::FIRST)?, r.tag(tags::SECOND)?];
     Some(reason.sentence(outcome, names))
+}
+
+/// The rule options a record's tags give (tags are named as the options).
+pub fn rule_values(r: &Record, game: GameId) -> Result<RuleValues, String> {
+    let specs = game.rule_specs();
+    game.read_rules(
+        specs
+            .iter()
+            .filter_map(|s| r.tag(s.name).map(|v| (s.name, v))),
+    )
 }
 
 /// The files each record is appended to, in order; the last is the commit
