@@ -35,7 +35,7 @@ use super::{Registry, launch_text};
 use crate::core::{Game, OptionKind};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{parse_move, parse_position};
-use crate::referee::clock::{Limits, TimeControl};
+use crate::referee::clock::{EngineLimits, TimeControl};
 use crate::referee::engine_proc::Launch;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -500,18 +500,18 @@ fn seconds(v: Option<f64>, what: &str) -> Result<Duration, (u16, String)> {
     Ok(Duration::from_secs_f64(x))
 }
 
-fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<Limits, (u16, String)> {
+fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<EngineLimits, (u16, String)> {
     let mode = t.as_ref().map_or("none", |t| t.mode.as_str());
     let l = match (mode, t) {
-        ("none", _) => Limits::default(),
+        ("none", _) => EngineLimits::default(),
         ("move", Some(t)) => {
             let s = seconds(t.seconds, &format!("{side}: seconds per move"))?;
             if s.is_zero() {
                 return Err((400, format!("{side}: seconds per move must be more than 0")));
             }
-            Limits {
+            EngineLimits {
                 movetime: Some(s),
-                ..Limits::default()
+                ..EngineLimits::default()
             }
         }
         ("clock", Some(t)) => {
@@ -520,13 +520,13 @@ fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<Limits, (u16,
             if base.is_zero() && inc.is_zero() {
                 return Err((400, format!("{side}: a clock needs some time")));
             }
-            Limits {
+            EngineLimits {
                 tc: Some(TimeControl {
                     moves: None,
                     base,
                     inc,
                 }),
-                ..Limits::default()
+                ..EngineLimits::default()
             }
         }
         (m, _) => {
@@ -536,7 +536,7 @@ fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<Limits, (u16,
             ));
         }
     };
-    if engine && l == Limits::default() {
+    if engine && l == EngineLimits::default() {
         return Err((
             400,
             format!("{side}: an engine needs a time limit (seconds per move or a clock)"),
@@ -635,7 +635,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
         let viewer = |name: &String| Player {
             role: Role::Viewer,
             name: name.clone(),
-            limits: Limits::default(),
+            limits: EngineLimits::default(),
         };
         let players = [viewer(&loaded.names[0]), viewer(&loaded.names[1])];
         let t = Table::new(
@@ -659,7 +659,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
             let human = |n: &str| Player {
                 role: Role::Human,
                 name: n.to_string(),
-                limits: Limits::default(),
+                limits: EngineLimits::default(),
             };
             [human("Human"), human("Human")]
         } else if reqs.len() == 2 {

@@ -5,7 +5,7 @@
 
 use super::{
     Color, End, EndReason, MoveSink, MoveText, OptionSpec, OptionValue, Outcome, PositionText,
-    Table, movelist::MoveCounter,
+    Tablebase, movelist::MoveCounter,
 };
 use std::fmt::Debug;
 use std::ops::DerefMut;
@@ -182,7 +182,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Loads the game's table of solved positions from a file, checking it
     /// whole; the error says what is wrong with the file (without naming
     /// it: the caller does).
-    fn load_table(_path: &Path) -> Result<Arc<dyn Table<Self>>, String> {
+    fn load_table(_path: &Path) -> Result<Arc<dyn Tablebase<Self>>, String> {
         Err(format!("{} has no table of solved positions", Self::NAME))
     }
 

@@ -11,7 +11,7 @@ pub mod options;
 pub mod outcome;
 pub mod perft;
 pub mod sandwich;
-pub mod table;
+pub mod tablebase;
 pub mod text;
 pub mod zobrist;
 
@@ -21,7 +21,7 @@ pub use game::{Game, NoRules, PositionError, Rules, game_status};
 pub use history::{History, status_with_history};
 pub use movelist::{MoveList, MoveSink};
 pub use options::{OptionKind, OptionSpec, OptionValue};
-pub use outcome::{End, EndReason, Outcome};
+pub use outcome::{End, EndReason, Outcome, UnknownResult};
 pub use perft::{Divided, perft, perft_divide, perft_divide_until};
-pub use table::{Table, TableValue};
+pub use tablebase::{TableValue, Tablebase};
 pub use text::{MoveText, PieceText, PositionText, StepText};

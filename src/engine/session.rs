@@ -1,16 +1,17 @@
 //! One game being played: its rules, the current position and its history.
-//! `Session` is the engine's one dynamic seam; `GameSession<G>` implements
-//! it once for every game, so nothing below pays dynamic dispatch.
+//! The engine holds the selected game as a `Box<dyn Session>`, made through
+//! `GameId::visit`; `GameSession<G>` is monomorphised, so nothing below it
+//! pays dynamic dispatch.
 
 use super::Output;
 use super::display;
-use crate::core::table::best_move;
+use crate::core::tablebase::best_move;
 use crate::core::{
-    Color, End, Game, History, OptionValue, Rules, Table, TableValue, perft, perft_divide_until,
-    status_with_history,
+    Color, End, Game, History, OptionValue, Rules, TableValue, Tablebase, perft,
+    perft_divide_until, status_with_history,
 };
 use crate::games::{GameId, GameVisitor};
-use crate::protocol::{InfoLine, PositionCommand, PositionStart, Reply, Score};
+use crate::protocol::{InfoLine, InfoScore, PositionCommand, PositionStart, Reply};
 use crate::search::{self, Context, Limits, MATE, Report, Settings, Tt, score::mate_moves};
 use std::any::Any;
 use std::path::Path;
@@ -63,7 +64,7 @@ pub struct PerftCount {
 }
 
 /// A loaded table of solved positions of some game: an `Arc<dyn
-/// Table<G>>` behind `Any`, so that the engine can keep one per game.
+/// Tablebase<G>>` behind `Any`, so that the engine can keep one per game.
 pub type SharedTable = Arc<dyn Any + Send + Sync>;
 
 /// The engine option naming `game`'s table file, if it has one.
@@ -84,7 +85,7 @@ pub fn load_table(game: GameId, path: &Path) -> Result<SharedTable, String> {
     impl GameVisitor for Load<'_> {
         type Output = Result<SharedTable, String>;
         fn visit<G: Game>(self) -> Self::Output {
-            let t: Arc<dyn Table<G>> = G::load_table(self.0)?;
+            let t: Arc<dyn Tablebase<G>> = G::load_table(self.0)?;
             Ok(Arc::new(t))
         }
     }
@@ -95,7 +96,7 @@ pub struct GameSession<G: Game> {
     rules: G::Rules,
     pos: G,
     history: History,
-    table: Option<Arc<dyn Table<G>>>,
+    table: Option<Arc<dyn Tablebase<G>>>,
 }
 
 impl<G: Game> GameSession<G> {
@@ -210,7 +211,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn set_table(&mut self, table: Option<SharedTable>) {
-        self.table = table.and_then(|t| t.downcast_ref::<Arc<dyn Table<G>>>().cloned());
+        self.table = table.and_then(|t| t.downcast_ref::<Arc<dyn Tablebase<G>>>().cloned());
     }
 }
 
@@ -218,13 +219,13 @@ impl<G: Game> Session for GameSession<G> {
 /// value (mate in moves, or 0 for a draw) and the move.
 fn table_info<G: Game>(root: &G, mv: G::Move, value: TableValue) -> InfoLine {
     let score = match value {
-        TableValue::Win(d) => mate_moves(MATE - d as i32).map(Score::Mate),
-        TableValue::Loss(d) => mate_moves(-(MATE - d as i32)).map(Score::Mate),
+        TableValue::Win(d) => mate_moves(MATE - d as i32).map(InfoScore::Mate),
+        TableValue::Loss(d) => mate_moves(-(MATE - d as i32)).map(InfoScore::Mate),
         TableValue::Draw => None,
     };
     InfoLine {
         depth: Some(1),
-        score: Some(score.unwrap_or(Score::Cp(0))),
+        score: Some(score.unwrap_or(InfoScore::Cp(0))),
         pv: vec![root.move_text(mv)],
         ..InfoLine::default()
     }
@@ -239,8 +240,8 @@ pub fn info_line<G: Game>(root: &G, r: &Report<G::Move>) -> InfoLine {
         multipv: Some(r.multipv as u32),
         hashfull: Some(r.hashfull),
         score: Some(match mate_moves(r.score) {
-            Some(m) => Score::Mate(m),
-            None => Score::Cp(r.score),
+            Some(m) => InfoScore::Mate(m),
+            None => InfoScore::Cp(r.score),
         }),
         nodes: Some(r.nodes),
         nps: Some(r.nodes * 1000 / ms.max(1)),
@@ -257,7 +258,7 @@ fn run_search<G: Game>(
     root: G,
     history: History,
     over: bool,
-    table: Option<Arc<dyn Table<G>>>,
+    table: Option<Arc<dyn Tablebase<G>>>,
     job: SearchJob,
 ) {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -3,7 +3,7 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
-use super::clock::{Limits, TimeControl};
+use super::clock::{EngineLimits, TimeControl};
 use super::engine_proc::Launch;
 use super::files::open_regular;
 use super::handshake::Timeouts;
@@ -220,7 +220,7 @@ pub struct EngineConfig {
     pub name: String,
     pub launch: Launch,
     pub options: Vec<(String, String)>,
-    pub limits: Limits,
+    pub limits: EngineLimits,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -449,7 +449,7 @@ fn engine_config(
     let mut args = Vec::new();
     let mut dir = None;
     let mut options: Vec<(String, String)> = Vec::new();
-    let mut limits = Limits::default();
+    let mut limits = EngineLimits::default();
     let which = |k: &str| format!("engine {number}: {k}");
     // --each first, so the engine's own keys override.
     for (k, v) in each.iter().chain(own) {
@@ -481,7 +481,7 @@ fn engine_config(
     if cmd.is_empty() {
         return Err(Usage(which("cmd= is empty")));
     }
-    if limits == Limits::default() {
+    if limits == EngineLimits::default() {
         return Err(Usage(which(
             "no limit: give tc=, st=, depth= or nodes= (or the same with --each)",
         )));

@@ -4,7 +4,7 @@
 //! an `isready` heartbeat telling a stalled engine from a thinking one),
 //! charges the clock, checks legality, and plays the move.
 
-use super::clock::{Clock, Limits};
+use super::clock::{Clock, EngineLimits};
 use super::engine_proc::{EngineProc, Event, Recv};
 use super::handshake::{self, Failure, Timeouts, quote};
 use super::opening::{Opening, replay, start_position};
@@ -12,7 +12,7 @@ use super::reason::Reason;
 use crate::core::{Color, Game, MoveText, Outcome, status_with_history};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{
-    Command, GoParams, InfoLine, PositionLine, PositionStart, Reply, Score, parse_reply,
+    Command, GoParams, InfoLine, InfoScore, PositionLine, PositionStart, Reply, parse_reply,
 };
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ pub struct GameSetup<'a, G: Game> {
     pub rules: &'a G::Rules,
     pub opening: &'a Opening,
     /// By colour: the first player's limits first.
-    pub limits: [&'a Limits; 2],
+    pub limits: [&'a EngineLimits; 2],
     pub margin: Duration,
     pub max_plies: Option<u32>,
     pub timeouts: Timeouts,
@@ -174,9 +174,9 @@ pub fn comment(info: Option<&InfoLine>, elapsed: Duration) -> String {
     let secs = format!("{:.3}s", elapsed.as_secs_f64());
     let Some(i) = info else { return secs };
     let score = match i.score {
-        Some(Score::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
-        Some(Score::Mate(m)) if m >= 0 => format!("+M{m}"),
-        Some(Score::Mate(m)) => format!("-M{}", -m),
+        Some(InfoScore::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Some(InfoScore::Mate(m)) if m >= 0 => format!("+M{m}"),
+        Some(InfoScore::Mate(m)) => format!("-M{}", -m),
         None => return secs,
     };
     match i.depth {

@@ -2,7 +2,7 @@
 //! every record file as the game ends (the `--pgnout` file, then the state
 //! file, which is the commit point of a resumable match).
 
-use super::clock::Limits;
+use super::clock::EngineLimits;
 use super::game::GameEnd;
 use super::reason::Reason;
 use super::schedule::GameSpec;
@@ -45,7 +45,7 @@ pub fn build(
     ctx: &RecordContext<'_>,
     spec: &GameSpec,
     names: [&str; 2],
-    limits: [&Limits; 2],
+    limits: [&EngineLimits; 2],
     start: Option<&PositionText>,
     opening_plies: usize,
     end: &GameEnd,
@@ -97,7 +97,7 @@ pub fn build(
 /// The sentence of a record's end, from its tags: `B loses on time`.
 pub fn sentence(r: &Record) -> Option<String> {
     let reason = Reason::from_message(r.tag(tags::TERMINATION)?)?;
-    let outcome = super::report::outcome_of(r.tag(tags::RESULT)?)?;
+    let outcome = r.tag(tags::RESULT)?.parse().ok()?;
     let names = [r.tag(tags::FIRST)?, r.tag(tags::SECOND)?];
     Some(reason.sentence(outcome, names))
 }

@@ -9,7 +9,6 @@ use super::files::open_regular;
 use super::opening::{replay, start_position};
 use super::reason::Reason;
 use super::records::tags;
-use super::report::outcome_of;
 use crate::core::{Game, MoveText, Outcome, Rules, status_with_history};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::options::parse_option_value;
@@ -97,7 +96,10 @@ pub fn check(r: &Record) -> Result<(), String> {
             r.result
         ));
     }
-    let outcome = outcome_of(&r.result).ok_or_else(|| format!("no result ({})", r.result))?;
+    let outcome: Outcome = r
+        .result
+        .parse()
+        .map_err(|_| format!("no result ({})", r.result))?;
     let term = r.tag(tags::TERMINATION).ok_or("no Termination tag")?;
     let reason = Reason::from_message(term).ok_or_else(|| format!("unknown Termination {term}"))?;
     struct Check<'a> {
