@@ -29,16 +29,17 @@ enum Job {
     },
     /// Counts move sequences (perft) with a per-move breakdown.
     Perft {
-        /// Game name (kaninariebi, hasami, nana, negaeri).
-        #[arg(long, default_value = GameId::DEFAULT.name())]
+        /// The game, by its UCI_Variant name.
+        #[arg(long, default_value = GameId::DEFAULT.name(), value_parser = game_names())]
         variant: String,
         /// Depth in plies.
         depth: u32,
         /// Position string instead of the start position.
         #[arg(long)]
         fen: Option<String>,
-        /// Moves to play from the position first.
-        #[arg(long, num_args = 1.., value_delimiter = ' ')]
+        /// Moves to play from the position first, in one argument separated
+        /// by spaces: --moves 'e1e5 e9e6' (or one --moves per move).
+        #[arg(long, value_name = "MOVES", value_delimiter = ' ')]
         moves: Vec<String>,
     },
     /// Solves a game strongly (only nana): labels every reachable position
@@ -60,6 +61,12 @@ enum Job {
         #[arg(long, default_value_t = 30)]
         per_distance: usize,
     },
+}
+
+/// The games `--variant` accepts; clap lists them in `--help` and in the
+/// error for any other name.
+fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(GameId::ALL.iter().map(|g| g.name()))
 }
 
 fn main() -> ExitCode {
