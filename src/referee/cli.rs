@@ -3,15 +3,14 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
-use super::clock::{Limits, TimeControl};
+use super::clock::{EngineLimits, TimeControl};
 use super::engine_proc::Launch;
 use super::files::open_regular;
 use super::handshake::Timeouts;
 use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
-use crate::core::OptionValue;
+use crate::core::RuleValues;
 use crate::games::GameId;
-use crate::protocol::options::parse_option_value;
 use crate::protocol::record::{OpeningLine, parse_opening};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
@@ -239,7 +238,7 @@ pub struct EngineConfig {
     pub name: String,
     pub launch: Launch,
     pub options: Vec<(String, String)>,
-    pub limits: Limits,
+    pub limits: EngineLimits,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -254,7 +253,7 @@ pub struct Openings {
 pub struct MatchConfig {
     pub engines: Vec<EngineConfig>,
     pub variant: GameId,
-    pub rules: Vec<(&'static str, OptionValue)>,
+    pub rules: RuleValues,
     pub games: u32,
     pub rounds: u32,
     pub openings: Option<Openings>,
@@ -524,7 +523,7 @@ fn engine_config(
     let mut args = Vec::new();
     let mut dir = None;
     let mut options: Vec<(String, String)> = Vec::new();
-    let mut limits = Limits::default();
+    let mut limits = EngineLimits::default();
     let which = |k: &str| format!("engine {number}: {k}");
     // --each first, so the engine's own keys override.
     for (k, v) in each.iter().chain(own) {
@@ -556,7 +555,7 @@ fn engine_config(
     if cmd.is_empty() {
         return Err(Usage(which("cmd= is empty")));
     }
-    if limits == Limits::default() {
+    if limits == EngineLimits::default() {
         return Err(Usage(which(
             "no limit: give tc=, st=, depth= or nodes= (or the same with --each)",
         )));
@@ -641,32 +640,15 @@ pub fn time_control(v: &str) -> Result<TimeControl, String> {
     Ok(TimeControl { moves, base, inc })
 }
 
-fn rule_options(game: GameId, rules: &[String]) -> Result<Vec<(&'static str, OptionValue)>, Usage> {
-    let specs = game.rule_specs();
-    let mut out: Vec<(&'static str, OptionValue)> = Vec::new();
-    for r in rules {
-        let (name, value) = r
-            .split_once('=')
-            .ok_or_else(|| Usage::new(format!("expected NAME=VALUE after --rule, got {r}")))?;
-        let spec = specs
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| {
-                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                Usage::new(format!(
-                    "{game} has no rule option {name}{}",
-                    if known.is_empty() {
-                        " (it has none)".to_string()
-                    } else {
-                        format!(": expected one of {}", known.join(", "))
-                    }
-                ))
-            })?;
-        let v = parse_option_value(spec, Some(value)).map_err(Usage)?;
-        out.retain(|(n, _)| *n != spec.name);
-        out.push((spec.name, v));
-    }
-    Ok(out)
+fn rule_options(game: GameId, rules: &[String]) -> Result<RuleValues, Usage> {
+    let pairs = rules
+        .iter()
+        .map(|r| {
+            r.split_once('=')
+                .ok_or_else(|| Usage::new(format!("expected NAME=VALUE after --rule, got {r}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    game.read_rules(pairs).map_err(Usage)
 }
 
 fn sprt(keys: &[(String, String)]) -> Result<Sprt, Usage> {
@@ -863,6 +845,7 @@ pub fn differences(a: &RecordedMatch, b: &RecordedMatch) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::OptionValue;
 
     fn parse_ok(args: &str) -> MatchConfig {
         let argv = std::iter::once("koma-referee").chain(args.split_whitespace());

@@ -2,11 +2,12 @@
 //! every record file as the game ends (the `--pgnout` file, then the state
 //! file, which is the commit point of a resumable match).
 
-use super::clock::Limits;
+use super::clock::EngineLimits;
 use super::game::GameEnd;
 use super::reason::Reason;
 use super::schedule::GameSpec;
-use crate::core::{OptionValue, PositionText};
+use crate::core::{OptionValue, PositionText, RuleValues};
+use crate::games::GameId;
 use crate::protocol::record::Record;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -112,7 +113,7 @@ pub fn build(
     ctx: &RecordContext<'_>,
     spec: &GameSpec,
     names: [&str; 2],
-    limits: [&Limits; 2],
+    limits: [&EngineLimits; 2],
     start: Option<&PositionText>,
     opening_plies: usize,
     end: &GameEnd,
@@ -164,9 +165,19 @@ pub fn build(
 /// The sentence of a record's end, from its tags: `B loses on time`.
 pub fn sentence(r: &Record) -> Option<String> {
     let reason = Reason::from_message(r.tag(tags::TERMINATION)?)?;
-    let outcome = super::report::outcome_of(r.tag(tags::RESULT)?)?;
+    let outcome = r.tag(tags::RESULT)?.parse().ok()?;
     let names = [r.tag(tags::FIRST)?, r.tag(tags::SECOND)?];
     Some(reason.sentence(outcome, names))
+}
+
+/// The rule options a record's tags give (tags are named as the options).
+pub fn rule_values(r: &Record, game: GameId) -> Result<RuleValues, String> {
+    let specs = game.rule_specs();
+    game.read_rules(
+        specs
+            .iter()
+            .filter_map(|s| r.tag(s.name).map(|v| (s.name, v))),
+    )
 }
 
 /// The words of a command line written by `shell_words`: blanks separate

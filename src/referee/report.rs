@@ -21,15 +21,6 @@ pub struct ResultRow {
     pub outcome: Outcome,
 }
 
-pub fn outcome_of(result: &str) -> Option<Outcome> {
-    match result {
-        "1-0" => Some(Outcome::Win(Color::First)),
-        "0-1" => Some(Outcome::Win(Color::Second)),
-        "1/2-1/2" => Some(Outcome::Draw),
-        _ => None,
-    }
-}
-
 /// The row of a record, if it has the tags and a decided result.
 pub fn row_of(r: &Record) -> Option<ResultRow> {
     Some(ResultRow {
@@ -37,7 +28,7 @@ pub fn row_of(r: &Record) -> Option<ResultRow> {
         pair: tag_number(r, tags::PAIR),
         first: r.tag(tags::FIRST)?.to_string(),
         second: r.tag(tags::SECOND)?.to_string(),
-        outcome: outcome_of(&r.result)?,
+        outcome: r.result.parse().ok()?,
     })
 }
 
@@ -303,7 +294,7 @@ mod tests {
             pair,
             first: first.into(),
             second: second.into(),
-            outcome: outcome_of(res).unwrap(),
+            outcome: res.parse().unwrap(),
         }
     }
 

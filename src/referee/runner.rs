@@ -18,7 +18,7 @@ use super::records::{self, RecordContext, RecordSink};
 use super::report::{self, ResultRow};
 use super::schedule::{self, GameSpec, Rng};
 use super::state;
-use crate::core::{Color, Game, OptionValue, Rules};
+use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
 use crate::protocol::record::Record;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
@@ -41,7 +41,7 @@ const QUIT_GRACE: Duration = Duration::from_millis(500);
 struct Ctx<'a, G: Game> {
     cfg: &'a MatchConfig,
     rules: G::Rules,
-    rule_values: Vec<(&'static str, OptionValue)>,
+    rule_values: RuleValues,
     book: Vec<Opening>,
     book_order: Vec<usize>,
     log: Option<Log>,
@@ -77,23 +77,8 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
             .check()
             .map_err(|why| Usage(format!("engine {}: {why}", e.name)))?;
     }
-    let mut rules = G::Rules::default();
-    for (name, value) in &cfg.rules {
-        rules
-            .set(name, value)
-            .map_err(|e| Usage(format!("--rule {name}: {e}")))?;
-    }
-    let rule_values: Vec<(&'static str, OptionValue)> = G::Rules::specs()
-        .iter()
-        .map(|s| {
-            let v = cfg
-                .rules
-                .iter()
-                .find(|(n, _)| *n == s.name)
-                .map_or_else(|| s.default_value(), |(_, v)| v.clone());
-            (s.name, v)
-        })
-        .collect();
+    let rules = G::Rules::from_values(&cfg.rules).map_err(|e| Usage(format!("--rule: {e}")))?;
+    let rule_values = with_defaults(G::Rules::specs(), &cfg.rules);
     let mut book = Vec::new();
     if let Some(o) = &cfg.openings {
         for (line, text) in &o.lines {
