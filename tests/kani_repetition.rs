@@ -7,7 +7,7 @@ mod common;
 mod referee;
 use common::converse;
 use koma::board::play::new_play;
-use koma::core::{EndReason, MoveText, Outcome};
+use koma::core::{EndReason, MoveText, Outcome, ReplayError};
 use koma::games::GameId;
 use referee::*;
 use std::time::Duration;
@@ -72,13 +72,14 @@ fn the_board_reports_the_fourth_occurrence_as_a_draw() {
         (end.outcome, end.reason),
         (Outcome::Draw, EndReason::Repetition)
     );
-    assert!(
-        play.play(&moves[0])
-            .unwrap_err()
-            .contains("the game is over")
-    );
+    assert!(matches!(
+        play.play(&moves[0]),
+        Err(ReplayError::AfterEnd { ply: 13, .. })
+    ));
     // Off: the game goes on.
-    let off = [("KaniRepetition".to_string(), "false".to_string())];
+    let off = GameId::KaniNariEbi
+        .read_rules([("KaniRepetition", "false")])
+        .unwrap();
     let mut play = new_play(GameId::KaniNariEbi, &off, None).unwrap();
     for m in moves.iter().chain(&moves) {
         play.play(m).unwrap();

@@ -4,35 +4,13 @@
 //! (repetition) are applied by `History`, owned by search and referee.
 
 use super::{
-    Color, End, EndReason, MoveSink, MoveText, OptionSpec, OptionValue, Outcome, PositionText,
-    Table, movelist::MoveCounter,
+    Color, End, EndReason, MoveSink, MoveText, Outcome, PositionText, Rules, Tablebase,
+    movelist::MoveCounter,
 };
 use std::fmt::Debug;
 use std::ops::DerefMut;
 use std::path::Path;
 use std::sync::Arc;
-
-/// A game's rule options, with the spec's defaults as `Default`.
-pub trait Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
-    /// The options this game reads, as the engine lists them.
-    fn specs() -> &'static [OptionSpec];
-    /// Applies one option; `name` is one of `specs()`' names (exact spelling)
-    /// and `value` was already checked against that spec.
-    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String>;
-}
-
-/// Rules for a game without options.
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct NoRules;
-
-impl Rules for NoRules {
-    fn specs() -> &'static [OptionSpec] {
-        &[]
-    }
-    fn set(&mut self, name: &str, _value: &OptionValue) -> Result<(), String> {
-        Err(format!("no rule option {name}"))
-    }
-}
 
 /// Why a position string was refused, in words that name the offending part.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,7 +160,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Loads the game's table of solved positions from a file, checking it
     /// whole; the error says what is wrong with the file (without naming
     /// it: the caller does).
-    fn load_table(_path: &Path) -> Result<Arc<dyn Table<Self>>, String> {
+    fn load_table(_path: &Path) -> Result<Arc<dyn Tablebase<Self>>, String> {
         Err(format!("{} has no table of solved positions", Self::NAME))
     }
 

@@ -3,7 +3,6 @@
 
 use crate::core::{OptionSpec, OptionValue};
 use crate::games::GameId;
-use crate::protocol::options::parse_option_value;
 use crate::search::Skill;
 
 pub const VARIANT: &str = "UCI_Variant";
@@ -86,7 +85,7 @@ impl OptionStore {
         let spec = self
             .spec(name)
             .ok_or_else(|| format!("unknown option at {name}"))?;
-        Ok((spec.name, parse_option_value(spec, raw)?))
+        Ok((spec.name, spec.parse_value(raw)?))
     }
 
     pub fn set(&mut self, name: &str, value: OptionValue) {

@@ -6,13 +6,10 @@
 //! rules had not ended.
 
 use super::files::open_regular;
-use super::opening::{replay, start_position};
 use super::reason::Reason;
-use super::records::tags;
-use super::report::outcome_of;
-use crate::core::{Game, MoveText, Outcome, Rules, status_with_history};
+use super::records::{self, tags};
+use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules};
 use crate::games::{GameId, GameVisitor};
-use crate::protocol::options::parse_option_value;
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, RecordChunks, parse_record, tag_number};
 use std::path::Path;
@@ -97,42 +94,48 @@ pub fn check(r: &Record) -> Result<(), String> {
             r.result
         ));
     }
-    let outcome = outcome_of(&r.result).ok_or_else(|| format!("no result ({})", r.result))?;
+    let outcome: Outcome = r
+        .result
+        .parse()
+        .map_err(|_| format!("no result ({})", r.result))?;
     let term = r.tag(tags::TERMINATION).ok_or("no Termination tag")?;
     let reason = Reason::from_message(term).ok_or_else(|| format!("unknown Termination {term}"))?;
+    let rules = records::rule_values(r, game)?;
     struct Check<'a> {
         r: &'a Record,
+        rules: RuleValues,
         outcome: Outcome,
         reason: Reason,
     }
     impl GameVisitor for Check<'_> {
         type Output = Result<(), String>;
         fn visit<G: Game>(self) -> Self::Output {
-            check_game::<G>(self.r, self.outcome, self.reason)
+            let rules = G::Rules::from_values(&self.rules)?;
+            check_game::<G>(self.r, &rules, self.outcome, self.reason)
         }
     }
-    game.visit(Check { r, outcome, reason })
+    game.visit(Check {
+        r,
+        rules,
+        outcome,
+        reason,
+    })
 }
 
-fn check_game<G: Game>(r: &Record, outcome: Outcome, reason: Reason) -> Result<(), String> {
-    let mut rules = G::Rules::default();
-    for spec in G::Rules::specs() {
-        if let Some(v) = r.tag(spec.name) {
-            let value = parse_option_value(spec, Some(v))?;
-            rules.set(spec.name, &value)?;
-        }
-    }
+fn check_game<G: Game>(
+    r: &Record,
+    rules: &G::Rules,
+    outcome: Outcome,
+    reason: Reason,
+) -> Result<(), String> {
     let start = match r.tag(tags::FEN) {
-        Some(f) => {
-            let t = parse_position(f).map_err(|e| format!("FEN: {e}"))?;
-            Some(t)
-        }
+        Some(f) => Some(parse_position(f).map_err(|e| format!("FEN: {e}"))?),
         None => None,
     };
-    let pos = start_position::<G>(start.as_ref(), &rules)?;
     let moves: Vec<MoveText> = r.moves.iter().map(|m| m.mv).collect();
-    let (pos, history, _) = replay(pos, &moves)?;
-    let status = status_with_history(&pos, &history);
+    let status = GameLine::<G>::from_text(start.as_ref(), &moves, rules)
+        .map_err(|e| e.to_string())?
+        .status();
     match (reason, status) {
         (Reason::Rules(want), Some(end)) => {
             if end.reason != want || end.outcome != outcome {

@@ -12,7 +12,7 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use koma::core::History;
-use koma::core::table::best_move;
+use koma::core::tablebase::best_move;
 use koma::games::nana::solve::index::{Index, Material};
 use koma::games::nana::solve::solve;
 use koma::games::nana::solve::table::{Counts, HEADER, NanaTable, crc32};

@@ -13,11 +13,10 @@
 
 use super::{head_and_tail, rule_values, rules_of};
 use arbitrary::Unstructured;
-use koma::core::{Game, History, MoveText, game_status, status_with_history};
+use koma::core::{Game, GameLine, History, MoveText, game_status, status_with_history};
 use koma::protocol::{
     Command, PositionCommand, PositionStart, parse_command, parse_move, parse_position,
 };
-use koma::referee::opening::{replay, start_position};
 use std::collections::HashSet;
 
 pub fn positions<G: Game>(data: &[u8]) {
@@ -45,9 +44,10 @@ pub fn positions<G: Game>(data: &[u8]) {
         );
         Some(t)
     };
-    let Ok(start) = start_position::<G>(start_text.as_ref(), &rules) else {
+    let Ok(start) = GameLine::<G>::from_start(start_text.as_ref(), &rules) else {
         return;
     };
+    let start = start.current().clone();
     same_after_print(&start, &rules);
     let mut pos = start.clone();
     let mut history = History::starting_at(&pos);
@@ -91,12 +91,10 @@ pub fn positions<G: Game>(data: &[u8]) {
     let line = cmd.to_string();
     assert_eq!(parse_command(&line), Ok(Some(cmd)), "{line}");
     let canonical_start = start_text.as_ref().map(|_| start.to_text());
-    let again = start_position::<G>(canonical_start.as_ref(), &rules)
-        .unwrap_or_else(|e| panic!("the printed start is refused: {e}"));
-    let (end, _, canon) =
-        replay(again, &played).unwrap_or_else(|e| panic!("{line}: does not replay: {e}"));
-    assert_eq!(canon, played, "{line}");
-    assert_eq!(end.hash(), pos.hash(), "{line}");
+    let again = GameLine::<G>::from_text(canonical_start.as_ref(), &played, &rules)
+        .unwrap_or_else(|e| panic!("{line}: does not replay: {e}"));
+    assert_eq!(again.moves(), &played[..], "{line}");
+    assert_eq!(again.current().hash(), pos.hash(), "{line}");
 }
 
 /// The position prints to a string that reads back as the same position.

@@ -40,7 +40,7 @@ pub use board::{
 
 use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
-    PositionText, StepText, Table,
+    PositionText, StepText, Tablebase,
 };
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
@@ -306,7 +306,7 @@ impl Game for Nana {
     /// The file `koma solve nana --out FILE` writes.
     const TABLE_OPTION: Option<&'static str> = Some("NanaTable");
 
-    fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Table<Nana>>, String> {
+    fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Tablebase<Nana>>, String> {
         let t = solve::table::NanaTable::load(solve::index::Index::get(), path)?;
         Ok(std::sync::Arc::new(t))
     }
