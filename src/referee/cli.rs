@@ -54,10 +54,16 @@ the start position, every move, the recorded end): a bad record, even one with b
 not UTF-8, is reported and the others are still checked. --replay and --report read only
 regular files, one record at a time.
 
+On a cluster: every task of a job array runs the same command with --shard auto and
+--pgnout DIR/NAME.pgn, and writes DIR/NAME.shard-I-of-N.pgn; --report over those files pools
+them (records of different matches are refused, naming the difference), and with --follow and
+--sprt ends as soon as the pooled games cross a bound.
+
 Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
 replayed record is invalid; 2 on a usage error, an engine program that cannot be run, a
-record file in use by another referee, or a file that cannot be read (missing, or not a
-regular file).";
+record file in use by another referee, a file that cannot be read (missing, or not a
+regular file), or --report over records of more than one match. --report with --sprt: 0
+when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 
 /// The three ways to run the referee, shown with every usage error (clap's
 /// own usage line would be built from whichever options it had seen).
