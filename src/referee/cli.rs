@@ -11,7 +11,7 @@ use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
 use crate::core::RuleValues;
 use crate::games::GameId;
-use crate::protocol::record::{OpeningLine, parse_opening};
+use crate::protocol::record::{OpeningLine, parse_openings};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -725,16 +725,8 @@ fn openings(keys: &[(String, String)]) -> Result<Openings, Usage> {
             std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
         })
         .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
-    let mut lines = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
-            continue;
-        }
-        let o = parse_opening(t)
-            .map_err(|e| Usage::new(format!("{} line {}: {e}", path.display(), i + 1)))?;
-        lines.push((i + 1, o));
-    }
+    let lines = parse_openings(&text)
+        .map_err(|(line, e)| Usage::new(format!("{} line {line}: {e}", path.display())))?;
     if lines.is_empty() {
         return Err(Usage::new(format!("{} holds no opening", path.display())));
     }
