@@ -156,6 +156,22 @@ fn static_side(w: &Weights, pos: &KaniNariEbi, c: Color, r: &Reach) -> i32 {
     s
 }
 
+/// Whether the side not to move wins with its next normal movement: a
+/// promotion to its third Shrimp, or its third capture.
+pub fn threatened(pos: &KaniNariEbi) -> bool {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let ours = pos.pieces(us);
+    let two_shrimps = pos.shrimps(them).count_ones() == 2;
+    let last_three = ours.count_ones() == PIECES - 2;
+    if !two_shrimps && !last_three {
+        return false;
+    }
+    let theirs = pos.pieces(them);
+    let r = reach(theirs, pos.shrimps(them), ours, board::home(us));
+    (two_shrimps && r.promo_ready > 0) || (last_three && exposed(ours, theirs, r.squares) != 0)
+}
+
 pub fn evaluate(pos: &KaniNariEbi) -> i32 {
     let w = &WEIGHTS;
     let us = pos.side_to_move();
