@@ -1,12 +1,16 @@
 //! Koma: an engine and match referee for four games of the shogi family
 //! (Kani Nari Ebi, Hasami Shogi, Nana Shogi, Negaeri Shogi).
 //!
-//! Layers, arrows pointing down only: `engine` and `referee` use `search`,
-//! `protocol` and `games`; `search` is generic over `core::Game` and never
-//! names a game; `games` implement the trait on top of `core`. `board` (the
-//! web board) sits on top of `referee`.
+//! Layers, arrows pointing down only (a test, `tests/layers.rs`, keeps them
+//! so): `board` (the web board) → `referee` (matches) → `client` (an engine
+//! process seen from outside) → `engine` (the engine's protocol loop) →
+//! `solve` (Nana's retrograde solver) → `search` (generic over
+//! `core::Game`, never naming a game) → `protocol` (the only parser of
+//! protocol text) → `games` (the four games and the registry) → `core`
+//! (the game-agnostic vocabulary).
 
 pub mod board;
+pub mod client;
 pub mod core;
 pub mod engine;
 pub mod games;

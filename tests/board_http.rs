@@ -5,9 +5,9 @@
 //! (each answered with a 4xx and a message; the server keeps serving).
 
 use koma::board::{self, Config, Server};
+use koma::client::process::Launch;
 use koma::games::GameId;
 use koma::protocol::record::parse_records;
-use koma::referee::engine_proc::Launch;
 use koma::referee::replay;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;

@@ -3,8 +3,8 @@
 
 use clap::Parser;
 use koma::board::{self, Config, ENGINE_FLAG};
+use koma::client::process::Launch;
 use koma::referee::cli::TimeoutArgs;
-use koma::referee::engine_proc::Launch;
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 use std::time::Duration;

@@ -22,8 +22,8 @@ pub mod play;
 pub mod records;
 pub mod table;
 
-use crate::referee::engine_proc::Launch;
-use crate::referee::handshake::Timeouts;
+use crate::client::handshake::Timeouts;
+use crate::client::process::Launch;
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

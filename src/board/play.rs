@@ -13,6 +13,9 @@ use crate::games::{GameId, GameVisitor};
 use crate::protocol::{PositionLine, PositionStart};
 use serde_json::{Value, json};
 
+/// See `Play::move_check`.
+pub type MoveCheck = Box<dyn FnOnce(&MoveText) -> Option<MoveText> + Send>;
+
 pub trait Play: Send {
     fn game(&self) -> GameId;
     fn files(&self) -> u8;
@@ -32,6 +35,9 @@ pub trait Play: Send {
     fn play(&mut self, text: &MoveText) -> Result<MoveText, ReplayError>;
     /// Takes moves back until `plies` are left.
     fn undo_to(&mut self, plies: usize);
+    /// A check of moves in the latest position, for another thread: the
+    /// canonical text of a legal move, `None` for any other.
+    fn move_check(&self) -> MoveCheck;
     /// The `position` command of the latest position.
     fn position_command(&self) -> String;
     /// The position string after `ply` moves.
@@ -124,6 +130,11 @@ impl<G: Game> Play for GamePlay<G> {
 
     fn undo_to(&mut self, plies: usize) {
         self.line.undo_to(plies);
+    }
+
+    fn move_check(&self) -> MoveCheck {
+        let pos = self.line.current().clone();
+        Box::new(move |t| pos.find_move(t).map(|m| pos.move_text(m)))
     }
 
     fn position_command(&self) -> String {

@@ -3,11 +3,11 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
-use super::clock::{EngineLimits, TimeControl};
-use super::engine_proc::Launch;
 use super::files::open_regular;
-use super::handshake::Timeouts;
 use super::sprt::{Model, Sprt};
+use crate::client::clock::{EngineLimits, TimeControl};
+use crate::client::handshake::Timeouts;
+use crate::client::process::Launch;
 use crate::core::RuleValues;
 use crate::games::GameId;
 use crate::protocol::record::{OpeningLine, parse_opening};

@@ -6,8 +6,8 @@
 //! rules had not ended.
 
 use super::files::open_regular;
-use super::reason::Reason;
 use super::records::{self, tags};
+use crate::client::reason::Reason;
 use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::parse_position;

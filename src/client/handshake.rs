@@ -2,9 +2,9 @@
 //! before each game `ucinewgame` and `isready`. A failure here is a lost
 //! game like any other, with its reason and detail.
 
-use super::engine_proc::{EngineProc, Event, Launch, Recv};
-use super::log::Log;
-use super::reason::Reason;
+use super::engine_log::EngineLog;
+use super::process::{EngineProc, Event, Launch, Recv};
+use super::reason::{Failure, Reason};
 use crate::core::OptionValue;
 use crate::protocol::{Command, Reply, parse_option_decl, parse_reply};
 use std::time::{Duration, Instant};
@@ -20,25 +20,6 @@ pub struct Timeouts {
     pub stall: Duration,
 }
 
-/// Why an engine lost, and whether it can play on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    pub reason: Reason,
-    pub detail: String,
-    /// The engine must be restarted before it plays again.
-    pub dead: bool,
-}
-
-impl Failure {
-    pub fn new(reason: Reason, detail: impl Into<String>, dead: bool) -> Failure {
-        Failure {
-            reason,
-            detail: detail.into(),
-            dead,
-        }
-    }
-}
-
 /// Everything needed to start one engine.
 pub struct EngineStart<'a> {
     pub name: &'a str,
@@ -49,7 +30,7 @@ pub struct EngineStart<'a> {
     /// Every rule option of the game with the match's value (`--rule` or
     /// the default), sent to every engine so all play the same rules.
     pub rules: &'a [(&'static str, OptionValue)],
-    pub log: Option<Log>,
+    pub log: Option<EngineLog>,
 }
 
 /// Longest part of an engine's line quoted in a detail.
@@ -140,7 +121,7 @@ pub fn new_game(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
         .send(&Command::UciNewGame.to_string())
         .and_then(|_| e.send(&Command::IsReady.to_string()));
     if let Err(why) = sent {
-        return Err(Failure::new(Reason::Disconnected, why, true));
+        return Err(Failure::dead(Reason::Disconnected, why));
     }
     wait_readyok(e, Instant::now() + t.start)
 }
@@ -156,33 +137,30 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<(), Failure> {
                 Ok(_) if Instant::now() < deadline => {}
                 Ok(_) => {
                     let ms = deadline.saturating_duration_since(start).as_millis();
-                    return Err(Failure::new(
+                    return Err(Failure::dead(
                         Reason::Stalled,
                         format!("no readyok within {ms} ms"),
-                        true,
                     ));
                 }
                 Err(_) => {
-                    return Err(Failure::new(
+                    return Err(Failure::alive(
                         Reason::Garbage,
                         format!("unreadable line {}", quote(&l)),
-                        false,
                     ));
                 }
             },
             Recv::Event(Event::Unreadable(_, what)) => {
-                return Err(Failure::new(Reason::Garbage, what, false));
+                return Err(Failure::alive(Reason::Garbage, what));
             }
             Recv::Event(Event::Closed(_)) => {
                 let how = e.exit_description(Duration::from_millis(500));
-                return Err(Failure::new(Reason::Disconnected, how, true));
+                return Err(Failure::dead(Reason::Disconnected, how));
             }
             Recv::Timeout => {
                 let ms = deadline.saturating_duration_since(start).as_millis();
-                return Err(Failure::new(
+                return Err(Failure::dead(
                     Reason::Stalled,
                     format!("no readyok within {ms} ms"),
-                    true,
                 ));
             }
         }
