@@ -1019,3 +1019,30 @@ fn a_request_head_must_arrive_within_five_seconds() {
         "{took:?}"
     );
 }
+
+#[test]
+fn levels_are_the_ones_the_engine_declares() {
+    let s = server();
+    let games = ok(get(s.addr, "/api/games"));
+    assert_eq!(games["levels"], json!(["easy", "normal", "hard"]));
+    // The mock engine declares no Skill option: it has no levels.
+    let mock = format!("{MOCK} {KOMA} normal");
+    let mut c = config();
+    c.engine = Launch {
+        cmd: MOCK.into(),
+        args: vec![KOMA.into(), "normal".into()],
+        dir: None,
+    };
+    let m = start(c);
+    assert_eq!(ok(get(m.addr, "/api/games"))["levels"], json!([]));
+    let player = |level: &str| {
+        json!({ "players": [
+            { "kind": "engine", "command": mock, "level": level, "time": { "mode": "move", "seconds": 1 } },
+            { "kind": "human" }] })
+    };
+    let r = post(s.addr, "/api/tables", player("hard"));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.error().contains("the engine has no levels"), "{}", r.body);
+    let (id, _) = new_table(s.addr, player("default"));
+    ok(post(s.addr, &format!("/api/tables/{id}/close"), json!({})));
+}

@@ -40,7 +40,7 @@ pub struct EngineSpec {
     pub launch: Launch,
     /// The command as the page shows it.
     pub command: String,
-    /// `Skill` for Koma; `None` sends no level.
+    /// One of the engine's levels (`LEVEL_OPTION`); `None` sends none.
     pub level: Option<String>,
 }
 
@@ -730,7 +730,7 @@ fn start_engine(
     let options: Vec<(String, String)> = spec
         .level
         .iter()
-        .map(|l| ("Skill".to_string(), l.clone()))
+        .map(|l| (super::LEVEL_OPTION.to_string(), l.clone()))
         .collect();
     let start = EngineStart {
         name,

@@ -6,7 +6,7 @@ use super::engine_log::EngineLog;
 use super::process::{EngineProc, Event, Launch, Recv};
 use super::reason::{Failure, Reason};
 use crate::core::OptionValue;
-use crate::protocol::{Command, Reply, parse_option_decl, parse_reply};
+use crate::protocol::{Command, OptionDecl, Reply, parse_option_decl, parse_reply};
 use std::time::{Duration, Instant};
 
 /// How long the referee waits for an engine, outside its clock.
@@ -44,10 +44,15 @@ pub fn quote(line: &str) -> String {
     format!("{s:?}")
 }
 
-/// Starts an engine and brings it to `readyok`. Also returns warnings about
-/// options the engine did not declare (it may then play other rules).
-pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<String>), String> {
-    let mut e = EngineProc::spawn(s.name, s.launch, s.log.clone())?;
+/// Starts an engine and reads its answer to `uci`: the options it
+/// declares.
+fn open(
+    name: &str,
+    launch: &Launch,
+    log: Option<EngineLog>,
+    t: &Timeouts,
+) -> Result<(EngineProc, Vec<OptionDecl>), String> {
+    let mut e = EngineProc::spawn(name, launch, log)?;
     if e.send(&Command::Uci.to_string()).is_err() {
         let how = e.exit_description(Duration::from_millis(500));
         return Err(format!("{how} before uciok"));
@@ -76,6 +81,24 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
             }
         }
     }
+    Ok((e, declared))
+}
+
+/// The options an engine declares: it is started, asked `uci`, and let go.
+pub fn declared_options(launch: &Launch, t: &Timeouts) -> Result<Vec<OptionDecl>, String> {
+    let name = launch.cmd.file_name().map_or_else(
+        || "engine".to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    let (e, declared) = open(&name, launch, None, t)?;
+    e.quit(Duration::from_millis(300));
+    Ok(declared)
+}
+
+/// Starts an engine and brings it to `readyok`. Also returns warnings about
+/// options the engine did not declare (it may then play other rules).
+pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<String>), String> {
+    let (mut e, declared) = open(s.name, s.launch, s.log.clone(), t)?;
     let mut warnings = Vec::new();
     let find = |name: &str| declared.iter().find(|d| d.name.eq_ignore_ascii_case(name));
     match find("UCI_Variant") {
