@@ -17,3 +17,4 @@ pub mod games;
 pub mod protocol;
 pub mod referee;
 pub mod search;
+pub mod solve;

@@ -115,7 +115,7 @@ fn main() -> ExitCode {
             max_plies,
             per_distance,
         }) => {
-            use koma::games::nana::solve;
+            use koma::solve;
             if game != "nana" {
                 eprintln!("koma solve: only nana can be solved, not {game}");
                 return ExitCode::from(2);

@@ -1,26 +1,22 @@
-//! Nana Shogi solved strongly: every position reachable from the start
-//! labelled win, loss or draw for the side to move, with its distance to
-//! the end in plies, under exactly the rules of the Nana module (its move
-//! generator and end rules decide everything).
+//! Retrograde solving: Nana Shogi solved strongly, every position
+//! reachable from the start labelled win, loss or draw for the side to
+//! move, with its distance to the end in plies, under exactly the rules of
+//! the Nana module (its move generator and end rules decide everything).
+//! The game itself only probes the finished table (`games::nana::index`,
+//! the compact index; `games::nana::tablebase`, the file and `NanaTable`).
 //!
-//! - `index`: the compact index (one number per position up to the
-//!   colour-flip and mirror symmetries) and its bijection;
 //! - `unmove`: moves and unmoves on bare positions;
 //! - `enumerate`: the positions reachable from the start, King placements
 //!   included, and the move counts;
 //! - `retro`: the retrograde analysis;
-//! - `table`: the file format and probing (`NanaTable`, the engine's
-//!   `NanaTable` option);
-//! - `verify`: the check of a table by a second method.
+//! - `verify`: the check of a table by a second method (the search).
 //!
 //! The ends: taking the King wins at once; a side without a legal move
 //! loses; the fourth repetition is a draw, so what neither side can force
 //! is a draw.
 
 pub mod enumerate;
-pub mod index;
 pub mod retro;
-pub mod table;
 #[cfg(test)]
 mod tests;
 pub mod unmove;
@@ -29,10 +25,9 @@ pub mod verify;
 use crate::core::tablebase::best_move;
 use crate::core::{Game, History, TableValue, status_with_history};
 use crate::games::nana::Nana;
-use index::Index;
-use retro::{Value, decode};
+use crate::games::nana::index::{self, Index};
+use crate::games::nana::tablebase::{NanaTable, Value, decode};
 use std::time::Instant;
-use table::NanaTable;
 
 /// A solved game: the value byte of every class of the index (see
 /// `retro`), which classes were reached and with which side to move.
