@@ -113,6 +113,8 @@ pub struct EngineProc {
     events: Receiver<Event>,
     log: Option<EngineLog>,
     closed: Option<Instant>,
+    /// What it called itself (`id name`) during the handshake.
+    pub id_name: Option<String>,
 }
 
 impl EngineProc {
@@ -148,6 +150,7 @@ impl EngineProc {
             events: rx,
             log: log.clone(),
             closed: None,
+            id_name: None,
         };
         let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
             return Err("the engine's pipes could not be opened".into());

@@ -4,13 +4,14 @@
 //! and exits with code 2.
 
 use super::files::open_regular;
+use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::handshake::Timeouts;
 use crate::client::process::Launch;
 use crate::core::RuleValues;
 use crate::games::GameId;
-use crate::protocol::record::{OpeningLine, parse_opening};
+use crate::protocol::record::{OpeningLine, parse_openings};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -53,10 +54,16 @@ the start position, every move, the recorded end): a bad record, even one with b
 not UTF-8, is reported and the others are still checked. --replay and --report read only
 regular files, one record at a time.
 
+On a cluster: every task of a job array runs the same command with --shard auto and
+--pgnout DIR/NAME.pgn, and writes DIR/NAME.shard-I-of-N.pgn; --report over those files pools
+them (records of different matches are refused, naming the difference), and with --follow and
+--sprt ends as soon as the pooled games cross a bound.
+
 Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
 replayed record is invalid; 2 on a usage error, an engine program that cannot be run, a
-record file in use by another referee, or a file that cannot be read (missing, or not a
-regular file).";
+record file in use by another referee, a file that cannot be read (missing, or not a
+regular file), or --report over records of more than one match. --report with --sprt: 0
+when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 
 /// The three ways to run the referee, shown with every usage error (clap's
 /// own usage line would be built from whichever options it had seen).
@@ -143,13 +150,25 @@ struct Cli {
     #[arg(long)]
     recover: bool,
 
-    /// Play only shard I of N (pairs are dealt out in turn); merge with --report.
-    #[arg(long, value_name = "I/N")]
+    /// Play only shard I of N (pairs are dealt out in turn); merge with --report. auto: the
+    /// shard of this task of a Slurm job array (SLURM_ARRAY_TASK_ID and _COUNT), or with
+    /// auto/N of an indexed Kubernetes Job (JOB_COMPLETION_INDEX); the --pgnout and --state
+    /// file names then get the shard's index (games.pgn -> games.shard-2-of-4.pgn).
+    #[arg(long, value_name = "I/N|auto[/N]")]
     shard: Option<String>,
 
-    /// Print the summary of record files (e.g. the shards of one match) instead of playing.
+    /// Print the pooled summary of record files (the shards of one match) instead of playing;
+    /// records of different matches are refused, naming the difference. With --sprt, the
+    /// SPRT state and its verdict in the exit status.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["engine", "replay"])]
     report: Vec<PathBuf>,
+
+    /// With --report: keep reading the files as they grow (every SECONDS, default 5), print the
+    /// pooled summary as games come in, and exit once an SPRT bound is crossed or every game
+    /// of the match is in.
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "5", requires = "report")]
+    follow: Option<String>,
 
     /// Re-validate a record file with the rules library instead of playing.
     #[arg(long, value_name = "FILE", conflicts_with = "engine")]
@@ -248,17 +267,27 @@ pub struct MatchConfig {
     pub state: Option<PathBuf>,
     pub log: Option<PathBuf>,
     pub recover: bool,
-    /// (index from 1, count).
-    pub shard: Option<(u32, u32)>,
+    pub shard: Option<Shard>,
     pub rating_interval: u64,
     pub timeouts: Timeouts,
     pub event: String,
+    /// The referee's command line, shell-quoted, for the records.
+    pub command: String,
+}
+
+/// `--report FILE... [--follow[=SECONDS]] [--sprt ...]`.
+#[derive(Debug)]
+pub struct ReportConfig {
+    pub files: Vec<PathBuf>,
+    /// How often to read the files again; `None`: read them once.
+    pub follow: Option<Duration>,
+    pub sprt: Option<Sprt>,
 }
 
 #[derive(Debug)]
 pub enum Mode {
     Match(Box<MatchConfig>),
-    Report(Vec<PathBuf>),
+    Report(ReportConfig),
     Replay(PathBuf),
 }
 
@@ -269,6 +298,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let cmd = Cli::command();
     let matches = cmd
         .clone()
@@ -280,7 +314,8 @@ where
         .get_occurrences::<String>("engine")
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
-    check(cli, engines).map_err(Err)
+    let env = |k: &str| std::env::var(k).ok();
+    check(cli, engines, &super::records::shell_words(&words), &env).map_err(Err)
 }
 
 /// clap suggests the most similar option even when it is not similar at
@@ -334,12 +369,33 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
+fn check(
+    cli: Cli,
+    engine_words: Vec<Vec<String>>,
+    command: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Mode, Usage> {
     if let Some(p) = cli.replay {
         return Ok(Mode::Replay(p));
     }
     if !cli.report.is_empty() {
-        return Ok(Mode::Report(cli.report));
+        let follow =
+            match cli.follow.as_deref() {
+                None => None,
+                Some(v) => Some(secs(v).ok().filter(|d| !d.is_zero()).ok_or_else(|| {
+                    Usage::new(format!("--follow={v}: expected seconds above 0"))
+                })?),
+            };
+        let sprt = if cli.sprt.is_empty() {
+            None
+        } else {
+            Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
+        };
+        return Ok(Mode::Report(ReportConfig {
+            files: cli.report,
+            follow,
+            sprt,
+        }));
     }
     let variant = GameId::from_name(&cli.variant).ok_or_else(|| {
         let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
@@ -394,8 +450,26 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
     } else {
         Some(openings(&split_pairs(&cli.openings, "--openings")?)?)
     };
-    let shard = cli.shard.as_deref().map(shard).transpose()?;
-    let pgnout = cli.pgnout.as_deref().map(file_arg);
+    let (shard, derived) = match cli.shard.as_deref() {
+        Some(s) => {
+            let (shard, derived) = shard::resolve(s, env).map_err(Usage)?;
+            (Some(shard), derived)
+        }
+        None => (None, false),
+    };
+    let mut pgnout = cli.pgnout.as_deref().map(file_arg);
+    let mut state = cli.state.or_else(|| pgnout.clone());
+    if let Some(s) = shard.filter(|_| derived) {
+        if state.is_none() {
+            return Err(Usage::new(format!(
+                "--shard {}: give --pgnout FILE (or --state FILE): every task of the array runs \
+                 this command, and each writes its own file, named from its shard",
+                cli.shard.as_deref().unwrap_or_default()
+            )));
+        }
+        pgnout = pgnout.map(|p| shard::derived_path(&p, s));
+        state = state.map(|p| shard::derived_path(&p, s));
+    }
     Ok(Mode::Match(Box::new(MatchConfig {
         engines,
         variant,
@@ -409,7 +483,7 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
         margin: Duration::from_millis(cli.timemargin),
         seed: cli.seed,
         sprt,
-        state: cli.state.or_else(|| pgnout.clone()),
+        state,
         pgnout,
         log: cli.log.as_deref().map(file_arg),
         recover: cli.recover,
@@ -417,6 +491,7 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
         rating_interval: cli.rating_interval,
         timeouts,
         event: cli.event,
+        command: command.to_string(),
     })))
 }
 
@@ -646,16 +721,8 @@ fn openings(keys: &[(String, String)]) -> Result<Openings, Usage> {
             std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
         })
         .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
-    let mut lines = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
-            continue;
-        }
-        let o = parse_opening(t)
-            .map_err(|e| Usage::new(format!("{} line {}: {e}", path.display(), i + 1)))?;
-        lines.push((i + 1, o));
-    }
+    let lines = parse_openings(&text)
+        .map_err(|(line, e)| Usage::new(format!("{} line {line}: {e}", path.display())))?;
     if lines.is_empty() {
         return Err(Usage::new(format!("{} holds no opening", path.display())));
     }
@@ -666,14 +733,105 @@ fn openings(keys: &[(String, String)]) -> Result<Openings, Usage> {
     })
 }
 
-fn shard(s: &str) -> Result<(u32, u32), Usage> {
-    let bad = || Usage::new(format!("--shard {s}: expected I/N with 1 <= I <= N"));
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u32, u32) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
-    if i == 0 || i > n {
-        return Err(bad());
+/// What a recorded command line (a record's `RefereeCommand` tag) says
+/// about its match, read without checking files or programs: the report
+/// uses it to name what differs between two matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedMatch {
+    /// The engines' names, in command-line order.
+    pub engines: Vec<String>,
+    /// The settings that decide the games, as `(name, value)`.
+    pub settings: Vec<(String, String)>,
+    /// Games in the whole match, every shard's.
+    pub total_games: u64,
+}
+
+/// `None` when the words are not a match's command line.
+pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
+    let matches = Cli::command().try_get_matches_from(words).ok()?;
+    let cli = Cli::from_arg_matches(&matches).ok()?;
+    let engine_words: Vec<Vec<String>> = matches
+        .get_occurrences::<String>("engine")
+        .map(|occ| occ.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default();
+    let each = split_pairs(&cli.each, "--each").ok()?;
+    let mut settings = vec![("--variant".to_string(), cli.variant.clone())];
+    for r in &cli.rules {
+        let (n, v) = r.split_once('=')?;
+        settings.push((format!("--rule {n}"), v.to_string()));
     }
-    Ok((i, n))
+    for (k, v) in [
+        ("--games", cli.games.to_string()),
+        ("--rounds", cli.rounds.to_string()),
+        ("--openings", cli.openings.join(" ")),
+        ("--random-plies", cli.random_plies.to_string()),
+        ("--seed", cli.seed.to_string()),
+        ("--max-plies", cli.max_plies.to_string()),
+        ("--timemargin", cli.timemargin.to_string()),
+    ] {
+        settings.push((k.to_string(), v));
+    }
+    let mut engines = Vec::new();
+    let mut engine_settings = Vec::new();
+    for words in &engine_words {
+        let own = split_pairs(words, "--engine").ok()?;
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for (k, v) in each.iter().chain(&own) {
+            keys.retain(|(n, _)| n != k);
+            keys.push((k.clone(), v.clone()));
+        }
+        let get = |k: &str| keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let name = get("name").or_else(|| {
+            get("cmd").map(|c| {
+                Path::new(&c)
+                    .file_name()
+                    .map_or(c.clone(), |f| f.to_string_lossy().into_owned())
+            })
+        })?;
+        keys.sort();
+        for (k, v) in keys.into_iter().filter(|(k, _)| k != "name") {
+            engine_settings.push((format!("engine {name} {k}"), v));
+        }
+        engines.push(name);
+    }
+    settings.push(("engines".to_string(), engines.join(", ")));
+    settings.extend(engine_settings);
+    let n = engines.len() as u64;
+    let total_games = u64::from(cli.rounds) * (n * n.saturating_sub(1) / 2) * u64::from(cli.games);
+    Some(RecordedMatch {
+        engines,
+        settings,
+        total_games,
+    })
+}
+
+/// Where two matches' settings differ: `name: a vs b` (`unset` where one
+/// lacks it), in the order of `a`'s settings.
+pub fn differences(a: &RecordedMatch, b: &RecordedMatch) -> Vec<String> {
+    let mut keys: Vec<&String> = a.settings.iter().map(|(k, _)| k).collect();
+    for (k, _) in &b.settings {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let value = |m: &RecordedMatch, k: &str| {
+        m.settings
+            .iter()
+            .find(|(n, _)| n == k)
+            .map_or("unset".to_string(), |(_, v)| {
+                if v.is_empty() {
+                    "none".into()
+                } else {
+                    v.clone()
+                }
+            })
+    };
+    keys.into_iter()
+        .filter_map(|k| {
+            let (x, y) = (value(a, k), value(b, k));
+            (x != y).then(|| format!("{k}: {x} vs {y}"))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -840,7 +998,7 @@ mod tests {
     #[test]
     fn report_and_replay_modes_need_no_engine() {
         let argv = ["koma-referee", "--report", "a.pgn", "b.pgn"];
-        assert!(matches!(parse(argv), Ok(Mode::Report(f)) if f.len() == 2));
+        assert!(matches!(parse(argv), Ok(Mode::Report(r)) if r.files.len() == 2));
         let argv = ["koma-referee", "--replay", "a.pgn"];
         assert!(matches!(parse(argv), Ok(Mode::Replay(_))));
     }

@@ -6,19 +6,24 @@
 //! Layout: `cli` (arguments) → `runner` (the match: workers, results) →
 //! `game` (one game), with `opening` and `schedule`; `records`, `state`
 //! (resume), `lock` (one referee per record file), `files` (only regular
-//! files are read), `report` (summaries, `--report`), `replay`
-//! (`--replay`), `stats` and `sprt` (the numbers).
+//! files are read), `report` (summaries), `shard` (`--shard`, from a
+//! scheduler's environment), `pool` and `merge` (`--report`: the shards of
+//! a match pooled, followed as they grow), `replay` (`--replay`), `stats`
+//! and `sprt` (the numbers).
 
 pub mod cli;
 pub mod files;
 pub mod game;
 pub mod lock;
+pub mod merge;
 pub mod opening;
+pub mod pool;
 pub mod records;
 pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
 pub mod sprt;
 pub mod state;
 pub mod stats;
@@ -44,7 +49,7 @@ where
     };
     match mode {
         cli::Mode::Replay(p) => replay::run_replay(&p),
-        cli::Mode::Report(files) => report::run_report(&files),
+        cli::Mode::Report(r) => merge::run_report(&r),
         cli::Mode::Match(cfg) => {
             struct Play<'a>(&'a cli::MatchConfig);
             impl GameVisitor for Play<'_> {

@@ -47,6 +47,10 @@ struct Ctx<'a, G: Game> {
     log: Option<EngineLog>,
     fingerprint: String,
     context: String,
+    /// The host, for the records' `Site` tag.
+    site: String,
+    /// Each engine's `id name`, as its last start sent it.
+    ids: Mutex<Vec<Option<String>>>,
     queue: Mutex<VecDeque<GameSpec>>,
     stop: AtomicBool,
     results: Mutex<Results>,
@@ -90,8 +94,15 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     );
     let mut specs = schedule::build(cfg.engines.len(), cfg.games, cfg.rounds);
     let total_all = specs.len();
-    if let Some((i, n)) = cfg.shard {
-        specs = schedule::shard(specs, i, n);
+    if let Some(s) = cfg.shard {
+        specs = schedule::shard(specs, s.index, s.count);
+        if cfg.sprt.is_some() {
+            eprintln!(
+                "koma-referee: warning: --sprt with --shard stops this shard on its own games' \
+                 verdict; for one verdict on the pooled games run the shards without --sprt and \
+                 koma-referee --report FILE... --follow --sprt ... over their files"
+            );
+        }
     }
     let fingerprint = state::fingerprint(cfg);
     let log = match &cfg.log {
@@ -147,7 +158,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let context = context(cfg);
     let shard_note = match cfg.shard {
-        Some((i, n)) => format!(", shard {i}/{n} of {total_all}"),
+        Some(s) => format!(", shard {s} of {total_all}"),
         None => String::new(),
     };
     out(&format!(
@@ -179,6 +190,8 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
         log,
         fingerprint,
         context,
+        site: records::host_name(),
+        ids: Mutex::new(vec![None; cfg.engines.len()]),
         queue: Mutex::new(todo),
         stop: AtomicBool::new(false),
         results: Mutex::new(Results {
@@ -388,6 +401,10 @@ impl<G: Game> Ctx<'_, G> {
             match handshake::start(&start, &self.cfg.timeouts) {
                 Ok((proc_, warnings)) => {
                     self.warn_once(idx, &warnings);
+                    if proc_.id_name.is_some() {
+                        let mut ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
+                        ids[idx].clone_from(&proc_.id_name);
+                    }
                     slots[idx] = Some(proc_);
                 }
                 Err(detail) => {
@@ -465,7 +482,17 @@ impl<G: Game> Ctx<'_, G> {
             max_plies: cfg.max_plies,
         };
         let e = &end.ending;
-        let record = records::build(&header, Some(e), &end.moves, opening.moves.len());
+        let mut record = records::build(&header, Some(e), &end.moves, opening.moves.len());
+        {
+            let ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
+            let provenance = records::Provenance {
+                shard: cfg.shard,
+                site: &self.site,
+                ids: [ids[spec.first].as_deref(), ids[spec.second].as_deref()],
+                command: &cfg.command,
+            };
+            records::add_provenance(&mut record, &provenance);
+        }
         let mut res = self.results.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(sink) = res.sink.as_mut()
             && let Err(e) = sink.append(&record)

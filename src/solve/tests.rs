@@ -53,7 +53,11 @@ fn the_index_round_trips_on_a_random_sample() {
             "{}",
             p.to_text()
         );
-        assert_eq!(ix.rank(p.board(), p.hands(), p.side_to_move()), Some((i, false)), "{i}");
+        assert_eq!(
+            ix.rank(p.board(), p.hands(), p.side_to_move()),
+            Some((i, false)),
+            "{i}"
+        );
         // All four images of the position share its index, except that
         // with both Kings on file b the mirror image has its own entry.
         let (_, own_mirror) = ix.king_pair(i);
