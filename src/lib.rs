@@ -9,6 +9,18 @@
 //! protocol text) → `games` (the four games and the registry) → `core`
 //! (the game-agnostic vocabulary).
 
+/// Diagnostics go to stderr through the `log` crate, at `warn` unless
+/// `RUST_LOG` says otherwise (`RUST_LOG=debug` shows every line to and
+/// from every engine, with its time). Never stdout: that is the protocol
+/// channel of the engine and the results of the referee. Every binary
+/// calls this first.
+pub fn init_logging() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .format_timestamp_micros()
+        .init();
+}
+
 pub mod board;
 pub mod client;
 pub mod core;

@@ -56,9 +56,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    koma::init_logging();
     let cli = Cli::parse();
     if cli.engine_protocol {
         debug_assert_eq!(ENGINE_FLAG, "--engine-protocol");

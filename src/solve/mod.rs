@@ -149,12 +149,9 @@ fn peak_rss_mib() -> Option<u64> {
     Some(kib / 1024)
 }
 
-/// `koma solve nana --out FILE`: solves, writes the table, and returns the
-/// report (value of the start, census, a principal line, time, memory).
-pub fn run_solve(
-    out: Option<&std::path::Path>,
-    log: &mut dyn FnMut(String),
-) -> Result<String, String> {
+/// `koma solve nana`: solves, and returns the table and the report (value
+/// of the start, census, a principal line, time, memory).
+pub fn run_solve(log: &mut dyn FnMut(String)) -> Result<(NanaTable, String), String> {
     let t0 = Instant::now();
     let ix = Index::get();
     log(format!(
@@ -166,10 +163,6 @@ pub fn run_solve(
     let sol = solve(ix, log)?;
     let secs = t0.elapsed().as_secs_f64();
     let table = NanaTable::new(ix, sol.values.clone());
-    if let Some(path) = out {
-        table.save(path)?;
-        log(format!("wrote {}", path.display()));
-    }
     let c = census(ix, &sol, &table);
     let start = ix.material().start();
     let value = table
@@ -205,32 +198,25 @@ pub fn run_solve(
         "solve time {secs:.1} s, peak memory {} MiB",
         peak_rss_mib().map_or("?".into(), |m| m.to_string())
     );
-    Ok(r)
+    Ok((table, r))
 }
 
-/// `koma solve nana --verify FILE`: loads the table (all file checks),
-/// checks its consistency over every class, and compares the search with
-/// it on `per_distance` positions of each distance up to `max_plies`.
+/// `koma solve nana --verify FILE`: checks the table's consistency over
+/// every class, and compares the search with it on `per_distance`
+/// positions of each distance up to `max_plies`.
 pub fn run_verify(
-    path: &std::path::Path,
+    table: &NanaTable,
     max_plies: u32,
     per_distance: usize,
     log: &mut dyn FnMut(String),
 ) -> Result<String, String> {
     let t0 = Instant::now();
-    let table = NanaTable::load(Index::get(), path)
-        .map_err(|e| format!("cannot use {} as the table: {e}", path.display()))?;
-    log(format!(
-        "loaded {} in {:.1} s",
-        path.display(),
-        t0.elapsed().as_secs_f64()
-    ));
-    let checked = verify::consistency(&table, log)?;
+    let checked = verify::consistency(table, log)?;
     let mut r = format!(
         "consistency: {checked} classes, every value agrees with its moves ({:.1} s)\n",
         t0.elapsed().as_secs_f64()
     );
-    let a = verify::search_agreement(&table, max_plies, per_distance, 0x5eed, log);
+    let a = verify::search_agreement(table, max_plies, per_distance, 0x5eed, log);
     r += &format!(
         "exact full-width alpha-beta: {}/{} sampled positions (distances 1..={max_plies}) agree with the table\n",
         a.exact_agreed, a.sampled

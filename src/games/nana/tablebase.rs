@@ -190,9 +190,8 @@ impl NanaTable {
         out
     }
 
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
         std::fs::write(path, self.to_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     /// Checks a file's 64-byte header against the game of `ix`; returns
