@@ -496,3 +496,37 @@ fn an_unfinished_last_record_waits_for_the_rest_while_following() {
     assert!(text.contains("All 4 games of the match are in"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// tools/cluster/parallel-test.sh: the README's GNU parallel line on this
+/// machine alone (`--sshlogin 2/:`), its shards pooled and every game
+/// there once. Skipped, saying so, where GNU parallel is not installed.
+#[test]
+fn gnu_parallel_plays_the_shards_and_the_report_pools_them() {
+    let has_parallel = std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_parallel {
+        eprintln!(
+            "gnu_parallel_plays_the_shards_and_the_report_pools_them: SKIPPED, no GNU parallel"
+        );
+        return;
+    }
+    let bin_dir = Path::new(KOMA).parent().unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/cluster/parallel-test.sh");
+    let out = std::process::Command::new("bash")
+        .arg(&script)
+        .env("KOMA_BIN_DIR", bin_dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("passed: 16 games in 4 shards, each once"),
+        "{stdout}"
+    );
+}

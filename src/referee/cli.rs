@@ -129,7 +129,8 @@ struct Cli {
     seed: u64,
 
     /// Sequential test: elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic].
-    /// The match stops when the log-likelihood ratio crosses a bound. Two engines only.
+    /// The match stops when the log-likelihood ratio crosses a bound. Two engines only. With
+    /// --report: the test of the pooled games, its verdict in the exit status.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Vec<String>,
 
@@ -167,7 +168,7 @@ struct Cli {
     /// pooled summary as games come in, and exit once an SPRT bound is crossed or every game
     /// of the match is in.
     #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true,
-          default_missing_value = "5", requires = "report")]
+          default_missing_value = "5")]
     follow: Option<String>,
 
     /// Re-validate a record file with the rules library instead of playing.
@@ -396,6 +397,9 @@ fn check(
             follow,
             sprt,
         }));
+    }
+    if cli.follow.is_some() {
+        return Err(Usage::new("--follow goes with --report FILE..."));
     }
     let variant = GameId::from_name(&cli.variant).ok_or_else(|| {
         let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
@@ -1001,6 +1005,73 @@ mod tests {
         assert!(matches!(parse(argv), Ok(Mode::Report(r)) if r.files.len() == 2));
         let argv = ["koma-referee", "--replay", "a.pgn"];
         assert!(matches!(parse(argv), Ok(Mode::Replay(_))));
+    }
+
+    #[test]
+    fn a_report_may_follow_its_files_and_test_them() {
+        let report = |line: &str| {
+            let argv = std::iter::once("koma-referee").chain(line.split_whitespace());
+            match parse(argv) {
+                Ok(Mode::Report(r)) => r,
+                other => panic!("{line}: {other:?}"),
+            }
+        };
+        let r = report("--report a.pgn b.pgn");
+        assert_eq!((r.follow, r.sprt.is_some()), (None, false));
+        let r = report("--report a.pgn --follow --sprt elo0=0 elo1=5");
+        assert_eq!(r.follow, Some(Duration::from_secs(5)));
+        assert_eq!(r.sprt.map(|s| s.elo1), Some(5.0));
+        let r = report("--follow=0.5 --report a.pgn b.pgn");
+        assert_eq!(
+            (r.follow, r.files.len()),
+            (Some(Duration::from_millis(500)), 2)
+        );
+        for (bad, words) in [
+            ("--report a.pgn --follow=0", "--follow=0"),
+            ("--report a.pgn --follow=x", "--follow=x"),
+            ("--report a.pgn --sprt elo0=5 elo1=0", "elo0"),
+            (
+                "--follow --each depth=1 --engine cmd=a --engine cmd=b",
+                "--report",
+            ),
+        ] {
+            let got = usage(bad);
+            assert!(got.contains(words), "{bad}: {got}");
+        }
+    }
+
+    fn recorded(line: &str) -> RecordedMatch {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        recorded_match(&words).unwrap()
+    }
+
+    #[test]
+    fn a_recorded_command_line_gives_the_engines_the_total_and_what_differs() {
+        let a = recorded(
+            "koma-referee --each depth=2 --engine cmd=/x/koma name=a --engine cmd=/y/koma \
+             --engine cmd=/z/c depth=3 --rounds 2 --shard auto --pgnout m.pgn",
+        );
+        assert_eq!(a.engines, ["a", "koma", "c"]);
+        assert_eq!(a.total_games, 2 * 3 * 2);
+        let b = recorded(
+            "koma-referee --each depth=2 --engine cmd=/x/koma name=a --engine cmd=/y/koma \
+             --engine cmd=/z/c depth=4 --rounds 2 --shard 1/9 --pgnout other.pgn --concurrency 4",
+        );
+        assert_eq!(differences(&a, &b), ["engine c depth: 3 vs 4"]);
+        let c = recorded(
+            "koma-referee --engine cmd=/x/koma name=a tc=1+0.1 --engine cmd=/w/d tc=1+0.1 --seed 5",
+        );
+        let d = differences(&a, &c);
+        assert_eq!(d[0], "--rounds: 2 vs 1", "{d:?}");
+        assert!(
+            d.contains(&"engines: a, koma, c vs a, d".to_string()),
+            "{d:?}"
+        );
+        assert!(
+            d.contains(&"engine a tc: unset vs 1+0.1".to_string()),
+            "{d:?}"
+        );
+        assert!(recorded_match(&["koma-referee".into(), "--bogus".into()]).is_none());
     }
 
     #[test]

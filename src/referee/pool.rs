@@ -512,6 +512,12 @@ fn describe_difference(
             fp(r.tag(tags::MATCH))
         ));
     }
+    const SHOWN: usize = 6;
+    if out.len() > SHOWN {
+        let more = out.len() - SHOWN;
+        out.truncate(SHOWN);
+        out.push(format!("and {more} more"));
+    }
     out.join("; ")
 }
 
