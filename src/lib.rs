@@ -9,7 +9,9 @@
 pub mod board;
 pub mod core;
 pub mod engine;
+pub mod eval;
 pub mod games;
+pub mod learn;
 pub mod protocol;
 pub mod referee;
 pub mod search;
