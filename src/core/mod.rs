@@ -4,6 +4,7 @@
 
 pub mod color;
 pub mod coord;
+pub mod crc32;
 pub mod game;
 pub mod history;
 pub mod line;

@@ -5,7 +5,7 @@
 
 mod board;
 mod capture;
-mod eval;
+pub mod eval;
 mod movegen;
 mod rules;
 #[cfg(test)]

@@ -13,7 +13,7 @@
 
 mod board;
 mod capture;
-mod eval;
+pub mod eval;
 mod movegen;
 mod rules;
 #[cfg(test)]

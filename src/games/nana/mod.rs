@@ -26,7 +26,7 @@
 //! never changes whether a move mates.
 
 mod board;
-mod eval;
+pub mod eval;
 pub mod index;
 mod movegen;
 pub mod tablebase;

@@ -17,7 +17,7 @@
 //!   in hand); the side not to move must have its King.
 
 mod board;
-mod eval;
+pub mod eval;
 mod flip;
 mod movegen;
 mod rules;
