@@ -1,5 +1,5 @@
 //! `koma`: with no arguments, the engine protocol on stdin/stdout; with a
-//! subcommand, a job (`bench`, `perft`). Logs go to stderr only: stdout is
+//! subcommand, a job (`bench`, `perft`, `solve`, `openings`). Logs go to stderr only: stdout is
 //! the protocol channel.
 
 use clap::{Parser, Subcommand};
@@ -60,6 +60,9 @@ enum Job {
         #[arg(long, default_value_t = 30)]
         per_distance: usize,
     },
+    /// Makes an opening suite: playouts scored by a fixed search, kept inside a score window,
+    /// without duplicates or mirror images (or checks a suite with --check).
+    Openings(Box<koma::openings::cli::Args>),
 }
 
 fn main() -> ExitCode {
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Job::Openings(args)) => koma::openings::cli::run(*args),
         Some(Job::Solve {
             game,
             out: path,

@@ -29,6 +29,7 @@ pub fn record_of(st: &TableState) -> Record {
         variant: st.play.game().name(),
         rules: st.play.rules(),
         max_plies: st.max_plies,
+        suite: None,
     };
     let spec = GameSpec {
         number: 1,

@@ -17,11 +17,11 @@ pub mod zobrist;
 
 pub use color::Color;
 pub use coord::Coord;
-pub use game::{Game, NoRules, PositionError, Rules, game_status};
+pub use game::{Game, NoRules, PositionError, Rules, game_status, mirror};
 pub use history::{History, status_with_history};
 pub use movelist::{MoveList, MoveSink};
 pub use options::{OptionKind, OptionSpec, OptionValue};
 pub use outcome::{End, EndReason, Outcome};
 pub use perft::{Divided, perft, perft_divide, perft_divide_until};
 pub use table::{Table, TableValue};
-pub use text::{MoveText, PieceText, PositionText, StepText};
+pub use text::{Mirror, MoveText, PieceText, PositionText, StepText};

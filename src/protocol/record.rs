@@ -489,6 +489,21 @@ fn opening_line(i: &str) -> PResult<'_, OpeningLine> {
     .parse(i)
 }
 
+/// Parses an openings file: one opening per line; blank lines and lines
+/// starting with `#` or `;` are skipped. Returns (line number from 1,
+/// opening) in file order, or the first bad line with its error.
+pub fn parse_opening_file(text: &str) -> Result<Vec<(usize, OpeningLine)>, (usize, ParseError)> {
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
+            continue;
+        }
+        lines.push((i + 1, parse_opening(t).map_err(|e| (i + 1, e))?));
+    }
+    Ok(lines)
+}
+
 /// Parses one opening: `startpos [moves …]`, `[fen] <position> [moves …]`,
 /// or a bare move list.
 pub fn parse_opening(line: &str) -> Result<OpeningLine, ParseError> {

@@ -5,9 +5,10 @@
 //! Layout: `cli` (arguments) → `runner` (the match: workers, results) →
 //! `game` (one game) over `engine_proc` (a child process, its process group
 //! watched by `watchdog`) and `handshake` (getting it ready), with `clock`,
-//! `reason`, `opening`, `schedule`; `records`, `state` (resume), `lock` (one
-//! referee per record file), `files` (only regular files are read), `report` (summaries, `--report`), `replay`
-//! (`--replay`), `stats` and `sprt` (the numbers), `log` (`--log`).
+//! `reason`, `opening`, `suite` (the shipped opening suites), `schedule`;
+//! `records`, `state` (resume), `lock` (one referee per record file),
+//! `files` (only regular files are read), `report` (summaries, `--report`),
+//! `replay` (`--replay`), `stats` and `sprt` (the numbers), `log` (`--log`).
 
 pub mod cli;
 pub mod clock;
@@ -27,6 +28,7 @@ pub mod schedule;
 pub mod sprt;
 pub mod state;
 pub mod stats;
+pub mod suite;
 pub mod watchdog;
 
 use crate::core::Game;

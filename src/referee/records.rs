@@ -27,6 +27,8 @@ pub mod tags {
     pub const PLY_COUNT: &str = "PlyCount";
     pub const OPENING_PLIES: &str = "OpeningPlies";
     pub const MAX_PLIES: &str = "MaxPlies";
+    pub const OPENING_SUITE: &str = "OpeningSuite";
+    pub const OPENING_SUITE_SIZE: &str = "OpeningSuiteSize";
 }
 
 /// The fixed facts of a record besides the game itself.
@@ -38,6 +40,9 @@ pub struct RecordContext<'a> {
     /// Every rule option of the game with its value in this match.
     pub rules: &'a [(&'static str, OptionValue)],
     pub max_plies: Option<u32>,
+    /// The shipped opening suite the match plays (`variant/name`) and how
+    /// many openings it holds.
+    pub suite: Option<(&'a str, usize)>,
 }
 
 /// The record of one game; `names` and `limits` by colour.
@@ -89,6 +94,10 @@ pub fn build(
     }
     tag(tags::PLY_COUNT, end.moves.len().to_string());
     tag(tags::OPENING_PLIES, opening_plies.to_string());
+    if let Some((title, size)) = ctx.suite {
+        tag(tags::OPENING_SUITE, title.to_string());
+        tag(tags::OPENING_SUITE_SIZE, size.to_string());
+    }
     r.moves = end.moves.clone();
     r.result = end.outcome.score_text().to_string();
     r

@@ -288,6 +288,7 @@ pub fn run_report(files: &[PathBuf]) -> ExitCode {
     let mut rows = Vec::new();
     let mut seen = BTreeSet::new();
     let mut variants: Vec<String> = Vec::new();
+    let mut suites: Vec<Option<(String, usize)>> = Vec::new();
     let mut limits: Vec<(String, String)> = Vec::new();
     let mut problems = 0;
     for f in files {
@@ -339,13 +340,24 @@ pub fn run_report(files: &[PathBuf]) -> ExitCode {
                     limits.push(pl);
                 }
             }
+            let suite = r.tag(tags::OPENING_SUITE).map(|t| {
+                let size = tag_number(&r, tags::OPENING_SUITE_SIZE).unwrap_or(0);
+                (t.to_string(), size as usize)
+            });
+            if !suites.contains(&suite) {
+                suites.push(suite);
+            }
             rows.push(row);
         }
     }
     rows.sort_by_key(|r| r.game);
     let players = players_of(&rows);
     limits.sort_by_key(|(n, _)| players.iter().position(|p| p == n));
-    let context = context_line(&variants.join("/"), &limits);
+    let mut context = context_line(&variants.join("/"), &limits);
+    // The suite, when every game was played from the same one.
+    if let [Some((title, size))] = &suites[..] {
+        context.push_str(&suite_words(title, *size));
+    }
     println!("{} games from {} file(s)", rows.len(), files.len());
     print!("{}", summary(&rows, &players, &context, None));
     if problems > 0 {
@@ -366,6 +378,12 @@ pub fn context_line(variant: &str, limits: &[(String, String)]) -> String {
         let each: Vec<String> = limits.iter().map(|(n, l)| format!("{n} {l}")).collect();
         format!("{variant}, {}", each.join(", "))
     }
+}
+
+/// `, suite kaninariebi/default (3000 openings)`: the opening suite in a
+/// summary's context.
+pub fn suite_words(title: &str, size: usize) -> String {
+    format!(", suite {title} ({size} openings)")
 }
 
 /// Each player's limits in a record: `(name, limits)` by colour.

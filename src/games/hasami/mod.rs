@@ -87,6 +87,9 @@ impl Game for Hasami {
     const RANKS: u8 = board::RANKS;
     const REPETITION_LIMIT: Option<usize> = Some(3);
     const MOVE_KEYS: usize = board::SQUARES * board::SQUARES;
+    /// Rook moves, sandwiches, corners and the win counts know no left
+    /// or right.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
 
     fn start(rules: &HasamiRules) -> Self {
         let men = [board::RANK_1, board::RANK_9];
