@@ -12,7 +12,7 @@ use std::process::ExitCode;
 #[command(
     name = "koma",
     version,
-    about = "Koma: an engine for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi.\n\nWithout a subcommand it speaks the UCI-style protocol of protocol.md on stdin/stdout."
+    about = "Koma: an engine for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi.\n\nWithout a subcommand it speaks the UCI-style protocol of protocol.md on stdin/stdout. There `go perft N` and `bench` run like a search: `stop`, `quit` or the end of input ends them early (the count marked partial), so from a shell use the `perft` and `bench` subcommands."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -29,16 +29,17 @@ enum Job {
     },
     /// Counts move sequences (perft) with a per-move breakdown.
     Perft {
-        /// Game name (kaninariebi, hasami, nana, negaeri).
-        #[arg(long, default_value = GameId::DEFAULT.name())]
+        /// The game, by its UCI_Variant name.
+        #[arg(long, default_value = GameId::DEFAULT.name(), value_parser = game_names())]
         variant: String,
         /// Depth in plies.
         depth: u32,
         /// Position string instead of the start position.
         #[arg(long)]
         fen: Option<String>,
-        /// Moves to play from the position first.
-        #[arg(long, num_args = 1.., value_delimiter = ' ')]
+        /// Moves to play from the position first, in one argument separated
+        /// by spaces: --moves 'e1e5 e9e6' (or one --moves per move).
+        #[arg(long, value_name = "MOVES", value_delimiter = ' ')]
         moves: Vec<String>,
     },
     /// Solves a game strongly (only nana): labels every reachable position
@@ -63,6 +64,12 @@ enum Job {
     /// Makes an opening suite: playouts scored by a fixed search, kept inside a score window,
     /// without duplicates or mirror images (or checks a suite with --check).
     Openings(Box<koma::openings::cli::Args>),
+}
+
+/// The games `--variant` accepts; clap lists them in `--help` and in the
+/// error for any other name.
+fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(GameId::ALL.iter().map(|g| g.name()))
 }
 
 fn main() -> ExitCode {

@@ -86,10 +86,14 @@ fn blocks(page: &str, text: &str) -> Result<Vec<Block>, String> {
                     "{page}:{start}: a code block needs the info string session, console or text, not {info:?}"
                 ));
             }
+            // A block inside a list item is indented like its fence.
+            let indent = line.len() - line.trim_start().len();
             let mut body = vec![];
             i += 1;
             while i < lines.len() && !lines[i].trim_start().starts_with("```") {
-                body.push(lines[i].to_string());
+                let l = lines[i];
+                let cut = l.len() - l.trim_start().len();
+                body.push(l[cut.min(indent)..].to_string());
                 i += 1;
             }
             if i == lines.len() {
@@ -291,8 +295,9 @@ impl Engine {
     /// Sends one line and collects the replies to it: up to what ends the
     /// command (`uciok`, `bestmove`, a perft's total, …), or, for a command
     /// that answers at once or not at all, up to the `readyok` of an
-    /// `isready` sent after it (not part of the replies).
-    fn exchange(&mut self, line: &str) -> Result<Vec<String>, Vec<String>> {
+    /// `isready` sent after it (not part of the replies). A `go` the page
+    /// stops with its next line (`stopped`) is not waited for.
+    fn exchange(&mut self, line: &str, stopped: bool) -> Result<Vec<String>, Vec<String>> {
         self.send(line);
         let words: Vec<&str> = line.split_whitespace().collect();
         let ends: Option<fn(&str) -> bool> = match words.first().copied() {
@@ -303,6 +308,7 @@ impl Engine {
                 self.stdin = None;
                 return self.read_until(None);
             }
+            Some("go" | "bench") if stopped => None,
             Some("bench") => Some(|l| l.starts_with("Nodes searched") || is_error(l)),
             Some("go") if words.contains(&"perft") => {
                 Some(|l| l.starts_with("Nodes searched") || is_error(l))
@@ -358,17 +364,18 @@ fn session_steps(body: &[String]) -> Result<Vec<(String, Vec<String>)>, String> 
 fn run_session(body: &[String]) -> Result<(), String> {
     let steps = session_steps(body)?;
     let mut engine = Engine::spawn();
-    for (sent, expected) in steps {
-        let got = engine.exchange(&sent).map_err(|got| {
+    for (i, (sent, expected)) in steps.iter().enumerate() {
+        let stopped = steps.get(i + 1).is_some_and(|(next, _)| next == "stop");
+        let got = engine.exchange(sent, stopped).map_err(|got| {
             format!(
                 "> {sent}\nno answer within {LIMIT:?}; got:\n{}",
                 got.join("\n")
             )
         })?;
-        if !lines_match(&expected, &got) {
+        if !lines_match(expected, &got) {
             return Err(format!(
                 "> {sent}\nthe page shows:\n{}\nthe engine says:\n{}",
-                show(&expected),
+                show(expected),
                 show(&got)
             ));
         }
@@ -496,6 +503,180 @@ fn rules_pages() -> Vec<String> {
 }
 
 #[test]
+fn every_example_of_the_readme_runs() {
+    assert!(replay("README.md") >= 2);
+}
+
+#[test]
+fn every_example_of_protocol_md_runs() {
+    assert!(replay("protocol.md") >= 4);
+}
+
+/// The rows of a markdown table: the lines starting with `|` in the section
+/// under `heading`, header and rule left out, split into trimmed cells.
+fn table_rows(text: &str, heading: &str) -> Vec<Vec<String>> {
+    let section = text
+        .split("\n## ")
+        .find(|s| s.starts_with(heading))
+        .unwrap_or_else(|| panic!("no section {heading}"));
+    section
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split(" | ")
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The first `code` span of a table cell.
+fn code_span(cell: &str) -> Option<&str> {
+    let start = cell.find('`')? + 1;
+    let len = cell[start..].find('`')?;
+    Some(&cell[start..start + len])
+}
+
+/// Each row of protocol.md's error table whose input can be typed is sent
+/// to a fresh engine, which must answer with exactly the row's reply.
+#[test]
+fn every_row_of_the_error_table_is_what_the_engine_says() {
+    let rows = table_rows(&read_page("protocol.md"), "Errors");
+    let mut checked = 0;
+    let mut failures = vec![];
+    for row in &rows {
+        let (Some(input), Some(reply)) =
+            (code_span(&row[0]), row.get(1).and_then(|c| code_span(c)))
+        else {
+            continue;
+        };
+        let got = Engine::spawn()
+            .exchange(input, false)
+            .unwrap_or_else(|got| got);
+        if got != [reply] {
+            failures.push(format!(
+                "> {input}\nthe table says:\n< {reply}\nthe engine says:\n{}",
+                show(&got)
+            ));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} rows");
+    assert!(failures.is_empty(), "\n\n{}\n", failures.join("\n\n"));
+}
+
+/// Every tag the referee writes in a record is in protocol.md's table of
+/// record tags (rule options by the row that covers them all), and the
+/// comments it writes after opening moves are documented.
+#[test]
+fn every_tag_the_referee_writes_is_documented() {
+    let dir = std::env::temp_dir().join(format!("koma-docs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    // A start other than the standard one, for the SetUp and FEN tags.
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "C3c/C3c/1C2c/C3c/C3c b 1\n").unwrap();
+    let koma = env!("CARGO_BIN_EXE_koma");
+    let out = Command::new(env!("CARGO_BIN_EXE_koma-referee"))
+        .args(["--engine", &format!("cmd={koma}"), "name=a", "depth=1"])
+        .args(["--engine", &format!("cmd={koma}"), "name=b", "depth=2"])
+        .args(["--games", "2", "--random-plies", "2", "--max-plies", "40"])
+        .arg("--openings")
+        .arg(format!("file={}", book.display()))
+        .arg("--pgnout")
+        .arg(&pgn)
+        .current_dir(&dir)
+        .output()
+        .expect("the referee runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let records = std::fs::read_to_string(&pgn).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let page = read_page("protocol.md");
+    let documented: Vec<String> = table_rows(&page, "Game records")
+        .iter()
+        .flat_map(|row| {
+            row[0]
+                .split(", ")
+                .map(|c| c.trim_matches('`').to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let rule_options: Vec<&str> = koma::games::GameId::ALL
+        .iter()
+        .flat_map(|g| g.rule_specs().iter().map(|s| s.name))
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    for line in records.lines().filter(|l| l.starts_with('[')) {
+        let name = line[1..].split(' ').next().unwrap_or("");
+        seen.insert(name.to_string());
+        assert!(
+            documented.iter().any(|d| d == name) || rule_options.contains(&name),
+            "the record tag {name} is not in protocol.md's table"
+        );
+    }
+    for tag in [
+        "FirstTimeControl",
+        "SecondTimeControl",
+        "SetUp",
+        "FEN",
+        "OpeningPlies",
+    ] {
+        assert!(
+            seen.contains(tag),
+            "this match should write {tag}: {seen:?}"
+        );
+    }
+    assert!(records.contains("{book}"), "{records}");
+    assert!(
+        page.contains("`{book}`"),
+        "protocol.md does not explain {{book}}"
+    );
+}
+
+/// README's principal line of Nana is a game: played through the engine
+/// from the start, every move is legal and the last takes the King.
+#[test]
+fn the_readme_nana_line_is_a_won_game() {
+    let readme = read_page("README.md");
+    let at = readme.find("A principal line").expect("the principal line");
+    let block = blocks("README.md", &readme[at..])
+        .unwrap()
+        .into_iter()
+        .next()
+        .expect("its block");
+    let moves: Vec<&str> = block
+        .body
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .filter(|t| !t.ends_with('.'))
+        .collect();
+    assert_eq!(moves.len(), 127, "127 plies");
+    let mut engine = Engine::spawn();
+    engine
+        .exchange("setoption name UCI_Variant value nana", false)
+        .unwrap();
+    let refused = engine
+        .exchange(
+            &format!("position startpos moves {}", moves.join(" ")),
+            false,
+        )
+        .unwrap();
+    assert!(refused.is_empty(), "{refused:?}");
+    let d = engine.exchange("d", false).unwrap();
+    assert_eq!(
+        d.last().map(String::as_str),
+        Some("Game: over, 1-0 {first player wins by King captured}"),
+        "{d:?}"
+    );
+}
+
+#[test]
 fn the_rules_pages_are_one_per_game_and_the_notation() {
     let mut want: Vec<String> = koma::games::GameId::ALL
         .iter()
@@ -515,7 +696,7 @@ fn every_example_of_the_rules_pages_replays() {
 }
 
 /// Every rule option of every game appears, with its default, in the
-/// table of that game's page.
+/// table of that game's page, and the table names no other.
 #[test]
 fn the_rules_pages_list_every_rule_option_with_its_default() {
     for &g in koma::games::GameId::ALL {
@@ -525,6 +706,16 @@ fn the_rules_pages_list_every_rule_option_with_its_default() {
             assert!(
                 page.contains(&row),
                 "docs/rules/{g}.md has no row starting {row}"
+            );
+        }
+        if g.rule_specs().is_empty() {
+            continue;
+        }
+        for row in table_rows(&page, "Rule options") {
+            let name = code_span(&row[0]).unwrap_or("");
+            assert!(
+                g.rule_specs().iter().any(|s| s.name == name),
+                "docs/rules/{g}.md documents {name:?}, which {g} does not have"
             );
         }
     }
@@ -675,4 +866,23 @@ fn the_perft_table_of_the_notation_page_is_what_koma_counts() {
         rows += 1;
     }
     assert_eq!(rows, GameId::ALL.len());
+}
+
+/// `.ci/run` runs the README's test command, word for word.
+#[test]
+fn ci_runs_the_readme_test_command() {
+    let readme = read_page("README.md");
+    let command = blocks("README.md", &readme)
+        .unwrap()
+        .into_iter()
+        .filter(|b| b.kind == "console")
+        .flat_map(|b| b.body)
+        .filter_map(|l| l.strip_prefix("$ ").map(str::to_string))
+        .find(|c| c.starts_with("cargo test"))
+        .expect("README shows the test command");
+    let ci = read_page(".ci/run");
+    assert!(
+        ci.lines().any(|l| l.trim() == command),
+        ".ci/run does not run `{command}`"
+    );
 }

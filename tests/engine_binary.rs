@@ -1,15 +1,17 @@
 //! The real `koma` binary holding a conversation over pipes: the handshake,
-//! `isready` and `stop` answered during a search, a perft or a bench, end
-//! of input as quit.
+//! `isready` and `stop` answered during a search, end of input as quit,
+//! rejected lines leaving a search running, `Hash` sizes the machine
+//! cannot give.
 
 mod common;
-use common::Koma;
+use common::{Koma, one_at_a_time};
 use std::time::{Duration, Instant};
 
 const T: Duration = Duration::from_secs(10);
 
 #[test]
 fn handshake_and_a_search() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("uci");
     let lines = k.read_until(T, |l| l == "uciok");
@@ -38,6 +40,7 @@ const STOP_BOUND: Duration = Duration::from_millis(50);
 /// is used with a bound ten times as generous.
 #[test]
 fn stop_during_go_infinite_returns_the_best_move_so_far_within_50_ms() {
+    let _serial = one_at_a_time();
     for g in koma::games::GameId::ALL {
         let mut k = Koma::spawn();
         let pid = k.child.id();
@@ -73,6 +76,7 @@ fn stop_during_go_infinite_returns_the_best_move_so_far_within_50_ms() {
 /// of clock at ply 54 that way). Without `/proc` the wall clock is charged.
 #[test]
 fn time_use_stays_inside_the_clock_for_a_whole_game() {
+    let _serial = one_at_a_time();
     for g in koma::games::GameId::ALL {
         let mut k = Koma::spawn();
         let pid = k.child.id();
@@ -115,6 +119,7 @@ fn time_use_stays_inside_the_clock_for_a_whole_game() {
 
 #[test]
 fn isready_is_answered_while_searching() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("setoption name UCI_Variant value hasami");
     k.send("go infinite");
@@ -135,6 +140,7 @@ fn isready_is_answered_while_searching() {
 
 #[test]
 fn end_of_input_is_quit() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("isready");
     k.read_until(T, |l| l == "readyok");
@@ -144,6 +150,7 @@ fn end_of_input_is_quit() {
 
 #[test]
 fn bad_lines_are_answered_and_the_engine_carries_on() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("go depth banana");
     let l = k.read_until(T, |l| l.starts_with("info string error"));
@@ -155,131 +162,9 @@ fn bad_lines_are_answered_and_the_engine_carries_on() {
     k.read_until(T, |l| l == "readyok");
 }
 
-/// The rows and total of a perft's output, up to `Nodes searched`.
-fn perft_sum(lines: &[String]) -> (u64, u64) {
-    let rows: u64 = lines
-        .iter()
-        .filter(|l| l.contains(": ") && !l.starts_with("Nodes searched"))
-        .map(|l| {
-            let n = l.split(": ").nth(1).unwrap();
-            n.trim_end_matches(" (partial)").parse::<u64>().unwrap()
-        })
-        .sum();
-    let total = lines.last().unwrap()["Nodes searched: ".len()..]
-        .trim_end_matches(" (partial)")
-        .parse()
-        .unwrap();
-    (rows, total)
-}
-
-#[test]
-fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
-    let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.send("isready");
-    let lines = k.read_until(T, |l| l == "readyok");
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
-    assert_eq!(lines, ["readyok"], "the perft goes on");
-    let t = Instant::now();
-    k.send("stop");
-    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        t.elapsed()
-    );
-    let last = lines.last().unwrap();
-    assert!(last.ends_with(" (partial)"), "{lines:?}");
-    // Every counted node is in a row; the move cut short is marked.
-    let (rows, total) = perft_sum(&lines);
-    assert_eq!(rows, total, "{lines:?}");
-    assert!(total > 0, "{lines:?}");
-    assert_eq!(
-        lines.iter().filter(|l| l.ends_with(" (partial)")).count(),
-        2,
-        "{lines:?}"
-    );
-    // The engine goes on: a complete perft is not marked.
-    k.send("go perft 2");
-    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
-    assert_eq!(lines.last().unwrap(), "Nodes searched: 361");
-    assert!(!lines.iter().any(|l| l.contains("partial")), "{lines:?}");
-}
-
-#[test]
-fn end_of_input_during_go_perft_exits_within_100_ms() {
-    let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.close_stdin();
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
-}
-
-#[test]
-fn quit_during_go_perft_exits_within_100_ms() {
-    let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.send("quit");
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
-}
-
-#[test]
-fn bench_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
-    let mut k = Koma::spawn();
-    k.send("bench");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.send("isready");
-    let lines = k.read_until(T, |l| l == "readyok");
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
-    assert!(
-        !lines.iter().any(|l| l.starts_with("Nodes searched")),
-        "{lines:?}"
-    );
-    let t = Instant::now();
-    k.send("stop");
-    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        t.elapsed()
-    );
-    assert!(lines.last().unwrap().ends_with(" (partial)"), "{lines:?}");
-    k.send("isready");
-    k.read_until(T, |l| l == "readyok");
-}
-
-#[test]
-fn end_of_input_during_bench_exits_within_100_ms() {
-    let mut k = Koma::spawn();
-    k.send("bench");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.close_stdin();
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
-}
-
 #[test]
 fn a_rejected_setoption_or_position_leaves_go_infinite_running() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("setoption name UCI_Variant value hasami");
     k.send("go infinite");
@@ -320,6 +205,7 @@ fn a_rejected_setoption_or_position_leaves_go_infinite_running() {
 
 #[test]
 fn an_accepted_setoption_or_position_stops_the_search_first() {
+    let _serial = one_at_a_time();
     for line in [
         "setoption name MultiPV value 2",
         "setoption name Clear Hash",
@@ -348,6 +234,7 @@ fn an_accepted_setoption_or_position_stops_the_search_first() {
 
 #[test]
 fn ponderhit_turns_go_ponder_into_a_timed_search_and_is_refused_otherwise() {
+    let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send("setoption name UCI_Variant value hasami");
     k.send("go ponder wtime 2000 btime 2000");
@@ -399,6 +286,7 @@ fn still_searches(k: &mut Koma) {
 
 #[test]
 fn a_hash_larger_than_the_memory_available_is_refused_and_the_table_stays() {
+    let _serial = one_at_a_time();
     if available_mb().is_none_or(|mb| mb > 60_000) {
         eprintln!("skipped: 64 GB might fit on this machine");
         return;
@@ -416,6 +304,7 @@ fn a_hash_larger_than_the_memory_available_is_refused_and_the_table_stays() {
 
 #[test]
 fn a_hash_the_allocator_refuses_is_reported_and_the_table_stays() {
+    let _serial = one_at_a_time();
     // 1 GiB of address space: the 16 MB table fits, 2 GB cannot.
     let mut k = Koma::spawn_with_address_space(1 << 20);
     k.send("setoption name Hash value 32");

@@ -303,3 +303,55 @@ fn random_lines_never_panic_the_engine() {
     let out = converse(&script);
     assert_eq!(out.last().unwrap(), "readyok");
 }
+
+#[test]
+fn positions_no_game_reaches_are_refused_with_the_reason_and_the_position_stays() {
+    for (variant, fen, why) in [
+        (
+            "hasami",
+            "9/9/9/9/9/9/9/9/9 w 1",
+            "the second player has no men, but made the last move",
+        ),
+        (
+            "hasami",
+            "ppppppppp/9/9/9/9/9/9/9/PPPPPPPPP b 151",
+            "past the 300-ply limit",
+        ),
+        (
+            "kaninariebi",
+            "C4/5/5/5/cc3 w 1",
+            "the first player to move has already won",
+        ),
+        (
+            "kaninariebi",
+            "CCCCC/C4/5/5/ccccc w 1",
+            "the first player has 6 pieces",
+        ),
+        (
+            "nana",
+            "KRV/W2/k2[] w 1",
+            "3 cubes of the orthogonal family",
+        ),
+        (
+            "negaeri",
+            "2bkr1/2ppp1/6/6/1PPP2/1RKB2[RBPPPPrbppp] w 1 1",
+            "the second player passed with pieces in hand",
+        ),
+    ] {
+        let out = converse(&format!(
+            "setoption name UCI_Variant value {variant}\nposition fen {fen}\nd\n"
+        ));
+        let e = errors(&out);
+        assert_eq!(e.len(), 1, "{fen}: {out:?}");
+        let board = fen.split(' ').next().unwrap();
+        assert!(
+            e[0].starts_with(&format!("info string error: invalid {variant} position ("))
+                && e[0].contains(why)
+                && e[0].ends_with(&format!(") at {board}")),
+            "{fen}: {e:?}"
+        );
+        let shown = position_line(&out);
+        assert_eq!(shown.len(), 1, "{out:?}");
+        assert_ne!(shown[0], &format!("Position: {fen}"), "{fen}: refused");
+    }
+}

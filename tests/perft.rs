@@ -4,9 +4,8 @@
 //! options); `rule <Option> <value>` sets a rule option; `position startpos`
 //! or `position <position string>`; `perft <depth> <nodes>` lines.
 
-use koma::core::{Game, Rules, perft};
+use koma::core::{Game, RuleValues, Rules, perft, read_rule_values};
 use koma::games::{GameId, GameVisitor};
-use koma::protocol::options::parse_option_value;
 use koma::protocol::parse_position;
 
 /// Entries above this many nodes are left to release-mode runs.
@@ -17,6 +16,7 @@ struct Driver(String);
 impl GameVisitor for Driver {
     type Output = usize;
     fn visit<G: Game>(self) -> usize {
+        let mut values = RuleValues::new();
         let mut rules = G::Rules::default();
         let mut pos: Option<G> = None;
         let mut checked = 0;
@@ -27,17 +27,15 @@ impl GameVisitor for Driver {
                 "" | "#" => {}
                 k if k.starts_with('#') => {}
                 "id" => {
+                    values.clear();
                     rules = G::Rules::default();
                     pos = None;
                 }
                 "rule" => {
-                    let (name, value) = rest.split_once(' ').expect(&at);
-                    let spec = G::Rules::specs()
-                        .iter()
-                        .find(|s| s.name == name)
-                        .expect(&at);
-                    let v = parse_option_value(spec, Some(value)).expect(&at);
-                    rules.set(spec.name, &v).expect(&at);
+                    let pair = rest.split_once(' ').expect(&at);
+                    let given = read_rule_values(G::NAME, G::Rules::specs(), [pair]).expect(&at);
+                    values.extend(given);
+                    rules = G::Rules::from_values(&values).expect(&at);
                 }
                 "position" if rest == "startpos" => pos = Some(G::start(&rules)),
                 "position" => {

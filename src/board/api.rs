@@ -32,10 +32,10 @@ use super::play::new_play;
 use super::records;
 use super::table::{EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
-use crate::core::{Game, OptionKind};
+use crate::core::{Game, OptionKind, RuleValues};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{parse_move, parse_position};
-use crate::referee::clock::{Limits, TimeControl};
+use crate::referee::clock::{EngineLimits, TimeControl};
 use crate::referee::engine_proc::Launch;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -458,25 +458,24 @@ fn game_of(name: &str) -> Result<GameId, (u16, String)> {
     })
 }
 
-/// Rule values as the option parser reads them (`true`, `3`, `lead3`).
-fn rule_pairs(rules: &BTreeMap<String, Value>) -> Result<Vec<(String, String)>, (u16, String)> {
-    rules
-        .iter()
-        .map(|(k, v)| {
-            let s = match v {
-                Value::String(s) => s.clone(),
-                Value::Bool(b) => b.to_string(),
-                Value::Number(n) => n.to_string(),
-                _ => {
-                    return Err((
-                        400,
-                        format!("rule {k}: expected a string, a number or true/false"),
-                    ));
-                }
-            };
-            Ok((k.clone(), s))
-        })
-        .collect()
+/// The page's rule choices (`true`, `3`, `"lead3"`), read as the referee
+/// reads `--rule`.
+fn rule_values(game: GameId, rules: &BTreeMap<String, Value>) -> Result<RuleValues, (u16, String)> {
+    let mut pairs = Vec::new();
+    for (k, v) in rules {
+        let text = match v {
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            _ => {
+                let msg = format!("rule {k}: expected a string, a number or true/false");
+                return Err((400, msg));
+            }
+        };
+        pairs.push((k.as_str(), text));
+    }
+    game.read_rules(pairs.iter().map(|(k, v)| (*k, v.as_str())))
+        .map_err(|e| (400, e))
 }
 
 fn start_text(start: &Option<String>) -> Result<Option<crate::core::PositionText>, (u16, String)> {
@@ -500,18 +499,18 @@ fn seconds(v: Option<f64>, what: &str) -> Result<Duration, (u16, String)> {
     Ok(Duration::from_secs_f64(x))
 }
 
-fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<Limits, (u16, String)> {
+fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<EngineLimits, (u16, String)> {
     let mode = t.as_ref().map_or("none", |t| t.mode.as_str());
     let l = match (mode, t) {
-        ("none", _) => Limits::default(),
+        ("none", _) => EngineLimits::default(),
         ("move", Some(t)) => {
             let s = seconds(t.seconds, &format!("{side}: seconds per move"))?;
             if s.is_zero() {
                 return Err((400, format!("{side}: seconds per move must be more than 0")));
             }
-            Limits {
+            EngineLimits {
                 movetime: Some(s),
-                ..Limits::default()
+                ..EngineLimits::default()
             }
         }
         ("clock", Some(t)) => {
@@ -520,13 +519,13 @@ fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<Limits, (u16,
             if base.is_zero() && inc.is_zero() {
                 return Err((400, format!("{side}: a clock needs some time")));
             }
-            Limits {
+            EngineLimits {
                 tc: Some(TimeControl {
                     moves: None,
                     base,
                     inc,
                 }),
-                ..Limits::default()
+                ..EngineLimits::default()
             }
         }
         (m, _) => {
@@ -536,7 +535,7 @@ fn limits(t: &Option<TimeReq>, engine: bool, side: &str) -> Result<Limits, (u16,
             ));
         }
     };
-    if engine && l == Limits::default() {
+    if engine && l == EngineLimits::default() {
         return Err((
             400,
             format!("{side}: an engine needs a time limit (seconds per move or a clock)"),
@@ -635,7 +634,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
         let viewer = |name: &String| Player {
             role: Role::Viewer,
             name: name.clone(),
-            limits: Limits::default(),
+            limits: EngineLimits::default(),
         };
         let players = [viewer(&loaded.names[0]), viewer(&loaded.names[1])];
         let t = Table::new(
@@ -651,7 +650,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
         t
     } else {
         let game = game_of(r.game.as_deref().unwrap_or(GameId::DEFAULT.name()))?;
-        let rules = rule_pairs(&r.rules)?;
+        let rules = rule_values(game, &r.rules)?;
         let start = start_text(&r.start)?;
         let play = new_play(game, &rules, start.as_ref()).map_err(|e| (400, e))?;
         let reqs = r.players.unwrap_or_default();
@@ -659,7 +658,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
             let human = |n: &str| Player {
                 role: Role::Human,
                 name: n.to_string(),
-                limits: Limits::default(),
+                limits: EngineLimits::default(),
             };
             [human("Human"), human("Human")]
         } else if reqs.len() == 2 {
@@ -686,13 +685,12 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
 fn positions(req: &Request) -> Answer {
     let r: PositionsReq = body(req)?;
     let game = game_of(&r.game)?;
-    let rules = rule_pairs(&r.rules)?;
+    let rules = rule_values(game, &r.rules)?;
     let start = start_text(&r.start)?;
     let mut play = new_play(game, &rules, start.as_ref()).map_err(|e| (400, e))?;
     for (k, m) in r.moves.iter().enumerate() {
         let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
-        play.play(&text)
-            .map_err(|e| (422, format!("move {} ({m}): {e}", k + 1)))?;
+        play.play(&text).map_err(|e| (422, e.to_string()))?;
     }
     let legal = play.legal();
     let texts: Vec<Value> = legal["moves"]

@@ -259,6 +259,35 @@ impl Drop for Server {
     }
 }
 
+/// The board without a socket: requests answered in-process by the same
+/// routes as the server's (for fuzzing and tests). The tables it opens
+/// are closed, and their workers joined, when it is dropped.
+pub struct LocalBoard {
+    registry: Registry,
+    access: api::Access,
+}
+
+impl LocalBoard {
+    /// A board that believes it listens on `config.addr` and takes
+    /// `secret` as its page's secret.
+    pub fn new(config: Config, secret: String) -> LocalBoard {
+        LocalBoard {
+            access: api::Access::new(config.addr, &config.allow_hosts, secret),
+            registry: Registry::new(config),
+        }
+    }
+
+    pub fn handle(&self, req: &http::Request) -> http::Response {
+        api::handle(&self.registry, &self.access, req)
+    }
+}
+
+impl Drop for LocalBoard {
+    fn drop(&mut self) {
+        self.registry.close_all();
+    }
+}
+
 /// Binds the address and starts serving in background threads.
 pub fn start(config: Config) -> std::io::Result<Server> {
     let listener = TcpListener::bind(config.addr)?;

@@ -6,11 +6,10 @@
 
 use super::extras;
 use crate::core::{
-    Color, Coord, End, Game, History, MoveText, OptionValue, PieceText, PositionText, Rules,
-    StepText, status_with_history,
+    Color, Coord, End, Game, GameLine, MoveText, OptionValue, PieceText, PositionText, ReplayError,
+    RuleValues, Rules, StepText, with_defaults,
 };
 use crate::games::{GameId, GameVisitor};
-use crate::protocol::options::parse_option_value;
 use crate::protocol::{PositionLine, PositionStart};
 use serde_json::{Value, json};
 
@@ -24,13 +23,13 @@ pub trait Play: Send {
     /// The start position when it is not the game's own.
     fn start_text(&self) -> Option<&PositionText>;
     /// Every rule option with its value in this game.
-    fn rules(&self) -> &[(&'static str, OptionValue)];
+    fn rules(&self) -> &RuleValues;
     /// Side to move in the latest position.
     fn side_to_move(&self) -> Color;
     /// The end by the rules in the latest position, history included.
     fn status(&self) -> Option<End>;
     /// Plays a move in the latest position; returns its canonical text.
-    fn play(&mut self, text: &MoveText) -> Result<MoveText, String>;
+    fn play(&mut self, text: &MoveText) -> Result<MoveText, ReplayError>;
     /// Takes moves back until `plies` are left.
     fn undo_to(&mut self, plies: usize);
     /// The `position` command of the latest position.
@@ -44,14 +43,14 @@ pub trait Play: Send {
     fn legal(&self) -> Value;
 }
 
-/// A new game of `game` under rule options given by name (any case), from
-/// its start position or from `start`.
+/// A new game of `game` under the rule options given (the others at their
+/// defaults), from its start position or from `start`.
 pub fn new_play(
     game: GameId,
-    rules: &[(String, String)],
+    rules: &[(&'static str, OptionValue)],
     start: Option<&PositionText>,
 ) -> Result<Box<dyn Play>, String> {
-    struct Make<'a>(&'a [(String, String)], Option<&'a PositionText>);
+    struct Make<'a>(&'a [(&'static str, OptionValue)], Option<&'a PositionText>);
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn Play>, String>;
         fn visit<G: Game>(self) -> Self::Output {
@@ -63,62 +62,22 @@ pub fn new_play(
 
 pub struct GamePlay<G: Game> {
     game: GameId,
-    rule_values: Vec<(&'static str, OptionValue)>,
-    start_text: Option<PositionText>,
-    /// `positions[k]`: after `k` moves.
-    positions: Vec<G>,
-    moves: Vec<MoveText>,
-    history: History,
+    rule_values: RuleValues,
+    line: GameLine<G>,
 }
 
 impl<G: Game> GamePlay<G> {
-    fn new(rules: &[(String, String)], start: Option<&PositionText>) -> Result<Self, String> {
-        let specs = G::Rules::specs();
-        let mut r = G::Rules::default();
-        let mut values: Vec<(&'static str, OptionValue)> =
-            specs.iter().map(|s| (s.name, s.default_value())).collect();
-        for (name, raw) in rules {
-            let spec = specs
-                .iter()
-                .find(|s| s.name.eq_ignore_ascii_case(name))
-                .ok_or_else(|| {
-                    let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                    if known.is_empty() {
-                        format!("{} has no rule option {name} (it has none)", G::NAME)
-                    } else {
-                        format!(
-                            "{} has no rule option {name}: expected one of {}",
-                            G::NAME,
-                            known.join(", ")
-                        )
-                    }
-                })?;
-            let v = parse_option_value(spec, Some(raw))?;
-            r.set(spec.name, &v)?;
-            if let Some(slot) = values.iter_mut().find(|(n, _)| *n == spec.name) {
-                slot.1 = v;
-            }
-        }
-        let pos = match start {
-            None => G::start(&r),
-            Some(t) => {
-                G::from_text(t, &r).map_err(|e| format!("invalid {} position ({e})", G::NAME))?
-            }
-        };
-        let game = GameId::from_name(G::NAME).ok_or("unknown game")?;
+    fn new(
+        given: &[(&'static str, OptionValue)],
+        start: Option<&PositionText>,
+    ) -> Result<Self, String> {
+        let line = GameLine::from_start(start, &G::Rules::from_values(given)?)
+            .map_err(|e| e.to_string())?;
         Ok(GamePlay {
-            game,
-            rule_values: values,
-            start_text: start.map(|_| pos.to_text()),
-            history: History::starting_at(&pos),
-            positions: vec![pos],
-            moves: Vec::new(),
+            game: GameId::from_name(G::NAME).ok_or("unknown game")?,
+            rule_values: with_defaults(G::Rules::specs(), given),
+            line,
         })
-    }
-
-    fn latest(&self) -> &G {
-        // `positions` always holds the start position.
-        &self.positions[self.positions.len() - 1]
     }
 }
 
@@ -136,84 +95,70 @@ impl<G: Game> Play for GamePlay<G> {
     }
 
     fn plies(&self) -> usize {
-        self.moves.len()
+        self.line.plies()
     }
 
     fn moves(&self) -> &[MoveText] {
-        &self.moves
+        self.line.moves()
     }
 
     fn start_text(&self) -> Option<&PositionText> {
-        self.start_text.as_ref()
+        self.line.start_text()
     }
 
-    fn rules(&self) -> &[(&'static str, OptionValue)] {
+    fn rules(&self) -> &RuleValues {
         &self.rule_values
     }
 
     fn side_to_move(&self) -> Color {
-        self.latest().side_to_move()
+        self.line.current().side_to_move()
     }
 
     fn status(&self) -> Option<End> {
-        status_with_history(self.latest(), &self.history)
+        self.line.status()
     }
 
-    fn play(&mut self, text: &MoveText) -> Result<MoveText, String> {
-        if let Some(end) = self.status() {
-            return Err(format!("the game is over ({end})"));
-        }
-        let pos = self.latest();
-        let mv = pos
-            .find_move(text)
-            .ok_or_else(|| format!("{text} is not a legal move here"))?;
-        let canon = pos.move_text(mv);
-        let next = pos.play(mv);
-        self.history.push(next.repetition_key());
-        self.positions.push(next);
-        self.moves.push(canon);
-        Ok(canon)
+    fn play(&mut self, text: &MoveText) -> Result<MoveText, ReplayError> {
+        self.line.play_text(text)
     }
 
     fn undo_to(&mut self, plies: usize) {
-        while self.moves.len() > plies {
-            self.moves.pop();
-            self.positions.pop();
-            self.history.pop();
-        }
+        self.line.undo_to(plies);
     }
 
     fn position_command(&self) -> String {
-        let start = match &self.start_text {
+        let start = match self.line.start_text() {
             None => PositionStart::StartPos,
             Some(t) => PositionStart::Fen(t.clone()),
         };
-        PositionLine::new(&start, &self.moves).as_str().to_string()
+        PositionLine::new(&start, self.line.moves())
+            .as_str()
+            .to_string()
     }
 
     fn position_text(&self, ply: usize) -> String {
-        let k = ply.min(self.moves.len());
-        self.positions[k].to_text().to_string()
+        self.line.position(ply).to_text().to_string()
     }
 
     fn view(&self, ply: usize) -> Value {
-        let k = ply.min(self.moves.len());
-        let pos = &self.positions[k];
+        let k = ply.min(self.line.plies());
+        let pos = self.line.position(k);
         let text = pos.to_text();
         let mut captures = [0usize; 2];
+        let moves = self.line.moves();
         for j in 1..=k {
-            let before = &self.positions[j - 1];
+            let before = self.line.position(j - 1);
             let diff = Diff::of(
                 &before.to_text(),
-                &self.positions[j].to_text(),
-                &self.moves[j - 1],
+                &self.line.position(j).to_text(),
+                &moves[j - 1],
                 before.side_to_move(),
             );
             captures[before.side_to_move().index()] += diff.captured.len();
         }
         let last = (k > 0).then(|| {
-            let before = &self.positions[k - 1];
-            let mv_text = self.moves[k - 1];
+            let before = self.line.position(k - 1);
+            let mv_text = moves[k - 1];
             let mover = before.side_to_move();
             let diff = Diff::of(&before.to_text(), &text, &mv_text, mover);
             let flips = before
@@ -256,7 +201,7 @@ impl<G: Game> Play for GamePlay<G> {
     }
 
     fn legal(&self) -> Value {
-        let pos = self.latest();
+        let pos = self.line.current();
         if self.status().is_some() {
             return json!({ "moves": [], "bondBoards": {} });
         }

@@ -143,24 +143,16 @@ pub fn load(text: &str, index: usize) -> Result<Loaded, String> {
             names.join(", ")
         )
     })?;
-    let rules: Vec<(String, String)> = game
-        .rule_specs()
-        .iter()
-        .filter_map(|s| r.tag(s.name).map(|v| (s.name.to_string(), v.to_string())))
-        .collect();
+    let rules = records::rule_values(r, game)?;
     let start: Option<PositionText> = match r.tag(tags::FEN) {
         Some(f) => Some(parse_position(f).map_err(|e| format!("FEN tag: {e}"))?),
         None => None,
     };
     let mut play = new_play(game, &rules, start.as_ref())?;
     let mut error = None;
-    for (k, m) in r.moves.iter().enumerate() {
+    for m in &r.moves {
         if let Err(e) = play.play(&m.mv) {
-            error = Some(format!(
-                "move {} ({}): {e}; the moves after it are not shown",
-                k + 1,
-                m.mv
-            ));
+            error = Some(format!("{e}; the moves after it are not shown"));
             break;
         }
     }

@@ -11,10 +11,10 @@
 //! clocks are sent on every poll instead).
 
 use super::play::{Play, side_name};
-use crate::core::{Color, MoveText, Outcome};
+use crate::core::{Color, MoveText, Outcome, ReplayError};
 use crate::protocol::record::RecordMove;
-use crate::protocol::{GoParams, InfoLine, Score};
-use crate::referee::clock::{Clock, Limits};
+use crate::protocol::{GoParams, InfoLine, InfoScore};
+use crate::referee::clock::{Clock, EngineLimits};
 use crate::referee::engine_proc::{EngineProc, Launch};
 use crate::referee::game::{Watch, comment, think_watched};
 use crate::referee::handshake::{self, EngineStart, Failure, Timeouts};
@@ -47,7 +47,7 @@ pub struct EngineSpec {
 pub struct Player {
     pub role: Role,
     pub name: String,
-    pub limits: Limits,
+    pub limits: EngineLimits,
 }
 
 impl Player {
@@ -86,7 +86,7 @@ struct Thinking {
     since: Option<Instant>,
     depth: Option<u32>,
     seldepth: Option<u32>,
-    score: Option<Score>,
+    score: Option<InfoScore>,
     nodes: Option<u64>,
     nps: Option<u64>,
     time: Option<u64>,
@@ -115,8 +115,8 @@ impl Thinking {
 
     fn json(&self) -> Value {
         let score = self.score.map(|s| match s {
-            Score::Cp(v) => json!({ "cp": v }),
-            Score::Mate(m) => json!({ "mate": m }),
+            InfoScore::Cp(v) => json!({ "cp": v }),
+            InfoScore::Mate(m) => json!({ "mate": m }),
         });
         json!({
             "side": self.side,
@@ -272,7 +272,11 @@ impl Table {
             self.notify();
             return Err((409, "the clock ran out before the move arrived".into()));
         }
-        st.play.play(text).map_err(|e| (422, e))?;
+        st.play.play(text).map_err(|e| match e {
+            // One move of a person's: no need to number it.
+            ReplayError::Illegal { mv, .. } => (422, format!("{mv} is not a legal move here")),
+            ReplayError::AfterEnd { end, .. } => (422, format!("the game is over ({end})")),
+        })?;
         st.after_move(side, clock, Some(comment(None, elapsed)));
         drop(st);
         self.notify();

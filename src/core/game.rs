@@ -4,35 +4,13 @@
 //! (repetition) are applied by `History`, owned by search and referee.
 
 use super::{
-    Color, End, EndReason, Mirror, MoveSink, MoveText, OptionSpec, OptionValue, Outcome,
-    PositionText, Table, movelist::MoveCounter,
+    Color, End, EndReason, Mirror, MoveSink, MoveText, Outcome, PositionText, Rules, Tablebase,
+    movelist::MoveCounter,
 };
 use std::fmt::Debug;
 use std::ops::DerefMut;
 use std::path::Path;
 use std::sync::Arc;
-
-/// A game's rule options, with the spec's defaults as `Default`.
-pub trait Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
-    /// The options this game reads, as the engine lists them.
-    fn specs() -> &'static [OptionSpec];
-    /// Applies one option; `name` is one of `specs()`' names (exact spelling)
-    /// and `value` was already checked against that spec.
-    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String>;
-}
-
-/// Rules for a game without options.
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct NoRules;
-
-impl Rules for NoRules {
-    fn specs() -> &'static [OptionSpec] {
-        &[]
-    }
-    fn set(&mut self, name: &str, _value: &OptionValue) -> Result<(), String> {
-        Err(format!("no rule option {name}"))
-    }
-}
 
 /// Why a position string was refused, in words that name the offending part.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,9 +41,6 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const NAME: &'static str;
     const FILES: u8;
     const RANKS: u8;
-    /// How many occurrences of one position end the game (see
-    /// `repetition_end`), or `None` when the rules have no repetition rule.
-    const REPETITION_LIMIT: Option<usize>;
     /// `move_key` maps every move into `0..MOVE_KEYS` (history tables).
     const MOVE_KEYS: usize;
     /// The engine option naming a file of solved positions (see
@@ -97,6 +72,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         c.0
     }
 
+    /// Whether the side to move has a legal move (`count_moves() > 0`);
+    /// games may answer without counting them all.
+    fn has_moves(&self) -> bool {
+        self.count_moves() > 0
+    }
+
     /// The position after a legal move.
     fn play(&self, mv: Self::Move) -> Self;
 
@@ -108,6 +89,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn limit_end(&self) -> Option<End> {
         None
     }
+
+    /// How many occurrences of one position end the game (see
+    /// `repetition_end`), or `None` when the rules this position is played
+    /// under have no repetition rule. The same for every position of one
+    /// game (it depends on the game and its rule options only).
+    fn repetition_limit(&self) -> Option<usize>;
 
     /// How the game ends when the current position reaches the repetition
     /// limit.
@@ -177,7 +164,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Loads the game's table of solved positions from a file, checking it
     /// whole; the error says what is wrong with the file (without naming
     /// it: the caller does).
-    fn load_table(_path: &Path) -> Result<Arc<dyn Table<Self>>, String> {
+    fn load_table(_path: &Path) -> Result<Arc<dyn Tablebase<Self>>, String> {
         Err(format!("{} has no table of solved positions", Self::NAME))
     }
 
@@ -211,7 +198,7 @@ pub fn game_status<G: Game>(pos: &G) -> Option<End> {
     if let Some(end) = pos.terminal() {
         return Some(end);
     }
-    if pos.count_moves() == 0 {
+    if !pos.has_moves() {
         return Some(End::win(
             pos.side_to_move().opponent(),
             EndReason::NoLegalMove,

@@ -65,7 +65,7 @@ pub fn status_with_history<G: Game>(pos: &G, history: &History) -> Option<End> {
     if let Some(end) = game_status(pos) {
         return Some(end);
     }
-    match G::REPETITION_LIMIT {
+    match pos.repetition_limit() {
         Some(limit) if history.occurrences_of_last() >= limit => Some(pos.repetition_end()),
         _ => None,
     }

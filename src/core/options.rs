@@ -1,6 +1,7 @@
-//! Option declarations shared by engine options and per-game rule options.
-//! The protocol layer turns `setoption` text into an `OptionValue` checked
-//! against the `OptionSpec`; games and the engine only see typed values.
+//! Option declarations shared by engine options and per-game rule options,
+//! and their values read from text (`setoption`, a record's tag, a
+//! command-line `NAME=VALUE`) against the declaration, in one way for every
+//! front end; games and the engine only see typed values.
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {
@@ -69,6 +70,41 @@ impl OptionSpec {
         }
     }
 
+    /// Reads a value written as text against this spec. The error ends
+    /// with `at <token>`, as the protocol's errors do.
+    pub fn parse_value(&self, raw: Option<&str>) -> Result<OptionValue, String> {
+        let raw = raw.unwrap_or("").trim();
+        let shown = if raw.is_empty() { "end of line" } else { raw };
+        let name = self.name;
+        match &self.kind {
+            OptionKind::Check { .. } => match raw.to_ascii_lowercase().as_str() {
+                "true" => Ok(OptionValue::Check(true)),
+                "false" => Ok(OptionValue::Check(false)),
+                _ => Err(format!("expected true or false for {name} at {shown}")),
+            },
+            OptionKind::Spin { min, max, .. } => match raw.parse::<i64>() {
+                Ok(v) if (*min..=*max).contains(&v) => Ok(OptionValue::Spin(v)),
+                _ => Err(format!(
+                    "expected an integer from {min} to {max} for {name} at {shown}"
+                )),
+            },
+            OptionKind::Combo { values, .. } => values
+                .iter()
+                .find(|v| v.eq_ignore_ascii_case(raw))
+                .map(|v| OptionValue::Combo(v.to_string()))
+                .ok_or_else(|| {
+                    let values = values.join(", ");
+                    format!("expected one of {values} for {name} at {shown}")
+                }),
+            OptionKind::Text { .. } => Ok(OptionValue::Text(if raw == "<empty>" {
+                String::new()
+            } else {
+                raw.to_string()
+            })),
+            OptionKind::Button => Ok(OptionValue::Button),
+        }
+    }
+
     /// The value an option has before any `setoption`.
     pub fn default_value(&self) -> OptionValue {
         match &self.kind {
@@ -125,5 +161,40 @@ impl std::fmt::Display for OptionValue {
             OptionValue::Text(s) => f.write_str(s),
             OptionValue::Button => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked_against_their_spec() {
+        let check = OptionSpec::check("HasamiLines", true);
+        assert_eq!(
+            check.parse_value(Some("FALSE")),
+            Ok(OptionValue::Check(false))
+        );
+        assert!(check.parse_value(Some("no")).is_err());
+        let spin = OptionSpec::spin("NegaeriChainLimit", 5, 1, 5);
+        assert_eq!(spin.parse_value(Some("3")), Ok(OptionValue::Spin(3)));
+        for bad in [Some("0"), Some("6"), Some("x"), None] {
+            assert!(spin.parse_value(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(
+            spin.parse_value(None),
+            Err("expected an integer from 1 to 5 for NegaeriChainLimit at end of line".into())
+        );
+        let combo = OptionSpec::combo("HasamiWin", "five", &["five", "all", "lead3"]);
+        assert_eq!(
+            combo.parse_value(Some("ALL")),
+            Ok(OptionValue::Combo("all".into()))
+        );
+        assert!(combo.parse_value(Some("four")).is_err());
+        let text = OptionSpec::text("NanaTable", "");
+        assert_eq!(
+            text.parse_value(Some("<empty>")),
+            Ok(OptionValue::Text(String::new()))
+        );
     }
 }

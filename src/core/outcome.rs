@@ -31,6 +31,25 @@ impl Outcome {
     }
 }
 
+/// Reads `score_text` back: `"1-0".parse() == Ok(Outcome::Win(First))`.
+impl std::str::FromStr for Outcome {
+    type Err = UnknownResult;
+    fn from_str(s: &str) -> Result<Outcome, UnknownResult> {
+        [
+            Outcome::Win(Color::First),
+            Outcome::Win(Color::Second),
+            Outcome::Draw,
+        ]
+        .into_iter()
+        .find(|o| o.score_text() == s)
+        .ok_or(UnknownResult)
+    }
+}
+
+/// A result text other than `1-0`, `0-1` or `1/2-1/2`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct UnknownResult;
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
     /// Captured the number of pieces the rules require (Hasami five, Kani three).
@@ -111,5 +130,23 @@ impl fmt::Display for End {
                 self.reason
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_read_back_as_written() {
+        for o in [
+            Outcome::Win(Color::First),
+            Outcome::Win(Color::Second),
+            Outcome::Draw,
+        ] {
+            assert_eq!(o.score_text().parse(), Ok(o));
+        }
+        assert_eq!("*".parse::<Outcome>(), Err(UnknownResult));
+        assert_eq!("1-0 ".parse::<Outcome>(), Err(UnknownResult));
     }
 }

@@ -58,6 +58,7 @@ pub fn suite(game: GameId) -> (u32, &'static [&'static str]) {
 pub struct BenchLine {
     pub position: String,
     pub nodes: u64,
+    pub millis: u64,
 }
 
 /// Runs one game's bench positions; `depth` overrides the game's depth.
@@ -92,10 +93,12 @@ pub fn run_game(game: GameId, depth: Option<u32>, stop: &AtomicBool) -> Vec<Benc
                         limits: &Limits::depth(self.1.unwrap_or(d)),
                         settings: Settings::default(),
                     };
+                    let start = Instant::now();
                     let r = search::search(&pos, &history, &ctx, |_| {});
                     BenchLine {
                         position: format!("{} {p}", G::NAME),
                         nodes: r.nodes,
+                        millis: start.elapsed().as_millis() as u64,
                     }
                 })
                 .collect()
@@ -111,13 +114,20 @@ pub fn run(out: &Output, depth: Option<u32>, stop: &AtomicBool) -> u64 {
     let start = Instant::now();
     let mut total = 0;
     for &g in GameId::ALL {
+        let (mut nodes, mut ms) = (0, 0);
         for line in run_game(g, depth, stop) {
             out.line(format_args!(
                 "info string bench {} nodes {}",
                 line.position, line.nodes
             ));
-            total += line.nodes;
+            nodes += line.nodes;
+            ms += line.millis;
         }
+        out.line(format_args!(
+            "info string bench {g} nodes {nodes} time {ms} nps {}",
+            nodes * 1000 / ms.max(1)
+        ));
+        total += nodes;
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
     if stop.load(Ordering::Relaxed) {

@@ -22,7 +22,13 @@ pub fn perft(
     moves: &[String],
     depth: u32,
 ) -> Result<PerftRun, String> {
-    let game = GameId::from_name(variant).ok_or_else(|| format!("unknown variant at {variant}"))?;
+    let game = GameId::from_name(variant).ok_or_else(|| {
+        let known: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+        format!(
+            "unknown variant {variant}: expected one of {}",
+            known.join(", ")
+        )
+    })?;
     let options = OptionStore::new();
     let mut session = new_session(game, &options.rule_values(game))?;
     let start = match fen {

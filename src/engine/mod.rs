@@ -1,6 +1,6 @@
 //! The engine: one protocol loop over any reader and writer, a session per
-//! selected game (the one `dyn` seam), the search thread, options, and the
-//! `bench` and `perft` jobs.
+//! selected game (built through `GameId::visit`), the search thread,
+//! options, and the `bench` and `perft` jobs.
 
 pub mod bench;
 pub mod display;

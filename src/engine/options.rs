@@ -3,7 +3,6 @@
 
 use crate::core::{OptionSpec, OptionValue};
 use crate::games::GameId;
-use crate::protocol::options::parse_option_value;
 use crate::search::Skill;
 
 pub const VARIANT: &str = "UCI_Variant";
@@ -64,6 +63,10 @@ impl OptionStore {
         self.entries.iter().map(|(s, _)| s)
     }
 
+    pub fn values(&self) -> impl Iterator<Item = (&'static str, &OptionValue)> {
+        self.entries.iter().map(|(s, v)| (s.name, v))
+    }
+
     /// The spec of an option; names match without regard to case, as UCI
     /// asks.
     pub fn spec(&self, name: &str) -> Option<&OptionSpec> {
@@ -82,7 +85,7 @@ impl OptionStore {
         let spec = self
             .spec(name)
             .ok_or_else(|| format!("unknown option at {name}"))?;
-        Ok((spec.name, parse_option_value(spec, raw)?))
+        Ok((spec.name, spec.parse_value(raw)?))
     }
 
     pub fn set(&mut self, name: &str, value: OptionValue) {

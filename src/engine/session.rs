@@ -1,16 +1,17 @@
 //! One game being played: its rules, the current position and its history.
-//! `Session` is the engine's one dynamic seam; `GameSession<G>` implements
-//! it once for every game, so nothing below pays dynamic dispatch.
+//! The engine holds the selected game as a `Box<dyn Session>`, made through
+//! `GameId::visit`; `GameSession<G>` is monomorphised, so nothing below it
+//! pays dynamic dispatch.
 
 use super::Output;
 use super::display;
-use crate::core::table::best_move;
+use crate::core::tablebase::best_move;
 use crate::core::{
-    Color, End, Game, History, OptionValue, Rules, Table, TableValue, perft, perft_divide_until,
-    status_with_history,
+    Color, End, Game, GameLine, History, LineError, OptionValue, ReplayError, Rules, TableValue,
+    Tablebase, perft, perft_divide_until,
 };
 use crate::games::{GameId, GameVisitor};
-use crate::protocol::{InfoLine, PositionCommand, PositionStart, Reply, Score};
+use crate::protocol::{InfoLine, InfoScore, PositionCommand, PositionStart, Reply};
 use crate::search::{self, Context, Limits, MATE, Report, Settings, Tt, score::mate_moves};
 use std::any::Any;
 use std::path::Path;
@@ -63,7 +64,7 @@ pub struct PerftCount {
 }
 
 /// A loaded table of solved positions of some game: an `Arc<dyn
-/// Table<G>>` behind `Any`, so that the engine can keep one per game.
+/// Tablebase<G>>` behind `Any`, so that the engine can keep one per game.
 pub type SharedTable = Arc<dyn Any + Send + Sync>;
 
 /// The engine option naming `game`'s table file, if it has one.
@@ -84,7 +85,7 @@ pub fn load_table(game: GameId, path: &Path) -> Result<SharedTable, String> {
     impl GameVisitor for Load<'_> {
         type Output = Result<SharedTable, String>;
         fn visit<G: Game>(self) -> Self::Output {
-            let t: Arc<dyn Table<G>> = G::load_table(self.0)?;
+            let t: Arc<dyn Tablebase<G>> = G::load_table(self.0)?;
             Ok(Arc::new(t))
         }
     }
@@ -93,17 +94,14 @@ pub fn load_table(game: GameId, path: &Path) -> Result<SharedTable, String> {
 
 pub struct GameSession<G: Game> {
     rules: G::Rules,
-    pos: G,
-    history: History,
-    table: Option<Arc<dyn Table<G>>>,
+    line: GameLine<G>,
+    table: Option<Arc<dyn Tablebase<G>>>,
 }
 
 impl<G: Game> GameSession<G> {
     pub fn new(rules: G::Rules) -> Self {
-        let pos = G::start(&rules);
         GameSession {
-            history: History::starting_at(&pos),
-            pos,
+            line: GameLine::new(&rules),
             rules,
             table: None,
         }
@@ -119,11 +117,9 @@ pub fn new_session(
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn Session>, String>;
         fn visit<G: Game>(self) -> Self::Output {
-            let mut r = G::Rules::default();
-            for (name, value) in self.0 {
-                r.set(name, value)?;
-            }
-            Ok(Box::new(GameSession::<G>::new(r)))
+            Ok(Box::new(GameSession::<G>::new(G::Rules::from_values(
+                self.0,
+            )?)))
         }
     }
     game.visit(Make(rules))
@@ -135,36 +131,35 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), String> {
-        let mut pos = match &cmd.start {
-            PositionStart::StartPos => G::start(&self.rules),
-            PositionStart::Fen(t) => G::from_text(t, &self.rules).map_err(|e| {
-                let board = t.to_string();
-                let first = board.split(' ').next().unwrap_or("").to_string();
-                format!("invalid {} position ({e}) at {first}", G::NAME)
-            })?,
+        let start = match &cmd.start {
+            PositionStart::StartPos => None,
+            PositionStart::Fen(t) => Some(t),
         };
-        let mut history = History::starting_at(&pos);
-        for m in &cmd.moves {
-            if let Some(end) = status_with_history(&pos, &history) {
-                return Err(format!("illegal move, the game is over ({end}) at {m}"));
+        // The protocol's errors end with the token they are about.
+        self.line = GameLine::from_text(start, &cmd.moves, &self.rules).map_err(|e| match e {
+            LineError::Position { .. } => {
+                let board = start.map(|t| t.to_string()).unwrap_or_default();
+                format!("{e} at {}", board.split(' ').next().unwrap_or(""))
             }
-            let mv = pos
-                .find_move(m)
-                .ok_or_else(|| format!("illegal move at {m}"))?;
-            pos = pos.play(mv);
-            history.push(pos.repetition_key());
-        }
-        self.pos = pos;
-        self.history = history;
+            LineError::Move(ReplayError::Illegal { mv, .. }) => format!("illegal move at {mv}"),
+            LineError::Move(ReplayError::AfterEnd { mv, end, .. }) => {
+                format!("illegal move, the game is over ({end}) at {mv}")
+            }
+        })?;
         Ok(())
     }
 
     fn display(&self) -> String {
-        display::render(&self.pos.to_text(), G::FILES, G::RANKS, self.status())
+        display::render(
+            &self.line.current().to_text(),
+            G::FILES,
+            G::RANKS,
+            self.status(),
+        )
     }
 
     fn perft_job(&self, depth: u32) -> PerftJob {
-        let pos = self.pos.clone();
+        let pos = self.line.current().clone();
         Box::new(move |stop| {
             let d = perft_divide_until(&pos, depth, stop);
             let partial = match (d.complete, d.rows.last()) {
@@ -192,8 +187,8 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>> {
-        let root = self.pos.clone();
-        let history = self.history.clone();
+        let root = self.line.current().clone();
+        let history = self.line.history().clone();
         let over = self.status().is_some();
         let table = self.table.clone();
         std::thread::Builder::new()
@@ -202,15 +197,15 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn status(&self) -> Option<End> {
-        status_with_history(&self.pos, &self.history)
+        self.line.status()
     }
 
     fn side_to_move(&self) -> Color {
-        self.pos.side_to_move()
+        self.line.current().side_to_move()
     }
 
     fn set_table(&mut self, table: Option<SharedTable>) {
-        self.table = table.and_then(|t| t.downcast_ref::<Arc<dyn Table<G>>>().cloned());
+        self.table = table.and_then(|t| t.downcast_ref::<Arc<dyn Tablebase<G>>>().cloned());
     }
 }
 
@@ -218,13 +213,13 @@ impl<G: Game> Session for GameSession<G> {
 /// value (mate in moves, or 0 for a draw) and the move.
 fn table_info<G: Game>(root: &G, mv: G::Move, value: TableValue) -> InfoLine {
     let score = match value {
-        TableValue::Win(d) => mate_moves(MATE - d as i32).map(Score::Mate),
-        TableValue::Loss(d) => mate_moves(-(MATE - d as i32)).map(Score::Mate),
+        TableValue::Win(d) => mate_moves(MATE - d as i32).map(InfoScore::Mate),
+        TableValue::Loss(d) => mate_moves(-(MATE - d as i32)).map(InfoScore::Mate),
         TableValue::Draw => None,
     };
     InfoLine {
         depth: Some(1),
-        score: Some(score.unwrap_or(Score::Cp(0))),
+        score: Some(score.unwrap_or(InfoScore::Cp(0))),
         pv: vec![root.move_text(mv)],
         ..InfoLine::default()
     }
@@ -239,8 +234,8 @@ pub fn info_line<G: Game>(root: &G, r: &Report<G::Move>) -> InfoLine {
         multipv: Some(r.multipv as u32),
         hashfull: Some(r.hashfull),
         score: Some(match mate_moves(r.score) {
-            Some(m) => Score::Mate(m),
-            None => Score::Cp(r.score),
+            Some(m) => InfoScore::Mate(m),
+            None => InfoScore::Cp(r.score),
         }),
         nodes: Some(r.nodes),
         nps: Some(r.nodes * 1000 / ms.max(1)),
@@ -257,7 +252,7 @@ fn run_search<G: Game>(
     root: G,
     history: History,
     over: bool,
-    table: Option<Arc<dyn Table<G>>>,
+    table: Option<Arc<dyn Tablebase<G>>>,
     job: SearchJob,
 ) {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -449,6 +449,18 @@ impl Engine {
     pub fn option(&self, name: &str) -> Option<&OptionValue> {
         self.options.get(name)
     }
+
+    /// Every option with its current value, in the order `uci` lists them.
+    pub fn option_values(&self) -> impl Iterator<Item = (&'static str, &OptionValue)> {
+        self.options.values()
+    }
+
+    /// What `d` prints (the board, the position string, the state of the
+    /// game), without printing it: with `option_values`, the engine's
+    /// state, which a rejected line must leave as it was.
+    pub fn display(&self) -> String {
+        self.session.display()
+    }
 }
 
 /// A transposition table of `mb` MB for the `Hash` option: refused when

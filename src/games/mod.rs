@@ -9,7 +9,7 @@ pub mod kaninariebi;
 pub mod nana;
 pub mod negaeri;
 
-use crate::core::{Game, OptionSpec, Rules};
+use crate::core::{Game, OptionSpec, RuleValues, Rules, read_rule_values};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
@@ -67,6 +67,15 @@ impl GameId {
             }
         }
         self.visit(Specs)
+    }
+
+    /// This game's rule options given by name with values as text (see
+    /// `read_rule_values`).
+    pub fn read_rules<'a>(
+        self,
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<RuleValues, String> {
+        read_rule_values(self.name(), self.rule_specs(), pairs)
     }
 }
 

@@ -4,10 +4,9 @@
 //! made the suite shows how balanced it really is).
 
 use super::{Limit, SCORE_TT_MB, canonical_key, score};
-use crate::core::{Game, OptionSpec, Rules};
+use crate::core::{Game, Rules, read_rule_values};
 use crate::games::GameVisitor;
-use crate::protocol::options::parse_option_value;
-use crate::referee::opening::{check, replay, start_position};
+use crate::referee::opening::check;
 use crate::referee::suite::{Header, Suite};
 use crate::search::{Score, Tt, is_mate};
 use std::collections::HashMap;
@@ -26,17 +25,10 @@ pub struct Checked {
 
 /// The rules a suite's header names.
 pub fn header_rules<G: Game>(h: &Header) -> Result<G::Rules, String> {
-    let mut rules = G::Rules::default();
-    let specs: &[OptionSpec] = G::Rules::specs();
-    for (n, v) in &h.rules {
-        let spec = specs
-            .iter()
-            .find(|s| s.name == n)
-            .ok_or_else(|| format!("{} has no rule option {n}", G::NAME))?;
-        let value = parse_option_value(spec, Some(v)).map_err(|e| format!("rules: {e}"))?;
-        rules.set(spec.name, &value)?;
-    }
-    Ok(rules)
+    let pairs = h.rules.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+    let values =
+        read_rule_values(G::NAME, G::Rules::specs(), pairs).map_err(|e| format!("rules: {e}"))?;
+    G::Rules::from_values(&values)
 }
 
 /// Checks every opening of `suite`, and scores each within `limit` when
@@ -65,8 +57,8 @@ fn run<G: Game>(suite: &Suite, limit: Option<Limit>, threads: usize) -> Result<C
                 continue;
             }
         };
-        let start = start_position::<G>(checked.start.as_ref(), &rules)?;
-        let (pos, history, _) = replay(start, &checked.moves)?;
+        let played = checked.line::<G>(&rules).map_err(|e| e.to_string())?;
+        let (pos, history) = (played.current().clone(), played.history().clone());
         if let Some(first) = seen.insert(canonical_key(&pos, &rules), *n) {
             out.problems.push(format!(
                 "line {n}: the same position as line {first}, or its mirror image"

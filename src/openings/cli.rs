@@ -6,7 +6,6 @@ use super::check::{Distribution, check_suite};
 use super::generate::{self, Config, Playout};
 use crate::engine::bench;
 use crate::games::GameId;
-use crate::referee::cli::rule_options;
 use crate::referee::suite;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -169,9 +168,13 @@ pub fn run(a: Args) -> ExitCode {
             names.join(", ")
         ));
     };
-    let rules = match rule_options(variant, &a.rules) {
+    let pairs: Option<Vec<(&str, &str)>> = a.rules.iter().map(|r| r.split_once('=')).collect();
+    let Some(pairs) = pairs else {
+        return usage("expected NAME=VALUE after --rule");
+    };
+    let rules = match variant.read_rules(pairs) {
         Ok(r) => r,
-        Err(e) => return usage(e.0),
+        Err(e) => return usage(e),
     };
     let limit = match limit_of(&a, variant) {
         Ok(l) => l,

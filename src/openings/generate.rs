@@ -431,9 +431,15 @@ fn listed_candidate<G: Game>(
     moves: &[MoveText],
     t: &Tables,
 ) -> Verdict {
-    let start = G::start(rules);
-    match crate::referee::opening::replay(start, moves) {
-        Ok((pos, history, _)) => judge(cfg, rules, &pos, &history, moves.to_vec(), t),
+    match crate::core::GameLine::<G>::from_text(None, moves, rules) {
+        Ok(line) => judge(
+            cfg,
+            rules,
+            line.current(),
+            line.history(),
+            moves.to_vec(),
+            t,
+        ),
         Err(_) => Verdict::Ended,
     }
 }

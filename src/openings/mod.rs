@@ -10,8 +10,7 @@ pub mod generate;
 #[cfg(test)]
 mod tests;
 
-use crate::core::{Game, History, MoveText};
-use crate::referee::opening::{replay, start_position};
+use crate::core::{Game, GameLine, History, MoveText};
 use crate::search::{self, Context, Limits, Score, Settings, Tt};
 use std::sync::atomic::AtomicBool;
 
@@ -83,9 +82,8 @@ pub fn score_line<G: Game>(
     limit: Limit,
     tt: &Tt,
 ) -> Result<Score, String> {
-    let start = start_position::<G>(None, rules)?;
-    let (pos, history, _) = replay(start, moves)?;
-    Ok(score(&pos, &history, limit, tt))
+    let line = GameLine::<G>::from_text(None, moves, rules).map_err(|e| e.to_string())?;
+    Ok(score(line.current(), line.history(), limit, tt))
 }
 
 /// The key duplicates are found by: the position's repetition key (board,

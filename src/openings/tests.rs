@@ -168,9 +168,8 @@ fn listing_every_position_finds_each_class_once() {
 }
 
 fn reach(moves: &[crate::core::MoveText]) -> (Nana, History) {
-    let start = Nana::start(&Default::default());
-    let (p, h, _) = crate::referee::opening::replay(start, moves).unwrap();
-    (p, h)
+    let line = crate::core::GameLine::<Nana>::from_text(None, moves, &Default::default()).unwrap();
+    (line.current().clone(), line.history().clone())
 }
 
 #[test]

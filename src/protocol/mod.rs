@@ -15,4 +15,4 @@ pub use command::{Command, GoParams, PositionCommand, PositionLine, PositionStar
 pub use error::ParseError;
 pub use notation::{parse_move, parse_position};
 pub use parse::parse_command;
-pub use reply::{InfoLine, OptionDecl, Reply, Score, parse_option_decl, parse_reply};
+pub use reply::{InfoLine, InfoScore, OptionDecl, Reply, parse_option_decl, parse_reply};

@@ -250,6 +250,9 @@ pub const MAX_RECORD_BYTES: usize = 16 << 20;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
     pub line: usize,
+    /// Byte offset of its first line from the start of the stream: a
+    /// reader following a growing file starts again there.
+    pub offset: u64,
     pub text: Result<String, String>,
 }
 
@@ -258,8 +261,11 @@ pub struct Chunk {
 pub struct RecordChunks<R> {
     input: R,
     line: usize,
-    /// The tag line that starts the next chunk, read ahead.
-    pending: Option<(usize, Vec<u8>)>,
+    /// Bytes read so far.
+    read: u64,
+    /// The tag line that starts the next chunk, read ahead: its line, its
+    /// offset, its bytes.
+    pending: Option<(usize, u64, Vec<u8>)>,
     done: bool,
 }
 
@@ -268,6 +274,7 @@ impl<R: std::io::BufRead> RecordChunks<R> {
         RecordChunks {
             input,
             line: 0,
+            read: 0,
             pending: None,
             done: false,
         }
@@ -295,6 +302,7 @@ impl<R: std::io::BufRead> RecordChunks<R> {
             let room = (MAX_RECORD_BYTES + 1).saturating_sub(buf.len());
             buf.extend_from_slice(&chunk[..take.min(room)]);
             self.input.consume(take);
+            self.read += take as u64;
             if done {
                 break;
             }
@@ -316,11 +324,12 @@ impl<R: std::io::BufRead> Iterator for RecordChunks<R> {
             return None;
         }
         // Skip to the first tag line (text before a record is ignored).
-        let (line, mut text) = match self.pending.take() {
+        let (line, offset, mut text) = match self.pending.take() {
             Some(p) => p,
             None => loop {
+                let at = self.read;
                 match self.next_line() {
-                    Ok(Some(l)) if is_tag_line(&l) => break (self.line, l),
+                    Ok(Some(l)) if is_tag_line(&l) => break (self.line, at, l),
                     Ok(Some(_)) => {}
                     Ok(None) => {
                         self.done = true;
@@ -336,11 +345,12 @@ impl<R: std::io::BufRead> Iterator for RecordChunks<R> {
         let mut prev_tag = true;
         let mut too_long = text.len() > MAX_RECORD_BYTES;
         loop {
+            let at = self.read;
             match self.next_line() {
                 Ok(Some(l)) => {
                     let tag = is_tag_line(&l);
                     if tag && !prev_tag {
-                        self.pending = Some((self.line, l));
+                        self.pending = Some((self.line, at, l));
                         break;
                     }
                     prev_tag = tag;
@@ -376,7 +386,7 @@ impl<R: std::io::BufRead> Iterator for RecordChunks<R> {
                 )
             })
         };
-        Some(Ok(Chunk { line, text }))
+        Some(Ok(Chunk { line, offset, text }))
     }
 }
 
@@ -489,10 +499,21 @@ fn opening_line(i: &str) -> PResult<'_, OpeningLine> {
     .parse(i)
 }
 
-/// Parses an openings file: one opening per line; blank lines and lines
-/// starting with `#` or `;` are skipped. Returns (line number from 1,
-/// opening) in file order, or the first bad line with its error.
-pub fn parse_opening_file(text: &str) -> Result<Vec<(usize, OpeningLine)>, (usize, ParseError)> {
+/// Parses one opening: `startpos [moves …]`, `[fen] <position> [moves …]`,
+/// or a bare move list.
+pub fn parse_opening(line: &str) -> Result<OpeningLine, ParseError> {
+    let t = line.trim();
+    all_consuming(terminated(opening_line, multispace0))
+        .parse(t)
+        .map(|(_, o)| o)
+        .map_err(|e| ParseError::from_nom(t, e))
+}
+
+/// Reads an openings file: one opening per line; blank lines and lines
+/// starting with `#` or `;` are skipped. Each opening comes with its
+/// 1-based line number; the first line that is not an opening is the
+/// error, with its number.
+pub fn parse_openings(text: &str) -> Result<Vec<(usize, OpeningLine)>, (usize, ParseError)> {
     let mut lines = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -502,16 +523,6 @@ pub fn parse_opening_file(text: &str) -> Result<Vec<(usize, OpeningLine)>, (usiz
         lines.push((i + 1, parse_opening(t).map_err(|e| (i + 1, e))?));
     }
     Ok(lines)
-}
-
-/// Parses one opening: `startpos [moves …]`, `[fen] <position> [moves …]`,
-/// or a bare move list.
-pub fn parse_opening(line: &str) -> Result<OpeningLine, ParseError> {
-    let t = line.trim();
-    all_consuming(terminated(opening_line, multispace0))
-        .parse(t)
-        .map(|(_, o)| o)
-        .map_err(|e| ParseError::from_nom(t, e))
 }
 
 /// A tag value that must be a whole number.
@@ -633,6 +644,7 @@ mod tests {
         assert_eq!(chunks.len(), items.len());
         for (c, i) in chunks.iter().zip(&items) {
             assert_eq!(c.line, i.line);
+            assert_eq!(c.offset, i.span.start as u64);
             assert_eq!(c.text.as_deref(), Ok(&text[i.span.clone()]));
             assert_eq!(
                 parse_record(c.text.as_ref().unwrap()).ok(),

@@ -16,7 +16,7 @@ use nom::{
 use std::fmt;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Score {
+pub enum InfoScore {
     Cp(i32),
     /// Moves (not plies) to mate; negative when being mated.
     Mate(i32),
@@ -29,7 +29,7 @@ pub struct InfoLine {
     pub depth: Option<u32>,
     pub seldepth: Option<u32>,
     pub multipv: Option<u32>,
-    pub score: Option<Score>,
+    pub score: Option<InfoScore>,
     pub nodes: Option<u64>,
     pub nps: Option<u64>,
     pub hashfull: Option<u32>,
@@ -109,8 +109,8 @@ fn info(line: &str) -> Result<InfoLine, ParseError> {
                 let r2 = r.trim_start();
                 let (r3, v) = num::<i32>(r2).map_err(|_| bad(r2, "an integer score"))?;
                 out.score = Some(match kind {
-                    "cp" => Score::Cp(v),
-                    "mate" => Score::Mate(v),
+                    "cp" => InfoScore::Cp(v),
+                    "mate" => InfoScore::Mate(v),
                     _ => return Err(bad(after_ws, "cp or mate after score")),
                 });
                 rest = r3;
@@ -217,11 +217,11 @@ pub fn parse_option_decl(text: &str) -> Option<OptionDecl> {
     })
 }
 
-impl fmt::Display for Score {
+impl fmt::Display for InfoScore {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Score::Cp(v) => write!(f, "cp {v}"),
-            Score::Mate(v) => write!(f, "mate {v}"),
+            InfoScore::Cp(v) => write!(f, "cp {v}"),
+            InfoScore::Mate(v) => write!(f, "mate {v}"),
         }
     }
 }
@@ -324,7 +324,7 @@ mod tests {
             panic!()
         };
         assert_eq!(i.depth, Some(3));
-        assert_eq!(i.score, Some(Score::Cp(5)));
+        assert_eq!(i.score, Some(InfoScore::Cp(5)));
         assert_eq!(i.nodes, Some(9));
     }
 

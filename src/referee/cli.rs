@@ -3,16 +3,16 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
-use super::clock::{Limits, TimeControl};
+use super::clock::{EngineLimits, TimeControl};
 use super::engine_proc::Launch;
 use super::files::open_regular;
 use super::handshake::Timeouts;
+use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
 use super::suite;
-use crate::core::OptionValue;
+use crate::core::{RuleValues, with_defaults};
 use crate::games::GameId;
-use crate::protocol::options::parse_option_value;
-use crate::protocol::record::{OpeningLine, parse_opening_file};
+use crate::protocol::record::{OpeningLine, parse_openings};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -55,10 +55,16 @@ the start position, every move, the recorded end): a bad record, even one with b
 not UTF-8, is reported and the others are still checked. --replay and --report read only
 regular files, one record at a time.
 
+On a cluster: every task of a job array runs the same command with --shard auto and
+--pgnout DIR/NAME.pgn, and writes DIR/NAME.shard-I-of-N.pgn; --report over those files pools
+them (records of different matches are refused, naming the difference), and with --follow and
+--sprt ends as soon as the pooled games cross a bound.
+
 Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
 replayed record is invalid; 2 on a usage error, an engine program that cannot be run, a
-record file in use by another referee, or a file that cannot be read (missing, or not a
-regular file).";
+record file in use by another referee, a file that cannot be read (missing, or not a
+regular file), or --report over records of more than one match. --report with --sprt: 0
+when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 
 /// The three ways to run the referee, shown with every usage error (clap's
 /// own usage line would be built from whichever options it had seen).
@@ -111,7 +117,8 @@ struct Cli {
     concurrency: usize,
 
     /// Adjudicate a draw when the game reaches this many plies (opening included); 0: never.
-    /// Kani Nari Ebi has no repetition rule, so two engines can otherwise cycle for ever.
+    /// Kani Nari Ebi with --rule KaniRepetition=false has no draw by repetition, so two engines
+    /// could otherwise cycle for ever.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_plies: u32,
 
@@ -124,7 +131,8 @@ struct Cli {
     seed: u64,
 
     /// Sequential test: elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic].
-    /// The match stops when the log-likelihood ratio crosses a bound. Two engines only.
+    /// The match stops when the log-likelihood ratio crosses a bound. Two engines only. With
+    /// --report: the test of the pooled games, its verdict in the exit status.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Vec<String>,
 
@@ -145,13 +153,25 @@ struct Cli {
     #[arg(long)]
     recover: bool,
 
-    /// Play only shard I of N (pairs are dealt out in turn); merge with --report.
-    #[arg(long, value_name = "I/N")]
+    /// Play only shard I of N (pairs are dealt out in turn); merge with --report. auto: the
+    /// shard of this task of a Slurm job array (SLURM_ARRAY_TASK_ID and _COUNT), or with
+    /// auto/N of an indexed Kubernetes Job (JOB_COMPLETION_INDEX); the --pgnout and --state
+    /// file names then get the shard's index (games.pgn -> games.shard-2-of-4.pgn).
+    #[arg(long, value_name = "I/N|auto[/N]")]
     shard: Option<String>,
 
-    /// Print the summary of record files (e.g. the shards of one match) instead of playing.
+    /// Print the pooled summary of record files (the shards of one match) instead of playing;
+    /// records of different matches are refused, naming the difference. With --sprt, the
+    /// SPRT state and its verdict in the exit status.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["engine", "replay"])]
     report: Vec<PathBuf>,
+
+    /// With --report: keep reading the files as they grow (every SECONDS, default 5), print the
+    /// pooled summary as games come in, and exit once an SPRT bound is crossed or every game
+    /// of the match is in.
+    #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "5")]
+    follow: Option<String>,
 
     /// Re-validate a record file with the rules library instead of playing.
     #[arg(long, value_name = "FILE", conflicts_with = "engine")]
@@ -221,7 +241,7 @@ pub struct EngineConfig {
     pub name: String,
     pub launch: Launch,
     pub options: Vec<(String, String)>,
-    pub limits: Limits,
+    pub limits: EngineLimits,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,7 +259,7 @@ pub struct Openings {
 pub struct MatchConfig {
     pub engines: Vec<EngineConfig>,
     pub variant: GameId,
-    pub rules: Vec<(&'static str, OptionValue)>,
+    pub rules: RuleValues,
     pub games: u32,
     pub rounds: u32,
     pub openings: Option<Openings>,
@@ -253,17 +273,27 @@ pub struct MatchConfig {
     pub state: Option<PathBuf>,
     pub log: Option<PathBuf>,
     pub recover: bool,
-    /// (index from 1, count).
-    pub shard: Option<(u32, u32)>,
+    pub shard: Option<Shard>,
     pub rating_interval: u64,
     pub timeouts: Timeouts,
     pub event: String,
+    /// The referee's command line, shell-quoted, for the records.
+    pub command: String,
+}
+
+/// `--report FILE... [--follow[=SECONDS]] [--sprt ...]`.
+#[derive(Debug)]
+pub struct ReportConfig {
+    pub files: Vec<PathBuf>,
+    /// How often to read the files again; `None`: read them once.
+    pub follow: Option<Duration>,
+    pub sprt: Option<Sprt>,
 }
 
 #[derive(Debug)]
 pub enum Mode {
     Match(Box<MatchConfig>),
-    Report(Vec<PathBuf>),
+    Report(ReportConfig),
     Replay(PathBuf),
 }
 
@@ -274,6 +304,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     let cmd = Cli::command();
     let matches = cmd
         .clone()
@@ -285,7 +320,8 @@ where
         .get_occurrences::<String>("engine")
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
-    check(cli, engines).map_err(Err)
+    let env = |k: &str| std::env::var(k).ok();
+    check(cli, engines, &super::records::shell_words(&words), &env).map_err(Err)
 }
 
 /// clap suggests the most similar option even when it is not similar at
@@ -339,12 +375,36 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
+fn check(
+    cli: Cli,
+    engine_words: Vec<Vec<String>>,
+    command: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Mode, Usage> {
     if let Some(p) = cli.replay {
         return Ok(Mode::Replay(p));
     }
     if !cli.report.is_empty() {
-        return Ok(Mode::Report(cli.report));
+        let follow =
+            match cli.follow.as_deref() {
+                None => None,
+                Some(v) => Some(secs(v).ok().filter(|d| !d.is_zero()).ok_or_else(|| {
+                    Usage::new(format!("--follow={v}: expected seconds above 0"))
+                })?),
+            };
+        let sprt = if cli.sprt.is_empty() {
+            None
+        } else {
+            Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
+        };
+        return Ok(Mode::Report(ReportConfig {
+            files: cli.report,
+            follow,
+            sprt,
+        }));
+    }
+    if cli.follow.is_some() {
+        return Err(Usage::new("--follow goes with --report FILE..."));
     }
     let variant = GameId::from_name(&cli.variant).ok_or_else(|| {
         let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
@@ -403,8 +463,26 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
             &rules,
         )?)
     };
-    let shard = cli.shard.as_deref().map(shard).transpose()?;
-    let pgnout = cli.pgnout.as_deref().map(file_arg);
+    let (shard, derived) = match cli.shard.as_deref() {
+        Some(s) => {
+            let (shard, derived) = shard::resolve(s, env).map_err(Usage)?;
+            (Some(shard), derived)
+        }
+        None => (None, false),
+    };
+    let mut pgnout = cli.pgnout.as_deref().map(file_arg);
+    let mut state = cli.state.or_else(|| pgnout.clone());
+    if let Some(s) = shard.filter(|_| derived) {
+        if state.is_none() {
+            return Err(Usage::new(format!(
+                "--shard {}: give --pgnout FILE (or --state FILE): every task of the array runs \
+                 this command, and each writes its own file, named from its shard",
+                cli.shard.as_deref().unwrap_or_default()
+            )));
+        }
+        pgnout = pgnout.map(|p| shard::derived_path(&p, s));
+        state = state.map(|p| shard::derived_path(&p, s));
+    }
     Ok(Mode::Match(Box::new(MatchConfig {
         engines,
         variant,
@@ -418,7 +496,7 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
         margin: Duration::from_millis(cli.timemargin),
         seed: cli.seed,
         sprt,
-        state: cli.state.or_else(|| pgnout.clone()),
+        state,
         pgnout,
         log: cli.log.as_deref().map(file_arg),
         recover: cli.recover,
@@ -426,6 +504,7 @@ fn check(cli: Cli, engine_words: Vec<Vec<String>>) -> Result<Mode, Usage> {
         rating_interval: cli.rating_interval,
         timeouts,
         event: cli.event,
+        command: command.to_string(),
     })))
 }
 
@@ -457,7 +536,7 @@ fn engine_config(
     let mut args = Vec::new();
     let mut dir = None;
     let mut options: Vec<(String, String)> = Vec::new();
-    let mut limits = Limits::default();
+    let mut limits = EngineLimits::default();
     let which = |k: &str| format!("engine {number}: {k}");
     // --each first, so the engine's own keys override.
     for (k, v) in each.iter().chain(own) {
@@ -489,7 +568,7 @@ fn engine_config(
     if cmd.is_empty() {
         return Err(Usage(which("cmd= is empty")));
     }
-    if limits == Limits::default() {
+    if limits == EngineLimits::default() {
         return Err(Usage(which(
             "no limit: give tc=, st=, depth= or nodes= (or the same with --each)",
         )));
@@ -574,37 +653,15 @@ pub fn time_control(v: &str) -> Result<TimeControl, String> {
     Ok(TimeControl { moves, base, inc })
 }
 
-/// `--rule NAME=VALUE` words checked against `game`'s options (names in any
-/// case, the last of a name winning).
-pub fn rule_options(
-    game: GameId,
-    rules: &[String],
-) -> Result<Vec<(&'static str, OptionValue)>, Usage> {
-    let specs = game.rule_specs();
-    let mut out: Vec<(&'static str, OptionValue)> = Vec::new();
-    for r in rules {
-        let (name, value) = r
-            .split_once('=')
-            .ok_or_else(|| Usage::new(format!("expected NAME=VALUE after --rule, got {r}")))?;
-        let spec = specs
-            .iter()
-            .find(|s| s.name.eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| {
-                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                Usage::new(format!(
-                    "{game} has no rule option {name}{}",
-                    if known.is_empty() {
-                        " (it has none)".to_string()
-                    } else {
-                        format!(": expected one of {}", known.join(", "))
-                    }
-                ))
-            })?;
-        let v = parse_option_value(spec, Some(value)).map_err(Usage)?;
-        out.retain(|(n, _)| *n != spec.name);
-        out.push((spec.name, v));
-    }
-    Ok(out)
+fn rule_options(game: GameId, rules: &[String]) -> Result<RuleValues, Usage> {
+    let pairs = rules
+        .iter()
+        .map(|r| {
+            r.split_once('=')
+                .ok_or_else(|| Usage::new(format!("expected NAME=VALUE after --rule, got {r}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    game.read_rules(pairs).map_err(Usage)
 }
 
 fn sprt(keys: &[(String, String)]) -> Result<Sprt, Usage> {
@@ -649,7 +706,7 @@ fn sprt(keys: &[(String, String)]) -> Result<Sprt, Usage> {
 fn openings(
     keys: &[(String, String)],
     variant: GameId,
-    rules: &[(&'static str, OptionValue)],
+    rules: &[(&'static str, crate::core::OptionValue)],
 ) -> Result<Openings, Usage> {
     let mut path = None;
     let mut suite_name = None;
@@ -682,17 +739,7 @@ fn openings(
         (None, Some(name)) => {
             // The suite is for the match's rules: every option, defaults
             // included.
-            let all: Vec<(&'static str, OptionValue)> = variant
-                .rule_specs()
-                .iter()
-                .map(|s| {
-                    let v = rules.iter().find(|(n, _)| *n == s.name);
-                    (
-                        s.name,
-                        v.map_or_else(|| s.default_value(), |(_, v)| v.clone()),
-                    )
-                })
-                .collect();
+            let all = with_defaults(variant.rule_specs(), rules);
             let s = suite::shipped(variant, &name, &all)
                 .map_err(|e| Usage::new(format!("--openings suite={name}: {e}")))?;
             let title = s.header.title();
@@ -710,7 +757,7 @@ fn openings(
                     std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
                 })
                 .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
-            let lines = parse_opening_file(&text)
+            let lines = parse_openings(&text)
                 .map_err(|(n, e)| Usage::new(format!("{} line {n}: {e}", path.display())))?;
             if lines.is_empty() {
                 return Err(Usage::new(format!("{} holds no opening", path.display())));
@@ -725,19 +772,111 @@ fn openings(
     }
 }
 
-fn shard(s: &str) -> Result<(u32, u32), Usage> {
-    let bad = || Usage::new(format!("--shard {s}: expected I/N with 1 <= I <= N"));
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u32, u32) = (i.parse().map_err(|_| bad())?, n.parse().map_err(|_| bad())?);
-    if i == 0 || i > n {
-        return Err(bad());
+/// What a recorded command line (a record's `RefereeCommand` tag) says
+/// about its match, read without checking files or programs: the report
+/// uses it to name what differs between two matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordedMatch {
+    /// The engines' names, in command-line order.
+    pub engines: Vec<String>,
+    /// The settings that decide the games, as `(name, value)`.
+    pub settings: Vec<(String, String)>,
+    /// Games in the whole match, every shard's.
+    pub total_games: u64,
+}
+
+/// `None` when the words are not a match's command line.
+pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
+    let matches = Cli::command().try_get_matches_from(words).ok()?;
+    let cli = Cli::from_arg_matches(&matches).ok()?;
+    let engine_words: Vec<Vec<String>> = matches
+        .get_occurrences::<String>("engine")
+        .map(|occ| occ.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default();
+    let each = split_pairs(&cli.each, "--each").ok()?;
+    let mut settings = vec![("--variant".to_string(), cli.variant.clone())];
+    for r in &cli.rules {
+        let (n, v) = r.split_once('=')?;
+        settings.push((format!("--rule {n}"), v.to_string()));
     }
-    Ok((i, n))
+    for (k, v) in [
+        ("--games", cli.games.to_string()),
+        ("--rounds", cli.rounds.to_string()),
+        ("--openings", cli.openings.join(" ")),
+        ("--random-plies", cli.random_plies.to_string()),
+        ("--seed", cli.seed.to_string()),
+        ("--max-plies", cli.max_plies.to_string()),
+        ("--timemargin", cli.timemargin.to_string()),
+    ] {
+        settings.push((k.to_string(), v));
+    }
+    let mut engines = Vec::new();
+    let mut engine_settings = Vec::new();
+    for words in &engine_words {
+        let own = split_pairs(words, "--engine").ok()?;
+        let mut keys: Vec<(String, String)> = Vec::new();
+        for (k, v) in each.iter().chain(&own) {
+            keys.retain(|(n, _)| n != k);
+            keys.push((k.clone(), v.clone()));
+        }
+        let get = |k: &str| keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let name = get("name").or_else(|| {
+            get("cmd").map(|c| {
+                Path::new(&c)
+                    .file_name()
+                    .map_or(c.clone(), |f| f.to_string_lossy().into_owned())
+            })
+        })?;
+        keys.sort();
+        for (k, v) in keys.into_iter().filter(|(k, _)| k != "name") {
+            engine_settings.push((format!("engine {name} {k}"), v));
+        }
+        engines.push(name);
+    }
+    settings.push(("engines".to_string(), engines.join(", ")));
+    settings.extend(engine_settings);
+    let n = engines.len() as u64;
+    let total_games = u64::from(cli.rounds) * (n * n.saturating_sub(1) / 2) * u64::from(cli.games);
+    Some(RecordedMatch {
+        engines,
+        settings,
+        total_games,
+    })
+}
+
+/// Where two matches' settings differ: `name: a vs b` (`unset` where one
+/// lacks it), in the order of `a`'s settings.
+pub fn differences(a: &RecordedMatch, b: &RecordedMatch) -> Vec<String> {
+    let mut keys: Vec<&String> = a.settings.iter().map(|(k, _)| k).collect();
+    for (k, _) in &b.settings {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let value = |m: &RecordedMatch, k: &str| {
+        m.settings
+            .iter()
+            .find(|(n, _)| n == k)
+            .map_or("unset".to_string(), |(_, v)| {
+                if v.is_empty() {
+                    "none".into()
+                } else {
+                    v.clone()
+                }
+            })
+    };
+    keys.into_iter()
+        .filter_map(|k| {
+            let (x, y) = (value(a, k), value(b, k));
+            (x != y).then(|| format!("{k}: {x} vs {y}"))
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::OptionValue;
 
     fn parse_ok(args: &str) -> MatchConfig {
         let argv = std::iter::once("koma-referee").chain(args.split_whitespace());
@@ -915,7 +1054,7 @@ mod tests {
     #[test]
     fn report_and_replay_modes_need_no_engine() {
         let argv = ["koma-referee", "--report", "a.pgn", "b.pgn"];
-        assert!(matches!(parse(argv), Ok(Mode::Report(f)) if f.len() == 2));
+        assert!(matches!(parse(argv), Ok(Mode::Report(r)) if r.files.len() == 2));
         let argv = ["koma-referee", "--replay", "a.pgn"];
         assert!(matches!(parse(argv), Ok(Mode::Replay(_))));
     }
@@ -935,6 +1074,73 @@ mod tests {
              --rule KaniBondAnyType=false",
         );
         assert!(m.openings.is_some(), "the defaults, spelled out");
+    }
+
+    #[test]
+    fn a_report_may_follow_its_files_and_test_them() {
+        let report = |line: &str| {
+            let argv = std::iter::once("koma-referee").chain(line.split_whitespace());
+            match parse(argv) {
+                Ok(Mode::Report(r)) => r,
+                other => panic!("{line}: {other:?}"),
+            }
+        };
+        let r = report("--report a.pgn b.pgn");
+        assert_eq!((r.follow, r.sprt.is_some()), (None, false));
+        let r = report("--report a.pgn --follow --sprt elo0=0 elo1=5");
+        assert_eq!(r.follow, Some(Duration::from_secs(5)));
+        assert_eq!(r.sprt.map(|s| s.elo1), Some(5.0));
+        let r = report("--follow=0.5 --report a.pgn b.pgn");
+        assert_eq!(
+            (r.follow, r.files.len()),
+            (Some(Duration::from_millis(500)), 2)
+        );
+        for (bad, words) in [
+            ("--report a.pgn --follow=0", "--follow=0"),
+            ("--report a.pgn --follow=x", "--follow=x"),
+            ("--report a.pgn --sprt elo0=5 elo1=0", "elo0"),
+            (
+                "--follow --each depth=1 --engine cmd=a --engine cmd=b",
+                "--report",
+            ),
+        ] {
+            let got = usage(bad);
+            assert!(got.contains(words), "{bad}: {got}");
+        }
+    }
+
+    fn recorded(line: &str) -> RecordedMatch {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        recorded_match(&words).unwrap()
+    }
+
+    #[test]
+    fn a_recorded_command_line_gives_the_engines_the_total_and_what_differs() {
+        let a = recorded(
+            "koma-referee --each depth=2 --engine cmd=/x/koma name=a --engine cmd=/y/koma \
+             --engine cmd=/z/c depth=3 --rounds 2 --shard auto --pgnout m.pgn",
+        );
+        assert_eq!(a.engines, ["a", "koma", "c"]);
+        assert_eq!(a.total_games, 2 * 3 * 2);
+        let b = recorded(
+            "koma-referee --each depth=2 --engine cmd=/x/koma name=a --engine cmd=/y/koma \
+             --engine cmd=/z/c depth=4 --rounds 2 --shard 1/9 --pgnout other.pgn --concurrency 4",
+        );
+        assert_eq!(differences(&a, &b), ["engine c depth: 3 vs 4"]);
+        let c = recorded(
+            "koma-referee --engine cmd=/x/koma name=a tc=1+0.1 --engine cmd=/w/d tc=1+0.1 --seed 5",
+        );
+        let d = differences(&a, &c);
+        assert_eq!(d[0], "--rounds: 2 vs 1", "{d:?}");
+        assert!(
+            d.contains(&"engines: a, koma, c vs a, d".to_string()),
+            "{d:?}"
+        );
+        assert!(
+            d.contains(&"engine a tc: unset vs 1+0.1".to_string()),
+            "{d:?}"
+        );
+        assert!(recorded_match(&["koma-referee".into(), "--bogus".into()]).is_none());
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub struct TimeControl {
 
 /// What bounds an engine's search; at least one is set.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub struct EngineLimits {
     pub tc: Option<TimeControl>,
     /// `st=`: fixed time per move, sent as `go movetime`.
     pub movetime: Option<Duration>,
@@ -39,7 +39,7 @@ impl fmt::Display for TimeControl {
     }
 }
 
-impl fmt::Display for Limits {
+impl fmt::Display for EngineLimits {
     /// `10+0.1`, `st=0.5`, `depth=4`, or several joined by blanks.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts = Vec::new();
@@ -69,7 +69,7 @@ pub struct Clock {
 }
 
 impl Clock {
-    pub fn new(limits: &Limits) -> Clock {
+    pub fn new(limits: &EngineLimits) -> Clock {
         Clock {
             tc: limits.tc,
             movetime: limits.movetime,
@@ -130,14 +130,14 @@ mod tests {
         Duration::from_millis(n)
     }
 
-    fn tc(moves: Option<u32>, base: u64, inc: u64) -> Limits {
-        Limits {
+    fn tc(moves: Option<u32>, base: u64, inc: u64) -> EngineLimits {
+        EngineLimits {
             tc: Some(TimeControl {
                 moves,
                 base: ms(base),
                 inc: ms(inc),
             }),
-            ..Limits::default()
+            ..EngineLimits::default()
         }
     }
 
@@ -172,16 +172,16 @@ mod tests {
 
     #[test]
     fn fixed_move_time_and_depth_limits() {
-        let st = Limits {
+        let st = EngineLimits {
             movetime: Some(ms(200)),
-            ..Limits::default()
+            ..EngineLimits::default()
         };
         let mut c = Clock::new(&st);
         assert_eq!((c.time_ms(), c.allowance()), (None, Some(ms(200))));
         assert_eq!(c.charge(ms(260), ms(50)), Err(ms(60)));
-        let depth = Limits {
+        let depth = EngineLimits {
             depth: Some(3),
-            ..Limits::default()
+            ..EngineLimits::default()
         };
         let mut c = Clock::new(&depth);
         assert_eq!(c.allowance(), None);
@@ -192,11 +192,11 @@ mod tests {
     fn limits_print_as_typed() {
         assert_eq!(tc(None, 10_000, 100).to_string(), "10+0.1");
         assert_eq!(tc(Some(40), 60_000, 0).to_string(), "40/60+0");
-        let l = Limits {
+        let l = EngineLimits {
             movetime: Some(ms(500)),
             depth: Some(4),
             nodes: Some(1000),
-            ..Limits::default()
+            ..EngineLimits::default()
         };
         assert_eq!(l.to_string(), "st=0.5 depth=4 nodes=1000");
     }

@@ -115,6 +115,8 @@ pub struct EngineProc {
     events: Receiver<Event>,
     log: Option<Log>,
     closed: Option<Instant>,
+    /// What it called itself (`id name`) during the handshake.
+    pub id_name: Option<String>,
 }
 
 impl EngineProc {
@@ -146,6 +148,7 @@ impl EngineProc {
             events: rx,
             log: log.clone(),
             closed: None,
+            id_name: None,
         };
         let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
             return Err("the engine's pipes could not be opened".into());

@@ -4,15 +4,15 @@
 //! an `isready` heartbeat telling a stalled engine from a thinking one),
 //! charges the clock, checks legality, and plays the move.
 
-use super::clock::{Clock, Limits};
+use super::clock::{Clock, EngineLimits};
 use super::engine_proc::{EngineProc, Event, Recv};
 use super::handshake::{self, Failure, Timeouts, quote};
-use super::opening::{Opening, replay, start_position};
+use super::opening::Opening;
 use super::reason::Reason;
-use crate::core::{Color, Game, MoveText, Outcome, status_with_history};
+use crate::core::{Color, Game, MoveText, Outcome};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{
-    Command, GoParams, InfoLine, PositionLine, PositionStart, Reply, Score, parse_reply,
+    Command, GoParams, InfoLine, InfoScore, PositionLine, PositionStart, Reply, parse_reply,
 };
 use std::time::{Duration, Instant};
 
@@ -21,7 +21,7 @@ pub struct GameSetup<'a, G: Game> {
     pub rules: &'a G::Rules,
     pub opening: &'a Opening,
     /// By colour: the first player's limits first.
-    pub limits: [&'a Limits; 2],
+    pub limits: [&'a EngineLimits; 2],
     pub margin: Duration,
     pub max_plies: Option<u32>,
     pub timeouts: Timeouts,
@@ -47,8 +47,10 @@ pub fn play<G: Game>(
     setup: &GameSetup<'_, G>,
     engines: [&mut EngineProc; 2],
 ) -> Result<GameEnd, String> {
-    let start = start_position::<G>(setup.opening.start.as_ref(), setup.rules)?;
-    let (mut pos, mut history, _) = replay(start, &setup.opening.moves)?;
+    let mut line = setup
+        .opening
+        .line::<G>(setup.rules)
+        .map_err(|e| e.to_string())?;
     let mut moves: Vec<RecordMove> = setup
         .opening
         .moves
@@ -84,23 +86,22 @@ pub fn play<G: Game>(
         None => PositionStart::StartPos,
         Some(t) => PositionStart::Fen(t.clone()),
     };
-    let mut plies = setup.opening.moves.len();
     let mut position = PositionLine::new(&start_cmd, &setup.opening.moves);
     loop {
-        if let Some(e) = status_with_history(&pos, &history) {
+        if let Some(e) = line.status() {
             end.outcome = e.outcome;
             end.reason = Reason::Rules(e.reason);
             break;
         }
         if let Some(max) = setup.max_plies
-            && plies >= max as usize
+            && line.plies() >= max as usize
         {
             end.outcome = Outcome::Draw;
             end.reason = Reason::PlyLimit;
             end.detail = Some(format!("{max} plies"));
             break;
         }
-        let side = pos.side_to_move();
+        let side = line.current().side_to_move();
         let s = side.index();
         let go = GoParams {
             time: [clocks[0].time_ms(), clocks[1].time_ms()],
@@ -144,16 +145,13 @@ pub fn play<G: Game>(
             fail(&mut end, side, f);
             break;
         };
-        let Some(m) = pos.find_move(&text) else {
+        let Some(m) = line.current().find_move(&text) else {
             let f = Failure::new(Reason::IllegalMove, format!("illegal move {text}"), false);
             fail(&mut end, side, f);
             break;
         };
-        let text = pos.move_text(m);
-        pos = pos.play(m);
-        history.push(pos.repetition_key());
+        let text = line.play(m);
         position.push(&text);
-        plies += 1;
         moves.push(RecordMove {
             mv: text,
             comment: Some(comment(info.as_ref(), elapsed)),
@@ -174,9 +172,9 @@ pub fn comment(info: Option<&InfoLine>, elapsed: Duration) -> String {
     let secs = format!("{:.3}s", elapsed.as_secs_f64());
     let Some(i) = info else { return secs };
     let score = match i.score {
-        Some(Score::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
-        Some(Score::Mate(m)) if m >= 0 => format!("+M{m}"),
-        Some(Score::Mate(m)) => format!("-M{}", -m),
+        Some(InfoScore::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Some(InfoScore::Mate(m)) if m >= 0 => format!("+M{m}"),
+        Some(InfoScore::Mate(m)) => format!("-M{}", -m),
         None => return secs,
     };
     match i.depth {

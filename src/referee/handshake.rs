@@ -78,6 +78,7 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
             Recv::Event(Event::Line(_, l)) => match parse_reply(&l) {
                 Ok(Reply::UciOk) => break,
                 Ok(Reply::Option(text)) => declared.extend(parse_option_decl(&text)),
+                Ok(Reply::Id { field, value }) if field == "name" => e.id_name = Some(value),
                 // Banners and other text before uciok are allowed by UCI.
                 _ if Instant::now() < deadline => {}
                 _ => return Err(format!("no uciok within {} ms", t.start.as_millis())),

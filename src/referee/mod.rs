@@ -6,9 +6,11 @@
 //! `game` (one game) over `engine_proc` (a child process, its process group
 //! watched by `watchdog`) and `handshake` (getting it ready), with `clock`,
 //! `reason`, `opening`, `suite` (the shipped opening suites), `schedule`;
-//! `records`, `state` (resume), `lock` (one referee per record file),
-//! `files` (only regular files are read), `report` (summaries, `--report`),
-//! `replay` (`--replay`), `stats` and `sprt` (the numbers), `log` (`--log`).
+//! `records`, `state` (resume), `lock` (one referee per record file), `files`
+//! (only regular files are read), `report` (summaries), `shard` (`--shard`,
+//! from a scheduler's environment), `pool` and `merge` (`--report`: the
+//! shards of a match pooled, followed as they grow), `replay` (`--replay`),
+//! `stats` and `sprt` (the numbers), `log` (`--log`).
 
 pub mod cli;
 pub mod clock;
@@ -18,13 +20,16 @@ pub mod game;
 pub mod handshake;
 pub mod lock;
 pub mod log;
+pub mod merge;
 pub mod opening;
+pub mod pool;
 pub mod reason;
 pub mod records;
 pub mod replay;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
 pub mod sprt;
 pub mod state;
 pub mod stats;
@@ -52,7 +57,7 @@ where
     };
     match mode {
         cli::Mode::Replay(p) => replay::run_replay(&p),
-        cli::Mode::Report(files) => report::run_report(&files),
+        cli::Mode::Report(r) => merge::run_report(&r),
         cli::Mode::Match(cfg) => {
             struct Play<'a>(&'a cli::MatchConfig);
             impl GameVisitor for Play<'_> {

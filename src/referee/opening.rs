@@ -3,7 +3,7 @@
 //! added from a slot's own generator.
 
 use super::schedule::Rng;
-use crate::core::{Game, History, MoveText, PositionText, status_with_history};
+use crate::core::{Game, GameLine, LineError, MoveText, PositionText};
 use crate::protocol::record::OpeningLine;
 
 /// A checked opening: canonical start text (`None`: the game's start
@@ -14,51 +14,23 @@ pub struct Opening {
     pub moves: Vec<MoveText>,
 }
 
-/// The position and history at the start of `start`, under `rules`.
-pub fn start_position<G: Game>(
-    start: Option<&PositionText>,
-    rules: &G::Rules,
-) -> Result<G, String> {
-    match start {
-        None => Ok(G::start(rules)),
-        Some(t) => G::from_text(t, rules).map_err(|e| format!("invalid position ({e})")),
+impl Opening {
+    /// The opening played out under `rules`.
+    pub fn line<G: Game>(&self, rules: &G::Rules) -> Result<GameLine<G>, LineError> {
+        GameLine::from_text(self.start.as_ref(), &self.moves, rules)
     }
-}
-
-/// Plays `moves` from `start`, refusing illegal moves and moves after the
-/// end; returns the position, its history and the canonical move texts.
-pub fn replay<G: Game>(
-    start: G,
-    moves: &[MoveText],
-) -> Result<(G, History, Vec<MoveText>), String> {
-    let mut pos = start;
-    let mut history = History::starting_at(&pos);
-    let mut canon = Vec::with_capacity(moves.len());
-    for (k, m) in moves.iter().enumerate() {
-        if let Some(end) = status_with_history(&pos, &history) {
-            return Err(format!("move {} ({m}) comes after the end ({end})", k + 1));
-        }
-        let mv = pos
-            .find_move(m)
-            .ok_or_else(|| format!("move {} ({m}) is illegal", k + 1))?;
-        canon.push(pos.move_text(mv));
-        pos = pos.play(mv);
-        history.push(pos.repetition_key());
-    }
-    Ok((pos, history, canon))
 }
 
 /// Checks a book line: legal, and the game still going at its end.
 pub fn check<G: Game>(line: &OpeningLine, rules: &G::Rules) -> Result<Opening, String> {
-    let start = start_position::<G>(line.start.as_ref(), rules)?;
-    let start_text = line.start.as_ref().map(|_| start.to_text());
-    let (pos, history, moves) = replay(start, &line.moves)?;
-    if let Some(end) = status_with_history(&pos, &history) {
+    let played = GameLine::<G>::from_text(line.start.as_ref(), &line.moves, rules)
+        .map_err(|e| e.to_string())?;
+    if let Some(end) = played.status() {
         return Err(format!("the game is already over ({end})"));
     }
     Ok(Opening {
-        start: start_text,
-        moves,
+        start: played.start_text().cloned(),
+        moves: played.moves().to_vec(),
     })
 }
 
@@ -72,33 +44,28 @@ pub fn add_random_plies<G: Game>(
     rng: &mut Rng,
     rules: &G::Rules,
 ) -> Opening {
-    let Ok(start) = start_position::<G>(base.start.as_ref(), rules) else {
+    let Ok(mut line) = base.line::<G>(rules) else {
         return base.clone();
     };
-    let Ok((mut pos, mut history, _)) = replay(start, &base.moves) else {
-        return base.clone();
-    };
-    let mut out = base.clone();
     for _ in 0..plies {
         let mut moves = G::MoveList::default();
-        pos.generate(&mut moves);
+        line.current().generate(&mut moves);
         let mut candidates: Vec<G::Move> = moves.to_vec();
-        let mut chosen = None;
-        while !candidates.is_empty() {
-            let mv = candidates.swap_remove(rng.below(candidates.len()));
-            let next = pos.play(mv);
-            history.push(next.repetition_key());
-            if status_with_history(&next, &history).is_none() {
-                chosen = Some((mv, next));
-                break;
+        let before = line.plies();
+        while !candidates.is_empty() && line.plies() == before {
+            line.play(candidates.swap_remove(rng.below(candidates.len())));
+            if line.status().is_some() {
+                line.undo_to(before);
             }
-            history.pop();
         }
-        let Some((mv, next)) = chosen else { break };
-        out.moves.push(pos.move_text(mv));
-        pos = next;
+        if line.plies() == before {
+            break;
+        }
     }
-    out
+    Opening {
+        start: base.start.clone(),
+        moves: line.moves().to_vec(),
+    }
 }
 
 #[cfg(test)]
@@ -115,7 +82,7 @@ mod tests {
         let e = check::<Hasami>(&parse_opening("a1a2 a2a3").unwrap(), &rules).unwrap_err();
         assert!(e.contains("move 2 (a2a3) is illegal"), "{e}");
         let e = check::<Hasami>(&parse_opening("5/5 w 1").unwrap(), &rules).unwrap_err();
-        assert!(e.contains("invalid position"), "{e}");
+        assert!(e.contains("invalid hasami position"), "{e}");
     }
 
     #[test]

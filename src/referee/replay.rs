@@ -6,13 +6,11 @@
 //! rules had not ended.
 
 use super::files::open_regular;
-use super::opening::{replay, start_position};
 use super::reason::Reason;
-use super::records::tags;
-use super::report::outcome_of;
-use crate::core::{Game, MoveText, Outcome, Rules, status_with_history};
+use super::records::{self, tags};
+use super::shard::Shard;
+use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules};
 use crate::games::{GameId, GameVisitor};
-use crate::protocol::options::parse_option_value;
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, RecordChunks, parse_record, tag_number};
 use std::path::Path;
@@ -67,6 +65,11 @@ fn check_tags(r: &Record) -> Result<(), String> {
             }
         }
     }
+    if let Some(v) = r.tag(tags::SHARD)
+        && v.parse::<Shard>().is_err()
+    {
+        return Err(format!("Shard {v:?} is not I/N with 1 <= I <= N"));
+    }
     if let Some(n) = tag_number(r, tags::PLY_COUNT)
         && n != r.moves.len() as u64
     {
@@ -98,42 +101,48 @@ pub fn check(r: &Record) -> Result<(), String> {
             r.result
         ));
     }
-    let outcome = outcome_of(&r.result).ok_or_else(|| format!("no result ({})", r.result))?;
+    let outcome: Outcome = r
+        .result
+        .parse()
+        .map_err(|_| format!("no result ({})", r.result))?;
     let term = r.tag(tags::TERMINATION).ok_or("no Termination tag")?;
     let reason = Reason::from_message(term).ok_or_else(|| format!("unknown Termination {term}"))?;
+    let rules = records::rule_values(r, game)?;
     struct Check<'a> {
         r: &'a Record,
+        rules: RuleValues,
         outcome: Outcome,
         reason: Reason,
     }
     impl GameVisitor for Check<'_> {
         type Output = Result<(), String>;
         fn visit<G: Game>(self) -> Self::Output {
-            check_game::<G>(self.r, self.outcome, self.reason)
+            let rules = G::Rules::from_values(&self.rules)?;
+            check_game::<G>(self.r, &rules, self.outcome, self.reason)
         }
     }
-    game.visit(Check { r, outcome, reason })
+    game.visit(Check {
+        r,
+        rules,
+        outcome,
+        reason,
+    })
 }
 
-fn check_game<G: Game>(r: &Record, outcome: Outcome, reason: Reason) -> Result<(), String> {
-    let mut rules = G::Rules::default();
-    for spec in G::Rules::specs() {
-        if let Some(v) = r.tag(spec.name) {
-            let value = parse_option_value(spec, Some(v))?;
-            rules.set(spec.name, &value)?;
-        }
-    }
+fn check_game<G: Game>(
+    r: &Record,
+    rules: &G::Rules,
+    outcome: Outcome,
+    reason: Reason,
+) -> Result<(), String> {
     let start = match r.tag(tags::FEN) {
-        Some(f) => {
-            let t = parse_position(f).map_err(|e| format!("FEN: {e}"))?;
-            Some(t)
-        }
+        Some(f) => Some(parse_position(f).map_err(|e| format!("FEN: {e}"))?),
         None => None,
     };
-    let pos = start_position::<G>(start.as_ref(), &rules)?;
     let moves: Vec<MoveText> = r.moves.iter().map(|m| m.mv).collect();
-    let (pos, history, _) = replay(pos, &moves)?;
-    let status = status_with_history(&pos, &history);
+    let status = GameLine::<G>::from_text(start.as_ref(), &moves, rules)
+        .map_err(|e| e.to_string())?
+        .status();
     match (reason, status) {
         (Reason::Rules(want), Some(end)) => {
             if end.reason != want || end.outcome != outcome {
@@ -300,6 +309,26 @@ mod tests {
             r.tags.push((t.into(), v.into()));
         }
         assert_eq!(check(&r), Ok(()));
+    }
+
+    #[test]
+    fn a_shards_tags_are_valid_and_its_index_within_its_count() {
+        let mut r = record(&["a1a2", "i9i8"], "1-0", "loses on time");
+        for (t, v) in [
+            ("Shard", "4/4"),
+            ("Site", "node7"),
+            ("FirstEngine", "Koma 0.1.0"),
+            ("SecondEngine", "mock"),
+            ("RefereeCommand", "koma-referee --engine cmd=a 'name=x y'"),
+        ] {
+            r.tags.push((t.into(), v.into()));
+        }
+        assert_eq!(check(&r), Ok(()));
+        for bad in ["5/4", "0/4", "1", "x"] {
+            r.set_tag("Shard", bad);
+            let e = check(&r).unwrap_err();
+            assert!(e.contains("Shard"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -1,18 +1,15 @@
 //! Summaries: per encounter W/L/D, points, Elo with its 95% error bar,
 //! nElo, LOS, draw ratio, pentanomial pair counts and the SPRT state, in
-//! the layout fastchess prints; standings for a round robin; and
-//! `--report FILE...`, the summary of record files (shards merged).
+//! the layout fastchess prints; standings for a round robin (`merge` prints
+//! them for `--report`).
 
-use super::files::open_regular;
 use super::records::tags;
 use super::sprt::{Decision, Sprt};
 use super::stats::{self, Tally};
 use crate::core::{Color, Outcome};
-use crate::protocol::record::{Record, RecordChunks, parse_record, tag_number};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::protocol::record::{Record, tag_number};
+use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// One finished game, as statistics need it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,15 +21,6 @@ pub struct ResultRow {
     pub outcome: Outcome,
 }
 
-pub fn outcome_of(result: &str) -> Option<Outcome> {
-    match result {
-        "1-0" => Some(Outcome::Win(Color::First)),
-        "0-1" => Some(Outcome::Win(Color::Second)),
-        "1/2-1/2" => Some(Outcome::Draw),
-        _ => None,
-    }
-}
-
 /// The row of a record, if it has the tags and a decided result.
 pub fn row_of(r: &Record) -> Option<ResultRow> {
     Some(ResultRow {
@@ -40,7 +28,7 @@ pub fn row_of(r: &Record) -> Option<ResultRow> {
         pair: tag_number(r, tags::PAIR),
         first: r.tag(tags::FIRST)?.to_string(),
         second: r.tag(tags::SECOND)?.to_string(),
-        outcome: outcome_of(&r.result)?,
+        outcome: r.result.parse().ok()?,
     })
 }
 
@@ -282,90 +270,6 @@ pub fn players_of(rows: &[ResultRow]) -> Vec<String> {
     out
 }
 
-/// `--report FILE...`: reads every record, counts each game of a match
-/// once (shards may overlap when rerun), and prints the summary.
-pub fn run_report(files: &[PathBuf]) -> ExitCode {
-    let mut rows = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut variants: Vec<String> = Vec::new();
-    let mut suites: Vec<Option<(String, usize)>> = Vec::new();
-    let mut limits: Vec<(String, String)> = Vec::new();
-    let mut problems = 0;
-    for f in files {
-        let file = match open_regular(f, std::fs::OpenOptions::new().read(true)) {
-            Ok(file) => file,
-            Err(e) => {
-                eprintln!("koma-referee: cannot read {}: {e}", f.display());
-                return ExitCode::from(2);
-            }
-        };
-        for chunk in RecordChunks::new(std::io::BufReader::new(file)) {
-            let chunk = match chunk {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("koma-referee: cannot read {}: {e}", f.display());
-                    return ExitCode::from(2);
-                }
-            };
-            let parsed = chunk
-                .text
-                .and_then(|t| parse_record(&t).map_err(|e| e.to_string()));
-            let r = match parsed {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("{} line {}: skipped, {e}", f.display(), chunk.line);
-                    problems += 1;
-                    continue;
-                }
-            };
-            let Some(row) = row_of(&r) else {
-                eprintln!(
-                    "{} line {}: skipped, no Game/First/Second tags or no result",
-                    f.display(),
-                    chunk.line
-                );
-                problems += 1;
-                continue;
-            };
-            let key = (r.tag(tags::MATCH).unwrap_or("").to_string(), row.game);
-            if !seen.insert(key) {
-                continue;
-            }
-            let v = r.tag(tags::VARIANT).unwrap_or("?").to_string();
-            if !variants.contains(&v) {
-                variants.push(v);
-            }
-            for pl in limits_of(&r) {
-                if !limits.iter().any(|(n, _)| *n == pl.0) {
-                    limits.push(pl);
-                }
-            }
-            let suite = r.tag(tags::OPENING_SUITE).map(|t| {
-                let size = tag_number(&r, tags::OPENING_SUITE_SIZE).unwrap_or(0);
-                (t.to_string(), size as usize)
-            });
-            if !suites.contains(&suite) {
-                suites.push(suite);
-            }
-            rows.push(row);
-        }
-    }
-    rows.sort_by_key(|r| r.game);
-    let players = players_of(&rows);
-    limits.sort_by_key(|(n, _)| players.iter().position(|p| p == n));
-    let mut context = context_line(&variants.join("/"), &limits);
-    // The suite, when every game was played from the same one.
-    if let [Some((title, size))] = &suites[..] {
-        context.push_str(&suite_words(title, *size));
-    }
-    println!("{} games from {} file(s)", rows.len(), files.len());
-    print!("{}", summary(&rows, &players, &context, None));
-    if problems > 0 {
-        eprintln!("{problems} record(s) skipped");
-    }
-    ExitCode::SUCCESS
-}
-
 /// `variant, limits`: one limit when all players share it, else each
 /// player's.
 pub fn context_line(variant: &str, limits: &[(String, String)]) -> String {
@@ -386,20 +290,6 @@ pub fn suite_words(title: &str, size: usize) -> String {
     format!(", suite {title} ({size} openings)")
 }
 
-/// Each player's limits in a record: `(name, limits)` by colour.
-fn limits_of(r: &Record) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (who, own) in [
-        (tags::FIRST, "FirstTimeControl"),
-        (tags::SECOND, "SecondTimeControl"),
-    ] {
-        if let (Some(n), Some(l)) = (r.tag(who), r.tag("TimeControl").or(r.tag(own))) {
-            out.push((n.to_string(), l.to_string()));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,7 +300,7 @@ mod tests {
             pair,
             first: first.into(),
             second: second.into(),
-            outcome: outcome_of(res).unwrap(),
+            outcome: res.parse().unwrap(),
         }
     }
 

@@ -18,7 +18,7 @@ use super::records::{self, RecordContext, RecordSink};
 use super::report::{self, ResultRow};
 use super::schedule::{self, GameSpec, Rng};
 use super::state;
-use crate::core::{Color, Game, OptionValue, Rules};
+use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
 use crate::protocol::record::Record;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
@@ -41,12 +41,16 @@ const QUIT_GRACE: Duration = Duration::from_millis(500);
 struct Ctx<'a, G: Game> {
     cfg: &'a MatchConfig,
     rules: G::Rules,
-    rule_values: Vec<(&'static str, OptionValue)>,
+    rule_values: RuleValues,
     book: Vec<Opening>,
     book_order: Vec<usize>,
     log: Option<Log>,
     fingerprint: String,
     context: String,
+    /// The host, for the records' `Site` tag.
+    site: String,
+    /// Each engine's `id name`, as its last start sent it.
+    ids: Mutex<Vec<Option<String>>>,
     queue: Mutex<VecDeque<GameSpec>>,
     stop: AtomicBool,
     results: Mutex<Results>,
@@ -73,23 +77,8 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
             .check()
             .map_err(|why| Usage(format!("engine {}: {why}", e.name)))?;
     }
-    let mut rules = G::Rules::default();
-    for (name, value) in &cfg.rules {
-        rules
-            .set(name, value)
-            .map_err(|e| Usage(format!("--rule {name}: {e}")))?;
-    }
-    let rule_values: Vec<(&'static str, OptionValue)> = G::Rules::specs()
-        .iter()
-        .map(|s| {
-            let v = cfg
-                .rules
-                .iter()
-                .find(|(n, _)| *n == s.name)
-                .map_or_else(|| s.default_value(), |(_, v)| v.clone());
-            (s.name, v)
-        })
-        .collect();
+    let rules = G::Rules::from_values(&cfg.rules).map_err(|e| Usage(format!("--rule: {e}")))?;
+    let rule_values = with_defaults(G::Rules::specs(), &cfg.rules);
     let mut book = Vec::new();
     if let Some(o) = &cfg.openings {
         for (line, text) in &o.lines {
@@ -105,8 +94,15 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     );
     let mut specs = schedule::build(cfg.engines.len(), cfg.games, cfg.rounds);
     let total_all = specs.len();
-    if let Some((i, n)) = cfg.shard {
-        specs = schedule::shard(specs, i, n);
+    if let Some(s) = cfg.shard {
+        specs = schedule::shard(specs, s.index, s.count);
+        if cfg.sprt.is_some() {
+            eprintln!(
+                "koma-referee: warning: --sprt with --shard stops this shard on its own games' \
+                 verdict; for one verdict on the pooled games run the shards without --sprt and \
+                 koma-referee --report FILE... --follow --sprt ... over their files"
+            );
+        }
     }
     let fingerprint = state::fingerprint(cfg);
     let log = match &cfg.log {
@@ -161,7 +157,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let context = context(cfg);
     let shard_note = match cfg.shard {
-        Some((i, n)) => format!(", shard {i}/{n} of {total_all}"),
+        Some(s) => format!(", shard {s} of {total_all}"),
         None => String::new(),
     };
     out(&format!(
@@ -193,6 +189,8 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
         log,
         fingerprint,
         context,
+        site: records::host_name(),
+        ids: Mutex::new(vec![None; cfg.engines.len()]),
         queue: Mutex::new(todo),
         stop: AtomicBool::new(false),
         results: Mutex::new(Results {
@@ -417,6 +415,10 @@ impl<G: Game> Ctx<'_, G> {
             match handshake::start(&start, &self.cfg.timeouts) {
                 Ok((proc_, warnings)) => {
                     self.warn_once(idx, &warnings);
+                    if proc_.id_name.is_some() {
+                        let mut ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
+                        ids[idx].clone_from(&proc_.id_name);
+                    }
                     slots[idx] = Some(proc_);
                 }
                 Err(detail) => {
@@ -489,7 +491,7 @@ impl<G: Game> Ctx<'_, G> {
                 .as_ref()
                 .and_then(|o| o.suite.as_deref().map(|t| (t, o.lines.len()))),
         };
-        let record = records::build(
+        let mut record = records::build(
             &rc,
             spec,
             names,
@@ -501,6 +503,16 @@ impl<G: Game> Ctx<'_, G> {
             opening.moves.len(),
             end,
         );
+        {
+            let ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
+            let provenance = records::Provenance {
+                shard: cfg.shard,
+                site: &self.site,
+                ids: [ids[spec.first].as_deref(), ids[spec.second].as_deref()],
+                command: &cfg.command,
+            };
+            records::add_provenance(&mut record, &provenance);
+        }
         let mut res = self.results.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(sink) = res.sink.as_mut()
             && let Err(e) = sink.append(&record)

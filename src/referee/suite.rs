@@ -5,7 +5,7 @@
 
 use crate::core::{MoveText, OptionValue};
 use crate::games::GameId;
-use crate::protocol::record::{OpeningLine, parse_opening_file};
+use crate::protocol::record::{OpeningLine, parse_openings};
 
 /// What a suite's header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,7 +157,7 @@ pub fn parse(text: &str) -> Result<Suite, String> {
             return Err(format!("{} has no rule option {n}", header.variant));
         }
     }
-    let lines = parse_opening_file(text).map_err(|(n, e)| format!("line {n}: {e}"))?;
+    let lines = parse_openings(text).map_err(|(n, e)| format!("line {n}: {e}"))?;
     let positions = positions.ok_or_else(|| missing("positions"))?;
     if positions != lines.len() {
         return Err(format!(
@@ -255,7 +255,7 @@ mod tests {
         assert!(suite.lines.iter().all(|(_, l)| l.start.is_none()));
         assert_eq!(write(&suite.header, &back), text, "byte for byte");
         // The referee's plain reader sees the same openings.
-        let plain = parse_opening_file(&text).unwrap();
+        let plain = parse_openings(&text).unwrap();
         assert_eq!(plain, suite.lines);
     }
 

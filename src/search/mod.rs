@@ -76,7 +76,7 @@ pub struct Report<M> {
 
 /// The search's answer: `best` is `None` only when the root has no move.
 #[derive(Clone, Debug)]
-pub struct Outcome<M> {
+pub struct SearchResult<M> {
     pub best: Option<M>,
     pub score: Score,
     pub depth: u32,
@@ -91,14 +91,14 @@ pub fn search<G: Game>(
     history: &History,
     ctx: &Context,
     mut on_report: impl FnMut(&Report<G::Move>),
-) -> Outcome<G::Move> {
+) -> SearchResult<G::Move> {
     ctx.tt.new_search();
     let nodes = AtomicU64::new(0);
     let helpers_stop = AtomicBool::new(false);
     let threads = ctx.settings.threads.max(1);
     let mut main = Worker::<G>::new(root, history, ctx, &nodes, ctx.stop, 0);
     if main.root_moves.is_empty() {
-        return Outcome {
+        return SearchResult {
             best: None,
             score: 0,
             depth: 0,

@@ -5,7 +5,7 @@
 //! margin of the best, so games vary.
 
 use super::worker::Worker;
-use super::{Outcome, Score, Settings, is_mate};
+use super::{Score, SearchResult, Settings, is_mate};
 use crate::core::Game;
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -60,10 +60,10 @@ impl Skill {
 /// good-enough root moves (never a move that walks into a found loss when a
 /// better one exists, and always a found win).
 pub fn choose<G: Game>(
-    best: Outcome<G::Move>,
+    best: SearchResult<G::Move>,
     main: &Worker<G>,
     settings: &Settings,
-) -> Outcome<G::Move> {
+) -> SearchResult<G::Move> {
     if settings.skill == Skill::Hard || is_mate(best.score) {
         return best;
     }
@@ -88,7 +88,7 @@ pub fn choose<G: Game>(
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     let pick = candidates[((z ^ (z >> 31)) % candidates.len() as u64) as usize];
-    Outcome {
+    SearchResult {
         best: Some(pick.mv),
         score: pick.score,
         depth: best.depth,

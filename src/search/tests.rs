@@ -2,7 +2,7 @@
 //! against a plain minimax), legal moves always, fixed-depth determinism.
 
 use super::*;
-use crate::core::{End, Outcome as GameOutcome};
+use crate::core::{End, Outcome};
 use crate::games::conformance::Lcg;
 use crate::games::{GameId, GameVisitor};
 
@@ -10,9 +10,9 @@ use crate::games::{GameId, GameVisitor};
 /// 0 elsewhere. Repetition cannot matter within three plies.
 fn minimax<G: Game>(pos: &G, depth: u32, ply: i32) -> Score {
     let end_score = |e: End| match e.outcome {
-        GameOutcome::Win(c) if c == pos.side_to_move() => MATE - ply,
-        GameOutcome::Win(_) => -(MATE - ply),
-        GameOutcome::Draw => 0,
+        Outcome::Win(c) if c == pos.side_to_move() => MATE - ply,
+        Outcome::Win(_) => -(MATE - ply),
+        Outcome::Draw => 0,
     };
     if let Some(e) = pos.terminal() {
         return end_score(e);
@@ -35,7 +35,7 @@ fn minimax<G: Game>(pos: &G, depth: u32, ply: i32) -> Score {
         .unwrap_or(0)
 }
 
-fn run<G: Game>(pos: &G, limits: &Limits) -> Outcome<G::Move> {
+fn run<G: Game>(pos: &G, limits: &Limits) -> SearchResult<G::Move> {
     let tt = Tt::new(4);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let ctx = Context {

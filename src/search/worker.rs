@@ -8,8 +8,8 @@ use super::ordering::{self, Heuristics};
 use super::path::Path;
 use super::score::MATE;
 use super::tt::Bound;
-use super::{Context, MAX_PLY, Outcome, Report, Score, is_mate};
-use crate::core::{Color, End, Game, History, Outcome as GameOutcome};
+use super::{Context, MAX_PLY, Report, Score, SearchResult, is_mate};
+use crate::core::{Color, End, Game, History, Outcome};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 const INF: Score = MATE + 1;
@@ -63,9 +63,9 @@ fn lmr(depth: i32, n: usize) -> i32 {
 
 fn end_score(end: End, side: Color, ply: usize) -> Score {
     match end.outcome {
-        GameOutcome::Win(c) if c == side => MATE - ply as Score,
-        GameOutcome::Win(_) => -(MATE - ply as Score),
-        GameOutcome::Draw => 0,
+        Outcome::Win(c) if c == side => MATE - ply as Score,
+        Outcome::Win(_) => -(MATE - ply as Score),
+        Outcome::Draw => 0,
     }
 }
 
@@ -189,7 +189,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Iterative deepening; returns the best move of the deepest completed
     /// iteration (or of a partial one whose first move was searched).
-    pub fn iterate(&mut self, report: &mut dyn FnMut(&Report<G::Move>)) -> Outcome<G::Move> {
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Report<G::Move>)) -> SearchResult<G::Move> {
         let limits = self.ctx.limits;
         let settings = &self.ctx.settings;
         let mut max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1);
@@ -203,7 +203,7 @@ impl<'a, G: Game> Worker<'a, G> {
             .unwrap_or(settings.multipv)
             .clamp(1, self.root_moves.len());
         let first = self.root_moves[0].mv;
-        let mut out = Outcome {
+        let mut out = SearchResult {
             best: Some(first),
             score: 0,
             depth: 0,
@@ -237,7 +237,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.stopped {
                 // A partial iteration counts once its first move is done.
                 if best.depth == depth && best.exact {
-                    out = Outcome {
+                    out = SearchResult {
                         best: Some(best.mv),
                         score: best.score,
                         depth,
@@ -247,7 +247,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 break;
             }
-            out = Outcome {
+            out = SearchResult {
                 best: Some(best.mv),
                 score: best.score,
                 depth,
@@ -386,7 +386,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         // No legal move decides before a move-count limit does.
         if let Some(end) = pos.limit_end() {
-            return if pos.count_moves() == 0 {
+            return if !pos.has_moves() {
                 -(MATE - ply as Score)
             } else {
                 end_score(end, pos.side_to_move(), ply)
@@ -624,7 +624,7 @@ impl<'a, G: Game> Worker<'a, G> {
         // found a few more mates but lost games (measured, see the log).
         let mut moves = G::MoveList::default();
         pos.generate_tactical(&mut moves);
-        if moves.is_empty() && pos.count_moves() == 0 {
+        if moves.is_empty() && !pos.has_moves() {
             return -(MATE - ply as Score);
         }
         if ply > 0

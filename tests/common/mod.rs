@@ -206,6 +206,15 @@ impl Drop for Koma {
     }
 }
 
+/// Held by the tests of one test binary that time the engine or keep it
+/// searching, so that they do not compete for the CPU with each other (a
+/// 2-core machine running four searching engines makes every timing
+/// test a coin toss).
+pub fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// CPU time (user + system, all threads, finished ones included) the
 /// process `pid` has used so far, from `/proc/<pid>/stat`; `None` where
 /// there is no `/proc` (the callers then fall back to the wall clock). The

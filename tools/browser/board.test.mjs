@@ -4,20 +4,22 @@
 // chain among them; also a declined Bond and a forced Negaeri pass),
 // checking the drawn board after every move against the rules library
 // (the server's stateless /api/positions, which replays the moves with the
-// rules, and `koma`'s own `d` output), and saves screenshots for the
-// README. Then
-// a game against the engine (thinking shown, undo), two engines watched
-// from two tabs, a crashing and a hanging engine, and a saved record
-// loaded back and stepped through.
+// rules, and `koma`'s own `d` output), and saves screenshots under
+// target/browser-shots/ (`bash tools/browser/test.sh --refresh-screenshots`
+// copies the README's five into docs/screenshots/). Then a game against
+// the engine (thinking shown, undo), two engines watched from two tabs, a
+// crashing and a hanging engine, and a saved record loaded back and
+// stepped through.
 //
 //   bash tools/browser/test.sh      (what CI runs: installs what is missing, builds, runs)
 //   node tools/browser/board.test.mjs   (with the release binaries built and npm ci done)
 //   (KOMA_BOARD=/path/to/koma-board picks other binaries; koma must sit beside it)
 //
-// Without Chromium the tests are skipped with a loud message, except in CI
-// (CI or KOMA_CI set), where that is a failure.
+// Chromium is found by chromium.mjs. Without it the tests are skipped with
+// one line, except in CI (CI or KOMA_CI set), where that is a failure.
 
 import { chromium } from 'playwright-core';
+import { findChromium } from './chromium.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,24 +28,20 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const inCI = Boolean(process.env.CI || process.env.KOMA_CI);
-const shots = path.join(root, 'docs', 'screenshots');
-const extraShots = path.join(root, 'target', 'browser-shots');
+const set = (v) => Boolean(v) && v !== 'false' && v !== '0';
+const inCI = set(process.env.CI) || set(process.env.KOMA_CI);
+// Every screenshot goes under the build directory, so that running the
+// tests leaves the working tree as it was; the README's five are named as
+// the files in docs/screenshots/.
+const shots = path.join(root, 'target', 'browser-shots');
 
-function findChromium() {
-  const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
-  return candidates.find((p) => fs.existsSync(p));
-}
-
-const chromiumPath = findChromium();
+const { path: chromiumPath, problem } = findChromium();
 if (!chromiumPath) {
-  const msg = 'Chromium not found (install Debian\'s chromium, or set CHROMIUM=/path/to/chromium)';
   if (inCI) {
-    console.error(`FAIL: ${msg}; the browser tests must run in CI.`);
+    console.error(`browser tests: FAIL: ${problem}; in CI they must run`);
     process.exit(1);
   }
-  const bar = '!'.repeat(78);
-  console.error(`${bar}\n!!! BROWSER TESTS SKIPPED: ${msg}.\n!!! Nothing was checked in a browser.\n${bar}`);
+  console.log(`browser tests: SKIPPED (nothing checked in a browser): ${problem}`);
   process.exit(0);
 }
 
@@ -112,12 +110,12 @@ async function test(name, fn) {
     pageErrors.length = 0;
     await fn();
     assert(!pageErrors.length, `no script errors on the page (got: ${pageErrors.join('; ')})`);
-    results.push(`ok    ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-    console.log(`ok    ${name}`);
+    results.push({ name, ok: true });
+    console.log(`ok    ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   } catch (e) {
     if (pageErrors.length) e.message += `\n  script errors on the page: ${pageErrors.join('; ')}`;
     failures += 1;
-    results.push(`FAIL  ${name}: ${e.message}`);
+    results.push({ name, ok: false, message: e.message });
     console.error(`FAIL  ${name}\n${e.stack}`);
   }
 }
@@ -411,7 +409,6 @@ const LINES = Object.fromEntries(
 
 async function main() {
   fs.mkdirSync(shots, { recursive: true });
-  fs.mkdirSync(extraShots, { recursive: true });
   const server = await startServer();
   const base = server.url;
   secret = await readSecret(base);
@@ -439,7 +436,7 @@ async function main() {
       let shot = false;
       const { seen } = await playLine(page, base, 'kaninariebi', {}, LINES.kaninariebi, {
         shoot: async (kind) => {
-          await page.screenshot({ path: path.join(extraShots, `kaninariebi-${kind}.png`) });
+          await page.screenshot({ path: path.join(shots, `kaninariebi-${kind}.png`) });
           if (kind === 'river' && !shot) {
             shot = true;
             await page.screenshot({ path: path.join(shots, 'kaninariebi.png') });
@@ -451,7 +448,7 @@ async function main() {
       eq(await topLeftSquare(page), 'a5', 'the board draws a5 top left');
       await page.click('#btn-flip');
       eq(await topLeftSquare(page), 'e1', 'a flipped board draws e1 top left');
-      await page.screenshot({ path: path.join(extraShots, 'kaninariebi-end-flipped.png') });
+      await page.screenshot({ path: path.join(shots, 'kaninariebi-end-flipped.png') });
       // Save record: the page fetches the record with its secret and
       // downloads it.
       const [download] = await Promise.all([page.waitForEvent('download'), page.click('#btn-save')]);
@@ -473,7 +470,7 @@ async function main() {
       const page = await newPage(browser);
       await setup(page, base, { game: 'nana', players: [human, human] });
       const { seen } = await playLine(page, base, 'nana', {}, LINES.nana, {
-        shoot: async (kind) => page.screenshot({ path: path.join(extraShots, `nana-${kind}.png`) }),
+        shoot: async (kind) => page.screenshot({ path: path.join(shots, `nana-${kind}.png`) }),
       });
       assert(seen.includes('state'), `a drop asked for the cube's state (seen: ${seen.join(', ')})`);
       eq(await endSentence(page), 'Human 1 wins by King captured', 'the end');
@@ -520,7 +517,7 @@ async function main() {
       const { seen } = await playLine(page, base, 'negaeri', {}, ['pass', 'c4b5', 'a6b5'], { start });
       assert(seen.includes('pass'), `a pass was made (seen: ${seen.join(', ')})`);
       eq(await endSentence(page), 'Human 1 wins by King captured', 'the end');
-      await page.screenshot({ path: path.join(extraShots, 'negaeri-pass.png') });
+      await page.screenshot({ path: path.join(shots, 'negaeri-pass.png') });
       await page.context().close();
     });
 
@@ -580,7 +577,7 @@ async function main() {
       const ply = await page.evaluate(() => app.state.plies);
       await checkBoard(watcher, base, 'nana', {}, await page.evaluate(() => app.state.moves.map((m) => m.text)));
       assert(ply > 0, 'moves were played');
-      await watcher.screenshot({ path: path.join(extraShots, 'watch.png') });
+      await watcher.screenshot({ path: path.join(shots, 'watch.png') });
       await page.context().close();
     });
 
@@ -596,7 +593,7 @@ async function main() {
         assert(s.includes(words), `${mode}: "${s}" says ${words}`);
         const detail = await page.textContent('#end .detail');
         assert(detail.length > 0, `${mode}: a detail is shown`);
-        await page.screenshot({ path: path.join(extraShots, `engine-${mode}.png`) });
+        await page.screenshot({ path: path.join(shots, `engine-${mode}.png`) });
         await page.context().close();
       }
     });
@@ -631,7 +628,7 @@ async function main() {
       await checkBoard(page, base, 'kaninariebi', {}, line.slice(0, line.length - 2));
       await page.click('#moves .mv[data-ply="1"]');
       await checkBoard(page, base, 'kaninariebi', {}, line.slice(0, 1));
-      await page.screenshot({ path: path.join(extraShots, 'record.png') });
+      await page.screenshot({ path: path.join(shots, 'record.png') });
       fs.rmSync(file);
       await page.context().close();
     });
@@ -639,9 +636,9 @@ async function main() {
     await browser.close();
     server.child.kill('SIGTERM');
   }
-  console.log(`\n${results.join('\n')}\n`);
-  console.log(failures ? `${failures} browser test(s) FAILED` : 'all browser tests passed');
-  // The plain closing line CI reads.
+  // Each test was listed once, as it ran; the failures again, then the
+  // plain closing line CI reads.
+  for (const r of results.filter((r) => !r.ok)) console.log(`FAIL  ${r.name}: ${r.message}`);
   console.log(`browser: ${results.length - failures} passed, ${failures} failed`);
   process.exit(failures ? 1 : 0);
 }

@@ -1,37 +1,92 @@
 #!/usr/bin/env bash
 # The board's browser tests, as CI runs them (.ci/run calls this after
-# cargo test): installs Debian's Chromium if /usr/bin/chromium is missing,
-# installs playwright-core (npm ci), builds the binaries in the dev profile
-# (opt-level 2; a no-op after cargo test, which built them) and plays
-# every game on the page in headless Chromium (board.test.mjs).
+# cargo test):
 #
-#   bash tools/browser/test.sh
+#   bash tools/browser/test.sh                         run them
+#   bash tools/browser/test.sh --refresh-screenshots   run them, then copy the
+#                                                      README's screenshots into
+#                                                      docs/screenshots/
+#
+# Needs Node.js 20 or later with npm, and Chromium (found by chromium.mjs:
+# $CHROMIUM, chromium or google-chrome on PATH, /usr/bin/chromium). What it
+# installs: Debian's chromium package (apt-get, about 480 MB) when no
+# Chromium is found and the machine is Debian and we are root (or have
+# password-less sudo); playwright-core into tools/browser/node_modules
+# (npm ci). It builds koma and koma-board in the dev profile (a no-op after
+# cargo test) and plays every game on the page in headless Chromium
+# (board.test.mjs); screenshots go to target/browser-shots/.
+#
+# Where Node or Chromium is missing and cannot be installed, the tests are
+# skipped with one line and the script succeeds, unless CI is set (CI=true,
+# as .ci/run sets it, or KOMA_CI=1): there they are required and a missing
+# prerequisite fails.
 #
 # KOMA_BOARD=/path/to/koma-board tests other binaries (koma must sit beside
 # it) and skips the build.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-if [ ! -x /usr/bin/chromium ] && [ -z "${CHROMIUM:-}" ]; then
-    sudo=()
-    if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-    echo "browser tests: installing Debian's chromium"
-    "${sudo[@]}" apt-get update -q
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
-fi
+refresh=false
+case "${1:-}" in
+    "") ;;
+    --refresh-screenshots) refresh=true ;;
+    *) echo "usage: bash tools/browser/test.sh [--refresh-screenshots]" >&2; exit 2 ;;
+esac
+
+required=false
+for v in "${CI:-}" "${KOMA_CI:-}"; do
+    case "$v" in "" | false | 0) ;; *) required=true ;; esac
+done
+
+# Skips (one line, success) or, where the tests are required, fails.
+missing() {
+    if $required || $refresh; then
+        echo "browser tests: FAIL: $1" >&2
+        exit 1
+    fi
+    echo "browser tests: SKIPPED (nothing checked in a browser): $1"
+    exit 0
+}
 
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    echo "browser tests: FAIL: node and npm (Node.js 20 or later) are needed" >&2
-    exit 1
+    missing "Node.js 20 or later with npm is needed"
+fi
+if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)'; then
+    missing "Node.js 20 or later is needed, found $(node --version)"
 fi
 
-(cd tools/browser && npm ci --no-audit --no-fund)
+if ! chromium=$(node tools/browser/chromium.mjs 2>/dev/null); then
+    sudo=()
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+        sudo=(sudo -n)
+    fi
+    if [ -f /etc/debian_version ] && command -v apt-get >/dev/null \
+        && { [ "$(id -u)" -eq 0 ] || [ ${#sudo[@]} -gt 0 ]; }; then
+        echo "browser tests: installing Debian's chromium (apt-get, about 480 MB)"
+        "${sudo[@]}" apt-get update -q
+        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
+        chromium=$(node tools/browser/chromium.mjs) || missing "chromium was installed but is not found"
+    else
+        why=$(node tools/browser/chromium.mjs 2>&1 >/dev/null || true)
+        missing "$why, and it cannot be installed here (that needs Debian and root)"
+    fi
+fi
+export CHROMIUM="$chromium"
+
+(cd tools/browser && npm ci --no-audit --no-fund --loglevel=error)
 
 if [ -z "${KOMA_BOARD:-}" ]; then
     cargo build --bin koma --bin koma-board
     export KOMA_BOARD=target/debug/koma-board
 fi
 
-# Chromium must be there from here on: board.test.mjs fails rather than
-# skips when it is missing and CI or KOMA_CI is set.
+# Chromium is there from here on: board.test.mjs fails rather than skips
+# when it cannot start it.
 KOMA_CI=1 node tools/browser/board.test.mjs
+
+if $refresh; then
+    for f in docs/screenshots/*.png; do
+        cp "target/browser-shots/$(basename "$f")" "$f"
+    done
+    echo "browser tests: docs/screenshots/ refreshed from target/browser-shots/"
+fi

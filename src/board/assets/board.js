@@ -20,7 +20,7 @@ const GAMES = {
       '<b>Promotion</b>: a Crab that ends its movement in the opponent\'s home column may become a Shrimp; you are asked.',
       '<b>Captures</b>: enemy pieces in a line between the moved piece and another of yours are taken.',
       '<b>Bond</b>: if the moved piece now touches others of its type (orthogonally), you may move any one piece of that group one step diagonally. You are offered the Bond after the first movement; click a piece of the group, or "No Bond" to end the turn.',
-      'You win with three captures or three Shrimps of your own on the board.',
+      'You win with three captures or three Shrimps of your own on the board. The same position a fourth time is a draw (rule option KaniRepetition).',
     ],
   },
   hasami: {
@@ -83,6 +83,7 @@ const RULE_HELP = {
   HasamiLines: 'a whole line of enemy men closed at both ends is captured (off: only a single man)',
   HasamiCorners: 'a man in a corner is captured when both neighbours are enemy men',
   KaniBondAnyType: 'advanced: Crabs and Shrimps bond with each other',
+  KaniRepetition: 'the fourth occurrence of the same position (board and side to move) is a draw (off: the rulebook alone, no draw)',
   NegaeriEdge: 'the board edge closes a sandwich',
   NegaeriEqualHands: 'the first player starts with 3 pawns in hand instead of 4',
   NegaeriChainLimit: 'highest chain level that flips',

@@ -85,7 +85,6 @@ impl Game for Hasami {
     const NAME: &'static str = "hasami";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    const REPETITION_LIMIT: Option<usize> = Some(3);
     const MOVE_KEYS: usize = board::SQUARES * board::SQUARES;
     /// Rook moves, sandwiches, corners and the win counts know no left
     /// or right.
@@ -123,6 +122,11 @@ impl Game for Hasami {
 
     fn count_moves(&self) -> usize {
         movegen::count(self.men[self.side.index()], self.occupied())
+    }
+
+    /// A man with an empty square beside it can move.
+    fn has_moves(&self) -> bool {
+        board::orthogonal(self.men[self.side.index()]) & !self.occupied() & board::FULL != 0
     }
 
     fn play(&self, mv: Move) -> Self {
@@ -188,6 +192,11 @@ impl Game for Hasami {
 
     /// Board and side to move only: the ply count is not part of the
     /// position for repetition.
+    /// The third occurrence of a position (board and side to move) draws.
+    fn repetition_limit(&self) -> Option<usize> {
+        Some(3)
+    }
+
     fn hash(&self) -> u64 {
         self.hash
     }

@@ -1,9 +1,15 @@
 //! Hasami position strings: `<board> <side> <move number>`, men `P`/`p`, no
 //! hand. The move number starts at 1 and grows after the second player's
 //! move, so the ply count is `2 * (n - 1)` plus one when `b` is to move.
+//!
+//! Positions no game reaches are refused where every win rule agrees: the
+//! side that just moved has a man (no move loses one's own men), and the
+//! ply is at most the 300-ply limit that ends every game. (Capture counts
+//! past the win are not refused: `five` alone forbids them, and endgame
+//! studies with a man or two a side are worth loading under any rule.)
 
 use super::board::{self, Square};
-use super::{Hasami, HasamiRules, MEN};
+use super::{Hasami, HasamiRules, MEN, PLY_LIMIT};
 use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
 
 /// Far beyond the 300-ply limit, and small enough that ply arithmetic
@@ -54,6 +60,17 @@ pub fn from_text(t: &PositionText, rules: &HasamiRules) -> Result<Hasami, Positi
             ));
         }
     };
+    let mover = t.side.opponent();
+    if men[mover.index()] == 0 {
+        return Err(PositionError::new(format!(
+            "the {mover} has no men, but made the last move: no move takes one's own men"
+        )));
+    }
+    if ply > PLY_LIMIT {
+        return Err(PositionError::new(format!(
+            "ply {ply} is past the {PLY_LIMIT}-ply limit, which ends every game"
+        )));
+    }
     Ok(Hasami {
         hash: Hasami::compute_hash(&men, t.side),
         men,

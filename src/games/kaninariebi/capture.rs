@@ -65,3 +65,32 @@ pub fn captured(to: Square, mine: Bitboard, theirs: Bitboard) -> Bitboard {
     }
     taken
 }
+
+/// The runs of `theirs` that a piece of `mine` closes going `fwd`, as the
+/// squares one step `back` from their first piece: where arriving would
+/// take them along `fwd`.
+#[inline(always)]
+fn closed_runs(mine: Bitboard, theirs: Bitboard, back: impl Fn(Bitboard) -> Bitboard) -> Bitboard {
+    // Enemy pieces whose run forward ends on one of ours (at most three).
+    let mut run = theirs & back(mine);
+    for _ in 0..2 {
+        run |= theirs & back(run);
+    }
+    back(run)
+}
+
+/// The empty squares where a piece of the side owning `mine` captures on
+/// coming to rest: `captured` is non-empty exactly there, for every
+/// movement whose origin is in `mine` (an origin never closes its own
+/// sandwich: the squares between it and a resting square on its line are
+/// the empty ones it slid over, or it rests next to it).
+#[inline]
+pub fn targets(mine: Bitboard, theirs: Bitboard) -> Bitboard {
+    use super::board::{FULL, east, north, south, west};
+    let empty = FULL & !(mine | theirs);
+    (closed_runs(mine, theirs, south)
+        | closed_runs(mine, theirs, north)
+        | closed_runs(mine, theirs, west)
+        | closed_runs(mine, theirs, east))
+        & empty
+}

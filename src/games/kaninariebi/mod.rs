@@ -3,7 +3,9 @@
 //! current on file c, optional promotion in the opponent's home column,
 //! custodian capture of whole runs by the moved piece, the Bond (one extra
 //! diagonal step by a member of the moved piece's group), and the wins by
-//! three captures and by three Shrimps, with the option `KaniBondAnyType`.
+//! three captures and by three Shrimps, with the option `KaniBondAnyType`;
+//! and Koma's draw by the fourth occurrence of a position, the option
+//! `KaniRepetition` (the rulebook has no draw at all).
 //!
 //! A turn is one `Move`: the normal movement and, when the turn has one,
 //! the Bond movement, each written with the square where the piece comes to
@@ -260,6 +262,9 @@ impl KaniNariEbi {
 /// per member, 40 per normal movement. Total at most 30 x (1 + 40) = 1230.
 pub const MAX_TURNS: usize = 1230;
 
+/// Under `KaniRepetition`: the occurrence of a position that draws.
+pub const REPETITION_LIMIT: usize = 4;
+
 impl Game for KaniNariEbi {
     type Move = Move;
     type Rules = KaniRules;
@@ -268,9 +273,6 @@ impl Game for KaniNariEbi {
     const NAME: &'static str = "kaninariebi";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    /// The rules have no draw: repetition is the search's business only, and
-    /// the referee adjudicates games that run too long.
-    const REPETITION_LIMIT: Option<usize> = None;
     /// Turns without a Bond: the normal movement's `from * 25 + to` and its
     /// promotion bit (0..1250); turns with a Bond: 1250 plus the same index
     /// of the Bond movement.
@@ -317,6 +319,11 @@ impl Game for KaniNariEbi {
         self.mover().count()
     }
 
+    /// A turn starts with a normal movement: is there one?
+    fn has_moves(&self) -> bool {
+        self.mover().has_movement()
+    }
+
     fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
         self.mover().generate_tactical(out);
     }
@@ -351,6 +358,14 @@ impl Game for KaniNariEbi {
     fn terminal(&self) -> Option<End> {
         let mover = self.side.opponent();
         self.has_won(mover).map(|reason| End::win(mover, reason))
+    }
+
+    /// The rulebook has no draw; Koma's rule option `KaniRepetition`
+    /// (default on) makes the fourth occurrence of a position (board and
+    /// side to move) a draw, as the shogi family does. Off, only the
+    /// referee's adjudication ends an endless game.
+    fn repetition_limit(&self) -> Option<usize> {
+        self.rules.repetition.then_some(REPETITION_LIMIT)
     }
 
     fn hash(&self) -> u64 {

@@ -6,9 +6,9 @@
 
 use super::Move;
 use super::board::{
-    Bitboard, DIAGONAL, RIVER, Square, crab_targets, orthogonal, river_rest, squares,
+    Bitboard, DIAGONAL, RIVER, Square, crab_targets, east, orthogonal, river_rest, squares, west,
 };
-use super::capture::captured;
+use super::capture::{captured, targets};
 use crate::core::MoveSink;
 
 /// Pieces each side starts with; captures are counted from what is missing.
@@ -158,14 +158,16 @@ impl Mover {
     }
 
     /// Every turn, each noted tactical when it captures or promotes; with
-    /// `ONLY_TACTICAL` the others are left out.
+    /// `ONLY_TACTICAL` the others are left out. Where a movement captures
+    /// is found once per board (`targets`), not per turn.
     #[inline(always)]
     fn turns<const ONLY_TACTICAL: bool, S: MoveSink<Move>>(&self, out: &mut S) {
+        let first_targets = targets(self.own, self.enemy);
         self.movements(|from, to, promote| {
             let (own, shrimps) = self.moved(from, to, promote);
-            let taken = captured(to, own, self.enemy);
+            let takes = first_targets & to.bit() != 0;
             let mut first = Move::single(from, to, promote);
-            if taken != 0 || promote {
+            if takes || promote {
                 first = first.noted_tactical();
             }
             if !ONLY_TACTICAL || first.tactical() {
@@ -176,26 +178,67 @@ impl Mover {
                 return;
             }
             // A winning movement ends the turn.
-            let enemy = self.enemy & !taken;
+            let enemy = if takes {
+                self.enemy & !captured(to, own, self.enemy)
+            } else {
+                self.enemy
+            };
             if has_won(shrimps, enemy) {
                 return;
             }
+            if first.tactical() {
+                self.bond_steps(group, own, shrimps, enemy, |bond_from, plain, promote| {
+                    for t in squares(plain) {
+                        out.push(first.with_bond(bond_from, t, false));
+                    }
+                    for t in squares(promote) {
+                        out.push(first.with_bond(bond_from, t, true));
+                    }
+                });
+                return;
+            }
+            let bond_targets = targets(own, enemy);
+            // Quiescence wants captures and promotions only: none here
+            // unless some landing captures or a Crab stands next to the
+            // promotion column.
+            if ONLY_TACTICAL
+                && bond_targets == 0
+                && group & !shrimps & (east(self.promotion_zone) | west(self.promotion_zone)) == 0
+            {
+                return;
+            }
             self.bond_steps(group, own, shrimps, enemy, |bond_from, plain, promote| {
+                let plain = if ONLY_TACTICAL {
+                    plain & bond_targets
+                } else {
+                    plain
+                };
                 for t in squares(plain) {
-                    let mut m = first.with_bond(bond_from, t, false);
-                    if !first.tactical() && captured(t, own ^ bond_from.bit() ^ t.bit(), enemy) != 0
-                    {
-                        m = m.noted_tactical();
-                    }
-                    if !ONLY_TACTICAL || m.tactical() {
-                        out.push(m);
-                    }
+                    let m = first.with_bond(bond_from, t, false);
+                    out.push(if bond_targets & t.bit() != 0 {
+                        m.noted_tactical()
+                    } else {
+                        m
+                    });
                 }
                 for t in squares(promote) {
                     out.push(first.with_bond(bond_from, t, true).noted_tactical());
                 }
             });
         });
+    }
+
+    /// Whether some piece has a normal movement (every turn starts with
+    /// one; a piece that reaches a square always has a resting square).
+    pub fn has_movement(&self) -> bool {
+        let occupied = self.own | self.enemy;
+        squares(self.own).any(|from| {
+            if self.shrimps & from.bit() == 0 {
+                crab_targets(from, occupied) != 0
+            } else {
+                DIAGONAL[from.index()] & !occupied != 0
+            }
+        })
     }
 
     pub fn count(&self) -> usize {

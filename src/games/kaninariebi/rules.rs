@@ -1,15 +1,31 @@
-//! Kani Nari Ebi's rule option `KaniBondAnyType` (`docs/rules/notation.md`).
+//! Kani Nari Ebi's rule options (`docs/rules/notation.md`): `KaniBondAnyType`,
+//! and `KaniRepetition`, Koma's draw by the fourth occurrence of a position.
 
 use crate::core::{OptionSpec, OptionValue, Rules};
 
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KaniRules {
     /// The advanced variant: a Bond group is formed by own pieces of either
     /// type, not only by pieces of the moved piece's type.
     pub bond_any_type: bool,
+    /// The fourth occurrence of a position is a draw. The rulebook has no
+    /// draw at all, so two players could otherwise shuffle for ever.
+    pub repetition: bool,
 }
 
-static SPECS: [OptionSpec; 1] = [OptionSpec::check("KaniBondAnyType", false)];
+impl Default for KaniRules {
+    fn default() -> Self {
+        KaniRules {
+            bond_any_type: false,
+            repetition: true,
+        }
+    }
+}
+
+static SPECS: [OptionSpec; 2] = [
+    OptionSpec::check("KaniBondAnyType", false),
+    OptionSpec::check("KaniRepetition", true),
+];
 
 impl Rules for KaniRules {
     fn specs() -> &'static [OptionSpec] {
@@ -19,6 +35,7 @@ impl Rules for KaniRules {
     fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
         match (name, value) {
             ("KaniBondAnyType", OptionValue::Check(b)) => self.bond_any_type = *b,
+            ("KaniRepetition", OptionValue::Check(b)) => self.repetition = *b,
             _ => return Err(format!("no Kani Nari Ebi option {name} with value {value}")),
         }
         Ok(())

@@ -40,7 +40,7 @@ pub use board::{
 
 use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
-    PositionText, StepText, Table,
+    PositionText, StepText, Tablebase,
 };
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
@@ -301,7 +301,6 @@ impl Game for Nana {
     const NAME: &'static str = "nana";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    const REPETITION_LIMIT: Option<usize> = Some(4);
     /// Board moves `from * 9 + to`, then drops `81 + kind * 9 + to`.
     const MOVE_KEYS: usize = 2 * board::SQUARES * board::SQUARES;
     /// The file `koma solve nana --out FILE` writes.
@@ -311,7 +310,7 @@ impl Game for Nana {
     /// middle file.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
 
-    fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Table<Nana>>, String> {
+    fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Tablebase<Nana>>, String> {
         let t = solve::table::NanaTable::load(solve::index::Index::get(), path)?;
         Ok(std::sync::Arc::new(t))
     }
@@ -346,6 +345,19 @@ impl Game for Nana {
 
     fn count_moves(&self) -> usize {
         movegen::count(self)
+    }
+
+    /// Once both Kings are placed, a side holding a cube can always drop
+    /// it (see the module notes).
+    fn has_moves(&self) -> bool {
+        let us = self.side;
+        if self.hand[us.index()].cubes() > 0
+            && self.board.king(us).is_some()
+            && self.board.king(us.opponent()).is_some()
+        {
+            return true;
+        }
+        movegen::count(self) > 0
     }
 
     fn play(&self, mv: Move) -> Self {
@@ -400,6 +412,11 @@ impl Game for Nana {
 
     /// Placement with cube states, both hands and the side to move: the
     /// position of the repetition rule. The move number is not part of it.
+    /// The fourth occurrence of a position draws.
+    fn repetition_limit(&self) -> Option<usize> {
+        Some(4)
+    }
+
     fn hash(&self) -> u64 {
         self.hash
     }

@@ -188,7 +188,6 @@ impl Game for Negaeri {
     const NAME: &'static str = "negaeri";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    const REPETITION_LIMIT: Option<usize> = Some(4);
     /// Board moves `from * 36 + to`, then drops `1296 + kind * 36 + to`,
     /// then the pass.
     const MOVE_KEYS: usize = board::SQUARES * board::SQUARES + 3 * board::SQUARES + 1;
@@ -242,6 +241,11 @@ impl Game for Negaeri {
 
     fn count_moves(&self) -> usize {
         movegen::count(self)
+    }
+
+    /// Passing is legal when nothing else is: there is always a move.
+    fn has_moves(&self) -> bool {
+        true
     }
 
     fn play(&self, mv: Move) -> Self {
@@ -333,6 +337,11 @@ impl Game for Negaeri {
             }
         }
         (self.passes >= 2).then(|| End::new(self.by_board_count(), EndReason::DoublePass))
+    }
+
+    /// The fourth occurrence of a position ends the game (by pieces).
+    fn repetition_limit(&self) -> Option<usize> {
+        Some(4)
     }
 
     fn repetition_end(&self) -> End {

@@ -4,7 +4,7 @@
 
 use super::board::{ALL, Kind, attacks, squares};
 use super::{Move, Negaeri, eval, flip};
-use crate::core::{MoveList, MoveSink};
+use crate::core::{Color, MoveList, MoveSink};
 
 #[inline]
 pub fn generate<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
@@ -39,6 +39,15 @@ pub fn generate<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
 #[inline]
 pub fn count(pos: &Negaeri) -> usize {
     let c = pos.side;
+    let mut n = board_move_count(pos, c);
+    let kinds_in_hand = pos.hands[c.index()].iter().filter(|&&h| h > 0).count();
+    n += kinds_in_hand * (!pos.occupied() & ALL).count_ones() as usize;
+    n.max(1)
+}
+
+/// The number of board moves `c` has on this board, whoever is to move.
+#[inline]
+pub fn board_move_count(pos: &Negaeri, c: Color) -> usize {
     let ours = pos.colors[c.index()];
     let occupied = pos.occupied();
     let mut n = 0;
@@ -47,9 +56,7 @@ pub fn count(pos: &Negaeri) -> usize {
             n += (attacks(k, c, from.index(), occupied) & !ours).count_ones() as usize;
         }
     }
-    let kinds_in_hand = pos.hands[c.index()].iter().filter(|&&h| h > 0).count();
-    n += kinds_in_hand * (!occupied & ALL).count_ones() as usize;
-    n.max(1)
+    n
 }
 
 /// Most tactical moves `tactical` lists: every capture (at most one per

@@ -958,6 +958,49 @@ fn the_fourth_occurrence_of_a_position_ends_the_game_by_pieces_on_the_board() {
 }
 
 #[test]
+fn a_pass_counter_the_hands_or_the_board_contradict_is_refused() {
+    let refusal = |s: &str| match Negaeri::from_text(
+        &crate::protocol::parse_position(s).unwrap(),
+        &rules(),
+    ) {
+        Err(e) => e.0,
+        Ok(_) => panic!("{s} should be refused"),
+    };
+    for (bad, says) in [
+        // The second player "passed" with its whole hand.
+        (
+            "2bkr1/2ppp1/6/6/1PPP2/1RKB2[RBPPPPrbppp] w 1 1",
+            "the second player passed with pieces in hand",
+        ),
+        (
+            "KP4/PP4/6/6/6/5k[P] b 1 7",
+            "the first player passed with pieces in hand",
+        ),
+        // The King a6 could step to b6.
+        (
+            "KP4/P5/6/6/6/5k[] b 1 7",
+            "the first player passed with a board move",
+        ),
+        // Two passes: the King f1 could move.
+        (
+            "KP4/PP4/6/6/6/5k[] w 2 8",
+            "the second player passed with a board move",
+        ),
+        (
+            "KP4/PP4/6/6/6/6[] b 1 7",
+            "captured by the last move, which cannot have been a pass",
+        ),
+    ] {
+        let e = refusal(bad);
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    // Passes that happen: both boxed in with empty hands.
+    let p = pos("KP4/PP4/6/6/4pp/4pk[] w 2 12");
+    assert!(crate::core::game_status(&p).is_some());
+    pos("KP4/PP4/6/6/6/5k[p] b 1 7");
+}
+
+#[test]
 fn repetition_compares_board_hands_and_side_not_the_move_number() {
     let p = Negaeri::start(&rules());
     let q = play(&play(&play(&play(&p, "b1a1"), "e6f6"), "a1b1"), "f6e6");
@@ -974,8 +1017,11 @@ fn repetition_compares_board_hands_and_side_not_the_move_number() {
     // Same board and hands, other side to move: different.
     let c = pos("2bkr1/2ppp1/6/6/1PPP2/1RKB2[RBPPPPrbppp] b 0 1");
     assert_ne!(a.repetition_key(), c.repetition_key());
-    // The pass counter is not part of it (but is part of the hash).
-    let d = pos("2bkr1/2ppp1/6/6/1PPP2/1RKB2[RBPPPPrbppp] w 1 1");
+    // The pass counter is not part of it (but is part of the hash): the
+    // first player, boxed in and with an empty hand, passed or made the
+    // move that boxed it in.
+    let a = pos("KP4/PP4/6/6/6/5k[p] b 0 7");
+    let d = pos("KP4/PP4/6/6/6/5k[p] b 1 7");
     assert_eq!(a.repetition_key(), d.repetition_key());
     assert_ne!(a.hash(), d.hash());
 }

@@ -11,7 +11,7 @@
 //! Both counters may be left out together (read as `0 1`).
 
 use super::board::{self, Kind, MAX_IN_HAND, Square};
-use super::{Negaeri, NegaeriRules};
+use super::{Negaeri, NegaeriRules, movegen};
 use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
 
 /// How many pieces of each unpromoted kind the set has (Pawn, Rook, Bishop).
@@ -103,6 +103,32 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
             ));
         }
     };
+    // A pass is played only without a board move or a drop, and changes
+    // nothing: whoever passed still has neither. The last move captured
+    // the King of a side to move without one, so it was no pass.
+    let passed: &[Color] = match p.passes {
+        0 => &[],
+        1 => &[waiting],
+        _ => &[waiting, t.side],
+    };
+    for &c in passed {
+        if p.hands[c.index()].iter().any(|&n| n > 0) {
+            return Err(PositionError::new(format!(
+                "the {c} passed with pieces in hand: a pass is played only without a drop or a board move"
+            )));
+        }
+        if movegen::board_move_count(&p, c) > 0 {
+            return Err(PositionError::new(format!(
+                "the {c} passed with a board move to play: a pass is played only without a drop or a board move"
+            )));
+        }
+    }
+    if p.passes > 0 && p.king(t.side) == 0 {
+        return Err(PositionError::new(format!(
+            "the {}'s King was captured by the last move, which cannot have been a pass",
+            t.side
+        )));
+    }
     p.hash = p.compute_hash();
     Ok(p)
 }

@@ -26,7 +26,7 @@ mod tests;
 pub mod unmove;
 pub mod verify;
 
-use crate::core::table::best_move;
+use crate::core::tablebase::best_move;
 use crate::core::{Game, History, TableValue, status_with_history};
 use crate::games::nana::Nana;
 use index::Index;

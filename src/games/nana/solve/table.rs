@@ -23,7 +23,7 @@
 
 use super::index::{Index, Material};
 use super::retro::{Value, decode};
-use crate::core::{Color, Game, Table, TableValue};
+use crate::core::{Color, Game, TableValue, Tablebase};
 use crate::games::nana::Nana;
 use crate::games::nana::board::Family;
 use std::io::Read;
@@ -308,7 +308,7 @@ impl NanaTable {
     }
 }
 
-impl Table<Nana> for NanaTable {
+impl Tablebase<Nana> for NanaTable {
     fn probe(&self, pos: &Nana) -> Option<TableValue> {
         self.value(pos)
     }

@@ -50,7 +50,7 @@ impl std::fmt::Display for TableValue {
 }
 
 /// A table of solved positions of one game.
-pub trait Table<G>: Send + Sync {
+pub trait Tablebase<G>: Send + Sync {
     /// The value of `pos` (side to move's view), or `None` when the table
     /// does not hold it.
     fn probe(&self, pos: &G) -> Option<TableValue>;
@@ -62,7 +62,7 @@ pub trait Table<G>: Send + Sync {
 /// with `pos`: a move repeating a position for the last allowed time is a
 /// draw whatever the table says. Ties go to the first move generated.
 pub fn best_move<G: Game>(
-    table: &dyn Table<G>,
+    table: &dyn Tablebase<G>,
     pos: &G,
     history: &History,
 ) -> Option<(G::Move, TableValue)> {
@@ -78,7 +78,7 @@ pub fn best_move<G: Game>(
                 Outcome::Win(_) => TableValue::Loss(1),
                 Outcome::Draw => TableValue::Draw,
             }
-        } else if G::REPETITION_LIMIT.is_some_and(|limit| {
+        } else if pos.repetition_limit().is_some_and(|limit| {
             let key = child.repetition_key();
             history.keys().iter().filter(|&&k| k == key).count() + 1 >= limit
         }) {

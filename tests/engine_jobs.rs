@@ -1,0 +1,138 @@
+//! `go perft` and `bench` in the real binary run like a search, on their
+//! own thread: `isready` answered at once, `stop` ending them marked
+//! partial, `quit` and end of input exiting at once. (Apart from
+//! `engine_binary`, whose clock test must not share the CPU with them.)
+
+mod common;
+use common::{Koma, one_at_a_time};
+use std::time::{Duration, Instant};
+
+const T: Duration = Duration::from_secs(10);
+
+/// The rows and total of a perft's output, up to `Nodes searched`.
+fn perft_sum(lines: &[String]) -> (u64, u64) {
+    let rows: u64 = lines
+        .iter()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes searched"))
+        .map(|l| {
+            let n = l.split(": ").nth(1).unwrap();
+            n.trim_end_matches(" (partial)").parse::<u64>().unwrap()
+        })
+        .sum();
+    let total = lines.last().unwrap()["Nodes searched: ".len()..]
+        .trim_end_matches(" (partial)")
+        .parse()
+        .unwrap();
+    (rows, total)
+}
+
+#[test]
+fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("go perft 50");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    k.send("isready");
+    let lines = k.read_until(T, |l| l == "readyok");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(lines, ["readyok"], "the perft goes on");
+    let t = Instant::now();
+    k.send("stop");
+    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        t.elapsed()
+    );
+    let last = lines.last().unwrap();
+    assert!(last.ends_with(" (partial)"), "{lines:?}");
+    // Every counted node is in a row; the move cut short is marked.
+    let (rows, total) = perft_sum(&lines);
+    assert_eq!(rows, total, "{lines:?}");
+    assert!(total > 0, "{lines:?}");
+    assert_eq!(
+        lines.iter().filter(|l| l.ends_with(" (partial)")).count(),
+        2,
+        "{lines:?}"
+    );
+    // The engine goes on: a complete perft is not marked.
+    k.send("go perft 2");
+    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 361");
+    assert!(!lines.iter().any(|l| l.contains("partial")), "{lines:?}");
+}
+
+#[test]
+fn end_of_input_during_go_perft_exits_within_100_ms() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("go perft 50");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    k.close_stdin();
+    assert!(k.wait_exit(T));
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(100), "took {took:?}");
+}
+
+#[test]
+fn quit_during_go_perft_exits_within_100_ms() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("go perft 50");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    k.send("quit");
+    assert!(k.wait_exit(T));
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(100), "took {took:?}");
+}
+
+#[test]
+fn bench_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("bench");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    k.send("isready");
+    let lines = k.read_until(T, |l| l == "readyok");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Nodes searched")),
+        "{lines:?}"
+    );
+    let t = Instant::now();
+    k.send("stop");
+    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
+    assert!(
+        t.elapsed() < Duration::from_millis(100),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(lines.last().unwrap().ends_with(" (partial)"), "{lines:?}");
+    k.send("isready");
+    k.read_until(T, |l| l == "readyok");
+}
+
+#[test]
+fn end_of_input_during_bench_exits_within_100_ms() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("bench");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    k.close_stdin();
+    assert!(k.wait_exit(T));
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(100), "took {took:?}");
+}
