@@ -3,8 +3,10 @@
 # project's own data: the sessions and examples of protocol.md, the perft
 # positions of tests/data, and records the referee writes (a short match
 # of the release build against itself per game, when target/release, or
-# the directory KOMA_BIN names, holds it). Seeds named `bug-*` (inputs that found a bug) and `found-*` (a few
-# inputs the fuzzers reached, kept for the stable test) are not touched.
+# the directory KOMA_BIN names, holds it; else the `referee-*` records
+# kept are left as they are). Seeds named `bug-*` (inputs that found a
+# bug) and `found-*` (inputs the fuzzers reached, kept for the stable
+# test) are not touched.
 # Usage: tools/fuzz-seeds.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +15,7 @@ games=(kaninariebi hasami nana negaeri)
 for t in engine_lines engine_replies records openings board_http board_api nana_table \
     position_kaninariebi position_hasami position_nana position_negaeri; do
     mkdir -p "$S/$t"
-    find "$S/$t" -type f ! -name 'bug-*' ! -name 'found-*' -delete
+    find "$S/$t" -type f ! -name 'bug-*' ! -name 'found-*' ! -name 'referee-*' -delete
 done
 
 # protocol.md's sessions: the lines sent (>) and the lines received (<).
@@ -24,7 +26,8 @@ awk -v dir="$S" '
     inside && /^ *< / { sub(/^ *< ?/, ""); print > (dir "/engine_replies/protocol-session-" n) }
 ' protocol.md
 # protocol.md's table of rejected lines, sent one after another.
-grep -o '^| `[^`]*`' protocol.md | sed 's/^| `//; s/`$//' > "$S/engine_lines/protocol-errors"
+awk '/^\| input \| reply \|/ { on = 1; next } on && !/^\|/ { on = 0 } on' protocol.md |
+    grep -o '^| `[^`]*`' | sed 's/^| `//; s/`$//' > "$S/engine_lines/protocol-errors"
 
 # Scripts that reach every state of the loop, once per game.
 for g in "${games[@]}"; do
@@ -38,6 +41,15 @@ for g in "${games[@]}"; do
         printf '%s\n' "setoption name UCI_Variant value $g" "position fen $fen" "d" "go depth 1"
     done <<< "$fens" > "$S/engine_lines/positions-$g"
 done
+
+# Rejected lines after the state has moved away from the start: each
+# must leave it as it was.
+printf '%s\n' "setoption name UCI_Variant value hasami" "setoption name HasamiWin value lead3" \
+    "setoption name MultiPV value 2" "position startpos moves e1e5 e9e6" "go depth 1" \
+    "position startpos moves e1e5 e9e6 a1a5" "position fen 9/9 w 1" "setoption name Threads value 0" \
+    "setoption name HasamiLines value maybe" "setoption name NanaTable value /nonexistent" \
+    "ponderhit" "go ponder depth 1" "position startpos moves e1e5 e9e6 zz" "ponderhit" \
+    "position startpos moves e1e5 e9e6 e5e9" "d" > "$S/engine_lines/rejections"
 
 # Position strings: one seed per test-data position and the start, each
 # with bytes after it choosing default rules and then some moves.

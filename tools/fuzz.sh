@@ -99,5 +99,13 @@ done
 echo "fuzz: ${#targets[@]} targets, ${seconds} s each, $(( $(date +%s) - start )) s in all"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "fuzz: crashed: ${failed[*]} (inputs in fuzz/artifacts/, logs in fuzz/logs/)" >&2
+    # CI keeps only what is printed: the panic and the input, per target.
+    for t in "${failed[@]}"; do
+        echo "--- $t:" >&2
+        grep -A2 -m1 -E "panicked at|ERROR: libFuzzer" "fuzz/logs/$t.log" >&2 || true
+        for a in fuzz/artifacts/"$t"/*; do
+            [ -f "$a" ] && { echo "input $a (base64):" >&2; head -c 4096 "$a" | base64 >&2; }
+        done
+    done
     exit 1
 fi

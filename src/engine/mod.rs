@@ -5,7 +5,6 @@
 pub mod bench;
 pub mod display;
 pub mod jobs;
-pub mod lines;
 pub mod memory;
 pub mod options;
 pub mod output;

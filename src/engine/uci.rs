@@ -3,7 +3,6 @@
 //! and the end of input are answered while one runs. A rejected line
 //! changes nothing and gets `info string error: …`.
 
-use super::lines::{Line, LineReader, MAX_LINE};
 use super::options::{
     CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
@@ -13,6 +12,7 @@ use super::session::{
 use super::{Output, bench, memory};
 use crate::core::{Color, OptionValue, Outcome};
 use crate::games::GameId;
+use crate::protocol::lines::{Line, LineReader, MAX_LINE};
 use crate::protocol::options::option_line;
 use crate::protocol::{Command, GoParams, QueryKind, parse_command};
 use crate::search::{Limits, Settings, Skill, Tt};
@@ -529,7 +529,7 @@ pub fn run<R: Read>(input: R, output: Output) {
                 output.error(format!("line longer than {MAX_LINE} bytes at line"));
                 Flow::Continue
             }
-            Line::NotUtf8 => {
+            Line::NotUtf8(_) => {
                 output.error("line is not UTF-8 text at line");
                 Flow::Continue
             }

@@ -3,13 +3,13 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
-use super::clock::{EngineLimits, TimeControl};
-use super::engine_proc::Launch;
 use super::files::open_regular;
-use super::handshake::Timeouts;
 use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
 use super::suite;
+use crate::client::clock::{EngineLimits, TimeControl};
+use crate::client::handshake::Timeouts;
+use crate::client::process::Launch;
 use crate::core::{RuleValues, with_defaults};
 use crate::games::GameId;
 use crate::protocol::record::{OpeningLine, parse_openings};

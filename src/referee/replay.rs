@@ -6,9 +6,9 @@
 //! rules had not ended.
 
 use super::files::open_regular;
-use super::reason::Reason;
 use super::records::{self, tags};
 use super::shard::Shard;
+use crate::client::reason::Reason;
 use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::parse_position;

@@ -34,9 +34,9 @@
 //! number of the range is a valid position: no holes. With the real
 //! game's cubes `CUBES` is 1,094,697, times 39 King pairs: 42,693,183.
 
+use super::board::{Board, Family, Kind, SQUARES, Square, squares};
+use super::{Hand, Nana};
 use crate::core::Color;
-use crate::games::nana::board::{Board, Family, Kind, SQUARES, Square, squares};
-use crate::games::nana::{Hand, Nana};
 use std::sync::OnceLock;
 
 /// Free squares once both Kings stand.

@@ -1,26 +1,22 @@
-//! Nana Shogi solved strongly: every position reachable from the start
-//! labelled win, loss or draw for the side to move, with its distance to
-//! the end in plies, under exactly the rules of the Nana module (its move
-//! generator and end rules decide everything).
+//! Retrograde solving: Nana Shogi solved strongly, every position
+//! reachable from the start labelled win, loss or draw for the side to
+//! move, with its distance to the end in plies, under exactly the rules of
+//! the Nana module (its move generator and end rules decide everything).
+//! The game itself only probes the finished table (`games::nana::index`,
+//! the compact index; `games::nana::tablebase`, the file and `NanaTable`).
 //!
-//! - `index`: the compact index (one number per position up to the
-//!   colour-flip and mirror symmetries) and its bijection;
 //! - `unmove`: moves and unmoves on bare positions;
 //! - `enumerate`: the positions reachable from the start, King placements
 //!   included, and the move counts;
 //! - `retro`: the retrograde analysis;
-//! - `table`: the file format and probing (`NanaTable`, the engine's
-//!   `NanaTable` option);
-//! - `verify`: the check of a table by a second method.
+//! - `verify`: the check of a table by a second method (the search).
 //!
 //! The ends: taking the King wins at once; a side without a legal move
 //! loses; the fourth repetition is a draw, so what neither side can force
 //! is a draw.
 
 pub mod enumerate;
-pub mod index;
 pub mod retro;
-pub mod table;
 #[cfg(test)]
 mod tests;
 pub mod unmove;
@@ -29,10 +25,9 @@ pub mod verify;
 use crate::core::tablebase::best_move;
 use crate::core::{Game, History, TableValue, status_with_history};
 use crate::games::nana::Nana;
-use index::Index;
-use retro::{Value, decode};
+use crate::games::nana::index::{self, Index};
+use crate::games::nana::tablebase::{NanaTable, Value, decode};
 use std::time::Instant;
-use table::NanaTable;
 
 /// A solved game: the value byte of every class of the index (see
 /// `retro`), which classes were reached and with which side to move.
@@ -154,12 +149,9 @@ fn peak_rss_mib() -> Option<u64> {
     Some(kib / 1024)
 }
 
-/// `koma solve nana --out FILE`: solves, writes the table, and returns the
-/// report (value of the start, census, a principal line, time, memory).
-pub fn run_solve(
-    out: Option<&std::path::Path>,
-    log: &mut dyn FnMut(String),
-) -> Result<String, String> {
+/// `koma solve nana`: solves, and returns the table and the report (value
+/// of the start, census, a principal line, time, memory).
+pub fn run_solve(log: &mut dyn FnMut(String)) -> Result<(NanaTable, String), String> {
     let t0 = Instant::now();
     let ix = Index::get();
     log(format!(
@@ -171,10 +163,6 @@ pub fn run_solve(
     let sol = solve(ix, log)?;
     let secs = t0.elapsed().as_secs_f64();
     let table = NanaTable::new(ix, sol.values.clone());
-    if let Some(path) = out {
-        table.save(path)?;
-        log(format!("wrote {}", path.display()));
-    }
     let c = census(ix, &sol, &table);
     let start = ix.material().start();
     let value = table
@@ -210,32 +198,25 @@ pub fn run_solve(
         "solve time {secs:.1} s, peak memory {} MiB",
         peak_rss_mib().map_or("?".into(), |m| m.to_string())
     );
-    Ok(r)
+    Ok((table, r))
 }
 
-/// `koma solve nana --verify FILE`: loads the table (all file checks),
-/// checks its consistency over every class, and compares the search with
-/// it on `per_distance` positions of each distance up to `max_plies`.
+/// `koma solve nana --verify FILE`: checks the table's consistency over
+/// every class, and compares the search with it on `per_distance`
+/// positions of each distance up to `max_plies`.
 pub fn run_verify(
-    path: &std::path::Path,
+    table: &NanaTable,
     max_plies: u32,
     per_distance: usize,
     log: &mut dyn FnMut(String),
 ) -> Result<String, String> {
     let t0 = Instant::now();
-    let table = NanaTable::load(Index::get(), path)
-        .map_err(|e| format!("cannot use {} as the table: {e}", path.display()))?;
-    log(format!(
-        "loaded {} in {:.1} s",
-        path.display(),
-        t0.elapsed().as_secs_f64()
-    ));
-    let checked = verify::consistency(&table, log)?;
+    let checked = verify::consistency(table, log)?;
     let mut r = format!(
         "consistency: {checked} classes, every value agrees with its moves ({:.1} s)\n",
         t0.elapsed().as_secs_f64()
     );
-    let a = verify::search_agreement(&table, max_plies, per_distance, 0x5eed, log);
+    let a = verify::search_agreement(table, max_plies, per_distance, 0x5eed, log);
     r += &format!(
         "exact full-width alpha-beta: {}/{} sampled positions (distances 1..={max_plies}) agree with the table\n",
         a.exact_agreed, a.sampled

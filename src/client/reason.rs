@@ -1,8 +1,9 @@
 //! Every way a refereed game can end: one variant of `Reason`, one fixed
 //! message. The message is the record's `Termination` tag; particulars (the
-//! illegal move, the overrun in ms) go in a separate detail.
+//! illegal move, the overrun in ms) go in a separate detail. An engine's
+//! `Failure` is a reason and a detail, and whether the engine can play on.
 
-use crate::core::{Color, EndReason, Outcome};
+use crate::core::{Color, End, EndReason, Outcome};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
@@ -91,14 +92,6 @@ impl Reason {
         !matches!(self, Reason::Rules(_) | Reason::PlyLimit)
     }
 
-    /// Whether the engine that failed cannot play on and must be restarted.
-    pub fn ends_engine(self) -> bool {
-        matches!(
-            self,
-            Reason::FailedToStart | Reason::Disconnected | Reason::Stalled
-        )
-    }
-
     /// The sentence of a finished game, e.g. `B loses on time`, `A wins by
     /// three Shrimps`, `draw by repetition`; `names` by colour.
     pub fn sentence(self, outcome: Outcome, names: [&str; 2]) -> String {
@@ -114,6 +107,78 @@ impl Reason {
     /// The result of a failure by `loser`.
     pub fn loss_of(loser: Color) -> Outcome {
         Outcome::Win(loser.opponent())
+    }
+}
+
+/// Why an engine lost, and whether it can play on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub reason: Reason,
+    pub detail: String,
+    /// The engine must be restarted before it plays again.
+    pub dead: bool,
+}
+
+impl Failure {
+    /// A failure after which the engine cannot play on (it crashed, hung
+    /// or never started): it must be restarted.
+    pub fn dead(reason: Reason, detail: impl Into<String>) -> Failure {
+        Failure {
+            reason,
+            detail: detail.into(),
+            dead: true,
+        }
+    }
+
+    /// A failure that loses the game but leaves the engine able to play
+    /// the next one (an illegal move, a time forfeit it answered).
+    pub fn alive(reason: Reason, detail: impl Into<String>) -> Failure {
+        Failure {
+            dead: false,
+            ..Failure::dead(reason, detail)
+        }
+    }
+}
+
+/// How a game ended: the result, the reason and its particulars.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub outcome: Outcome,
+    pub reason: Reason,
+    pub detail: Option<String>,
+}
+
+impl Ending {
+    /// The side that failed loses.
+    pub fn failure(loser: Color, f: Failure) -> Ending {
+        Ending {
+            outcome: Reason::loss_of(loser),
+            reason: f.reason,
+            detail: Some(f.detail),
+        }
+    }
+
+    /// The end by the rules of the position (history included), else the
+    /// draw adjudicated at `max_plies` plies, whichever applies first.
+    pub fn of_game(status: Option<End>, plies: usize, max_plies: Option<u32>) -> Option<Ending> {
+        if let Some(e) = status {
+            return Some(Ending {
+                outcome: e.outcome,
+                reason: Reason::Rules(e.reason),
+                detail: None,
+            });
+        }
+        let max = max_plies.filter(|&m| plies >= m as usize)?;
+        Some(Ending {
+            outcome: Outcome::Draw,
+            reason: Reason::PlyLimit,
+            detail: Some(format!("{max} plies")),
+        })
+    }
+
+    /// `B loses on time`, `A wins by three Shrimps`; `names` by colour.
+    pub fn sentence(&self, names: [&str; 2]) -> String {
+        self.reason.sentence(self.outcome, names)
     }
 }
 

@@ -1,10 +1,11 @@
 //! Reads protocol lines with a length cap, so no input (however long, or
-//! not UTF-8) can exhaust memory or panic the loop.
+//! not UTF-8) can exhaust memory or panic a reader: the engine's stdin, and
+//! an engine's stdout and stderr as the referee and the board read them.
 
 use std::io::{BufRead, BufReader, Read};
 
-/// Longest accepted line. A `position … moves …` line of a long Kani Nari
-/// Ebi game stays far below this.
+/// Longest accepted line (1 MiB). A `position … moves …` line of a long
+/// Kani Nari Ebi game stays far below this.
 pub const MAX_LINE: usize = 1 << 20;
 
 #[derive(Debug, PartialEq, Eq)]
@@ -12,7 +13,8 @@ pub enum Line {
     Text(String),
     /// The line was longer than the cap; it was read and dropped.
     TooLong,
-    NotUtf8,
+    /// The line's bytes, which are not UTF-8.
+    NotUtf8(Vec<u8>),
 }
 
 pub struct LineReader<R: Read> {
@@ -72,7 +74,7 @@ impl<R: Read> LineReader<R> {
         }
         Some(match String::from_utf8(buf) {
             Ok(s) => Line::Text(s),
-            Err(_) => Line::NotUtf8,
+            Err(e) => Line::NotUtf8(e.into_bytes()),
         })
     }
 }
@@ -114,7 +116,45 @@ mod tests {
     fn invalid_utf8_is_reported_not_fatal() {
         assert_eq!(
             all(b"\xff\xfe\nuci\n", 100),
-            vec![Line::NotUtf8, Line::Text("uci".into())]
+            vec![
+                Line::NotUtf8(b"\xff\xfe".to_vec()),
+                Line::Text("uci".into())
+            ]
         );
+    }
+
+    /// An endless run of bytes with no newline, then one short line.
+    struct Flood {
+        left: usize,
+        tail: &'static [u8],
+    }
+
+    impl Read for Flood {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.left == 0 {
+                let n = self.tail.len().min(buf.len());
+                buf[..n].copy_from_slice(&self.tail[..n]);
+                self.tail = &self.tail[n..];
+                return Ok(n);
+            }
+            let n = self.left.min(buf.len());
+            buf[..n].fill(b'x');
+            self.left -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_flood_without_a_newline_is_one_over_long_line_in_bounded_memory() {
+        // 64 MiB without a newline: reported as too long, and the buffer
+        // never holds more than the cap while it is read.
+        let flood = Flood {
+            left: 64 << 20,
+            tail: b"\nafter\n",
+        };
+        let mut r = LineReader::new(flood, 1000);
+        assert_eq!(r.next_line(), Some(Line::TooLong));
+        assert_eq!(r.next_line(), Some(Line::Text("after".into())));
+        assert_eq!(r.next_line(), None);
     }
 }

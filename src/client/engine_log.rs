@@ -1,7 +1,9 @@
-//! The `--log` file: every line to and from every engine, stamped with the
-//! wall-clock time (UTC, microseconds), written whole and flushed at once
-//! so a killed run keeps everything up to its last line. Also the UTC date
-//! of the record's `Date` tag.
+//! The engine log: every line to and from every engine, through the `log`
+//! crate at debug level (`RUST_LOG=debug`, on stderr) and to the `--log`
+//! file when there is one, stamped there with the wall-clock time (UTC,
+//! microseconds), written whole and flushed at once so a killed run keeps
+//! everything up to its last line. Also the UTC date of a record's `Date`
+//! tag.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -33,14 +35,24 @@ impl Dir {
     }
 }
 
-#[derive(Clone)]
-pub struct Log(Arc<Mutex<File>>);
+/// Logs one line to or from an engine (`who` is its `name(pid)`): at
+/// debug level, and to the `--log` file when there is one.
+pub fn line(file: Option<&EngineLog>, who: &str, dir: Dir, text: &str) {
+    log::debug!("{who} {} {text}", dir.mark());
+    if let Some(f) = file {
+        f.line(who, dir, text);
+    }
+}
 
-impl Log {
+/// The `--log` file.
+#[derive(Clone)]
+pub struct EngineLog(Arc<Mutex<File>>);
+
+impl EngineLog {
     /// Opens `path` for appending.
-    pub fn open(path: &Path) -> std::io::Result<Log> {
+    pub fn open(path: &Path) -> std::io::Result<EngineLog> {
         let f = OpenOptions::new().create(true).append(true).open(path)?;
-        Ok(Log(Arc::new(Mutex::new(f))))
+        Ok(EngineLog(Arc::new(Mutex::new(f))))
     }
 
     /// `2026-11-29 14:46:34.123456 koma(1234) > go depth 2`. Write errors
@@ -110,7 +122,7 @@ mod tests {
     #[test]
     fn log_lines_are_stamped_and_marked() {
         let dir = std::env::temp_dir().join(format!("koma-log-{}", std::process::id()));
-        let log = Log::open(&dir).unwrap();
+        let log = EngineLog::open(&dir).unwrap();
         log.line("A(1)", Dir::ToEngine, "uci");
         log.line("A(1)", Dir::FromEngine, "uciok");
         let text = std::fs::read_to_string(&dir).unwrap();

@@ -14,11 +14,10 @@
 //! `search_agreement` asks the engine's own search (no table) for the value
 //! of sampled positions decided within a few plies.
 
-use super::index::{Index, transform};
-use super::retro::{Value, decode};
-use super::table::NanaTable;
 use crate::core::{Game, History};
 use crate::games::nana::Nana;
+use crate::games::nana::index::{Index, transform};
+use crate::games::nana::tablebase::{NanaTable, Value, decode};
 use crate::search::score::mate_moves;
 use crate::search::{Context, Limits, MATE, Settings, Tt, search};
 use std::sync::atomic::AtomicBool;

@@ -18,50 +18,12 @@
 //! endless play repeats one a fourth time.
 
 use super::enumerate::{NO_MOVE, TAKES_KING};
-use super::index::{Index, mirror_board};
 use super::unmove::{Hands, unmoves};
 use crate::core::Color;
-use crate::games::nana::board::Board;
+use crate::games::nana::Board;
+use crate::games::nana::index::{Index, mirror_board};
+use crate::games::nana::tablebase::{DRAW, MAX_DISTANCE, UNKNOWN, Value, encode};
 use std::time::Instant;
-
-pub const UNKNOWN: u8 = 0;
-pub const DRAW: u8 = 255;
-/// Longest distance a byte holds.
-pub const MAX_DISTANCE: u32 = 253;
-
-/// The decoded value of a byte.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Value {
-    Unknown,
-    Draw,
-    /// The side to move wins in this many plies (odd).
-    Win(u32),
-    /// The side to move loses in this many plies (even).
-    Loss(u32),
-}
-
-pub fn decode(v: u8) -> Value {
-    match v {
-        UNKNOWN => Value::Unknown,
-        DRAW => Value::Draw,
-        _ => {
-            let d = u32::from(v) - 1;
-            if d % 2 == 1 {
-                Value::Win(d)
-            } else {
-                Value::Loss(d)
-            }
-        }
-    }
-}
-
-pub fn encode(v: Value) -> u8 {
-    match v {
-        Value::Unknown => UNKNOWN,
-        Value::Draw => DRAW,
-        Value::Win(d) | Value::Loss(d) => (d.min(MAX_DISTANCE) + 1) as u8,
-    }
-}
 
 /// Calls `f` with the index of every stored class having a legal move into
 /// the class `idx`, once per such move.

@@ -10,18 +10,16 @@
 //! fires when the *thread* that spawned the child ends: engines are
 //! spawned and dropped by the same worker thread.
 
-use super::log::{Dir, Log};
+use super::engine_log::{self, Dir, EngineLog};
 use super::watchdog;
-use std::io::{BufRead, BufReader, Read, Write};
+use crate::protocol::lines::{Line, LineReader, MAX_LINE};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 #[cfg(not(unix))]
 use std::process::ExitStatus;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
-
-/// Longest engine line accepted; longer ones are reported, not kept.
-pub const MAX_LINE: usize = 1 << 20;
 
 /// How to run an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,7 +111,7 @@ pub struct EngineProc {
     child: Child,
     stdin: Option<ChildStdin>,
     events: Receiver<Event>,
-    log: Option<Log>,
+    log: Option<EngineLog>,
     closed: Option<Instant>,
     /// What it called itself (`id name`) during the handshake.
     pub id_name: Option<String>,
@@ -121,7 +119,11 @@ pub struct EngineProc {
 
 impl EngineProc {
     /// Starts the process; the error says what could not be run.
-    pub fn spawn(name: &str, launch: &Launch, log: Option<Log>) -> Result<EngineProc, String> {
+    pub fn spawn(
+        name: &str,
+        launch: &Launch,
+        log: Option<EngineLog>,
+    ) -> Result<EngineProc, String> {
         let mut cmd = Command::new(&launch.cmd);
         cmd.args(&launch.args)
             .stdin(Stdio::piped())
@@ -155,13 +157,8 @@ impl EngineProc {
         };
         spawn_reader(stdout, tx, log.clone(), tag.clone())?;
         spawn_stderr_drain(stderr, log.clone(), tag.clone())?;
-        if let Some(l) = &log {
-            l.line(
-                &tag,
-                Dir::Note,
-                &format!("started {}", launch.cmd.display()),
-            );
-        }
+        let started = format!("started {}", launch.cmd.display());
+        engine_log::line(log.as_ref(), &tag, Dir::Note, &started);
         Ok(e)
     }
 
@@ -171,9 +168,7 @@ impl EngineProc {
 
     /// Writes one line and flushes it; an error means the engine has gone.
     pub fn send(&mut self, line: &str) -> Result<(), String> {
-        if let Some(l) = &self.log {
-            l.line(&self.tag, Dir::ToEngine, line);
-        }
+        engine_log::line(self.log.as_ref(), &self.tag, Dir::ToEngine, line);
         let Some(stdin) = self.stdin.as_mut() else {
             return Err("its input is closed".into());
         };
@@ -240,9 +235,7 @@ impl Drop for EngineProc {
         let _ = self.child.kill();
         watchdog::unwatch(self.child.id());
         let _ = self.child.wait();
-        if let Some(l) = &self.log {
-            l.line(&self.tag, Dir::Note, "ended");
-        }
+        engine_log::line(self.log.as_ref(), &self.tag, Dir::Note, "ended");
     }
 }
 
@@ -327,92 +320,34 @@ fn kill_group(pid: u32) {
 #[cfg(not(unix))]
 fn kill_group(_pid: u32) {}
 
-/// A line of bytes, or the news that it was longer than the cap.
-#[derive(Debug, PartialEq, Eq)]
-enum RawLine {
-    Bytes(Vec<u8>),
-    TooLong,
-}
-
-/// One line of at most `max` bytes, without its line break: `None` at the
-/// end of input. A longer line is read to its end and dropped, so memory
-/// stays bounded whatever the engine writes (400 MiB without a newline
-/// included).
-fn read_capped<R: Read>(r: &mut BufReader<R>, max: usize) -> Option<RawLine> {
-    let mut buf = Vec::new();
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = match r.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
-        };
-        if chunk.is_empty() {
-            if !any {
-                return None;
-            }
-            break;
-        }
-        any = true;
-        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        if !too_long {
-            if buf.len() + take > max + 1 {
-                too_long = true;
-                buf = Vec::new();
-            } else {
-                buf.extend_from_slice(&chunk[..take]);
-            }
-        }
-        r.consume(take);
-        if done {
-            break;
-        }
+/// What an unreadable stdout line is reported as.
+fn unreadable(line: &Line) -> &'static str {
+    match line {
+        Line::TooLong => "a line longer than 1 MiB",
+        _ => "a line that is not UTF-8",
     }
-    if too_long {
-        return Some(RawLine::TooLong);
-    }
-    while matches!(buf.last(), Some(b'\n' | b'\r')) {
-        buf.pop();
-    }
-    Some(RawLine::Bytes(buf))
-}
-
-/// One stdout line of at most `max` bytes, as text: `None` at the end of
-/// input.
-fn read_line<R: Read>(r: &mut BufReader<R>, max: usize) -> Option<Result<String, &'static str>> {
-    Some(match read_capped(r, max)? {
-        RawLine::TooLong => Err("a line longer than 1 MiB"),
-        RawLine::Bytes(b) => String::from_utf8(b).map_err(|_| "a line that is not UTF-8"),
-    })
 }
 
 fn spawn_reader(
     stdout: impl Read + Send + 'static,
     tx: Sender<Event>,
-    log: Option<Log>,
+    log: Option<EngineLog>,
     tag: String,
 ) -> Result<(), String> {
     std::thread::Builder::new()
         .name(format!("read {tag}"))
         .spawn(move || {
-            let mut r = BufReader::new(stdout);
-            while let Some(line) = read_line(&mut r, MAX_LINE) {
+            let mut r = LineReader::new(stdout, MAX_LINE);
+            while let Some(line) = r.next_line() {
                 let now = Instant::now();
                 let ev = match line {
-                    Ok(s) => {
-                        if let Some(l) = &log {
-                            l.line(&tag, Dir::FromEngine, &s);
-                        }
+                    Line::Text(s) => {
+                        engine_log::line(log.as_ref(), &tag, Dir::FromEngine, &s);
                         Event::Line(now, s)
                     }
-                    Err(what) => {
-                        if let Some(l) = &log {
-                            l.line(&tag, Dir::FromEngine, &format!("<{what}>"));
-                        }
+                    other => {
+                        let what = unreadable(&other);
+                        engine_log::line(log.as_ref(), &tag, Dir::FromEngine, &format!("<{what}>"));
                         Event::Unreadable(now, what)
                     }
                 };
@@ -420,9 +355,7 @@ fn spawn_reader(
                     return;
                 }
             }
-            if let Some(l) = &log {
-                l.line(&tag, Dir::Note, "end of output");
-            }
+            engine_log::line(log.as_ref(), &tag, Dir::Note, "end of output");
             let _ = tx.send(Event::Closed(Instant::now()));
         })
         .map(|_| ())
@@ -430,25 +363,23 @@ fn spawn_reader(
 }
 
 /// Reads the engine's stderr so it never blocks on a full pipe; the lines
-/// go to the log, if any. Lines are capped as stdout's are.
+/// go to the log. Lines are capped as stdout's are.
 fn spawn_stderr_drain(
     stderr: impl Read + Send + 'static,
-    log: Option<Log>,
+    log: Option<EngineLog>,
     tag: String,
 ) -> Result<(), String> {
     std::thread::Builder::new()
         .name(format!("stderr {tag}"))
         .spawn(move || {
-            let mut r = BufReader::new(stderr);
-            while let Some(line) = read_capped(&mut r, MAX_LINE) {
-                if let Some(l) = &log {
-                    match line {
-                        RawLine::Bytes(b) => {
-                            l.line(&tag, Dir::Stderr, &String::from_utf8_lossy(&b))
-                        }
-                        RawLine::TooLong => l.line(&tag, Dir::Stderr, "<a line longer than 1 MiB>"),
-                    }
-                }
+            let mut r = LineReader::new(stderr, MAX_LINE);
+            while let Some(line) = r.next_line() {
+                let text = match line {
+                    Line::Text(s) => s,
+                    Line::NotUtf8(b) => String::from_utf8_lossy(&b).into_owned(),
+                    Line::TooLong => "<a line longer than 1 MiB>".into(),
+                };
+                engine_log::line(log.as_ref(), &tag, Dir::Stderr, &text);
             }
         })
         .map(|_| ())
@@ -458,56 +389,6 @@ fn spawn_stderr_drain(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_are_capped_and_checked_for_utf8() {
-        let mut input = b"uciok\r\n".to_vec();
-        input.extend(vec![b'x'; 50]);
-        input.extend_from_slice(b"\n\xff\nlast");
-        let mut r = BufReader::new(&input[..]);
-        assert_eq!(read_line(&mut r, 20), Some(Ok("uciok".into())));
-        assert!(matches!(read_line(&mut r, 20), Some(Err(_))));
-        assert!(matches!(read_line(&mut r, 20), Some(Err(_))));
-        assert_eq!(read_line(&mut r, 20), Some(Ok("last".into())));
-        assert_eq!(read_line(&mut r, 20), None);
-    }
-
-    /// An endless run of bytes with no newline, then one short line.
-    struct Flood {
-        left: usize,
-        tail: &'static [u8],
-    }
-
-    impl Read for Flood {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            if self.left == 0 {
-                let n = self.tail.len().min(buf.len());
-                buf[..n].copy_from_slice(&self.tail[..n]);
-                self.tail = &self.tail[n..];
-                return Ok(n);
-            }
-            let n = self.left.min(buf.len());
-            buf[..n].fill(b'x');
-            self.left -= n;
-            Ok(n)
-        }
-    }
-
-    #[test]
-    fn stderr_lines_are_capped_like_stdout_lines() {
-        // 64 MiB without a newline: reported as too long, and the buffer
-        // never holds more than the cap while it is read.
-        let mut r = BufReader::new(Flood {
-            left: 64 << 20,
-            tail: b"\nafter\n",
-        });
-        assert_eq!(read_capped(&mut r, 1000), Some(RawLine::TooLong));
-        assert_eq!(
-            read_capped(&mut r, 1000),
-            Some(RawLine::Bytes(b"after".to_vec()))
-        );
-        assert_eq!(read_capped(&mut r, 1000), None);
-    }
 
     fn sh(script: &str) -> Launch {
         Launch {

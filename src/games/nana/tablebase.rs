@@ -1,8 +1,9 @@
-//! The table file and probing it.
+//! Nana Shogi's table of solved positions (written by `solve`): the file,
+//! loading it, and probing it.
 //!
 //! File layout, little-endian, a 64-byte header then one value byte per
-//! index (`retro`'s encoding: 0 not reached, 255 draw, `1 + d` decided in
-//! `d` plies, won for the side to move when `d` is odd):
+//! index (0 not reached, 255 draw, `1 + d` decided in `d` plies, won for
+//! the side to move when `d` is odd; `decode`):
 //!
 //! | offset | size | field |
 //! | --- | --- | --- |
@@ -21,13 +22,51 @@
 //! a sub-game is refused), checksum, and the counts against the entries.
 //! Every byte is a value, so nothing else can be wrong.
 
+use super::Nana;
+use super::board::Family;
 use super::index::{Index, Material};
-use super::retro::{Value, decode};
 use crate::core::{Color, Game, TableValue, Tablebase};
-use crate::games::nana::Nana;
-use crate::games::nana::board::Family;
 use std::io::Read;
 use std::path::Path;
+
+pub const UNKNOWN: u8 = 0;
+pub const DRAW: u8 = 255;
+/// Longest distance a byte holds.
+pub const MAX_DISTANCE: u32 = 253;
+
+/// The decoded value of a byte.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Unknown,
+    Draw,
+    /// The side to move wins in this many plies (odd).
+    Win(u32),
+    /// The side to move loses in this many plies (even).
+    Loss(u32),
+}
+
+pub fn decode(v: u8) -> Value {
+    match v {
+        UNKNOWN => Value::Unknown,
+        DRAW => Value::Draw,
+        _ => {
+            let d = u32::from(v) - 1;
+            if d % 2 == 1 {
+                Value::Win(d)
+            } else {
+                Value::Loss(d)
+            }
+        }
+    }
+}
+
+pub fn encode(v: Value) -> u8 {
+    match v {
+        Value::Unknown => UNKNOWN,
+        Value::Draw => DRAW,
+        Value::Win(d) | Value::Loss(d) => (d.min(MAX_DISTANCE) + 1) as u8,
+    }
+}
 
 pub const MAGIC: &[u8; 8] = b"KOMANANA";
 pub const VERSION: u32 = 1;
@@ -151,9 +190,8 @@ impl NanaTable {
         out
     }
 
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
         std::fs::write(path, self.to_bytes())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     /// Checks a file's 64-byte header against the game of `ix`; returns

@@ -4,11 +4,11 @@
 //! a given one (predecessors), each once, using the move generator's own
 //! rule tests (`drop_allowed` for rules 3 and 4, `step_mates` for rule 5).
 
-use crate::core::Color;
-use crate::games::nana::Move;
-use crate::games::nana::board::{Board, CENTER, Family, Kind, attackers_from, king_steps, squares};
-use crate::games::nana::movegen::{drop_allowed, step_mates};
-use crate::games::nana::{Hand, Nana};
+use crate::core::{Color, Game};
+use crate::games::nana::{
+    Board, CENTER, Family, Hand, Kind, Move, Nana, attackers_from, drop_allowed, king_steps,
+    squares, step_mates,
+};
 
 /// Both hands.
 pub type Hands = [Hand; 2];
@@ -36,7 +36,7 @@ pub fn apply(b: &Board, hand: &Hands, side: Color, mv: Move) -> (Board, Hands) {
     let mut nh = *hand;
     match mv {
         Move::Drop { kind, to } => {
-            nh[u].0[kind.family().index()] -= 1;
+            nh[u] = nh[u].minus(kind.family());
             nb.put(side, kind, to);
         }
         Move::Step { from, to } => {
@@ -44,7 +44,7 @@ pub fn apply(b: &Board, hand: &Hands, side: Color, mv: Move) -> (Board, Hands) {
                 let taken = nb.kind(to);
                 nb.remove(them, to);
                 if taken != Kind::King {
-                    nh[u].0[taken.family().index()] += 1;
+                    nh[u] = nh[u].plus(taken.family());
                 }
             }
             let k = nb.kind(from);
@@ -85,7 +85,7 @@ pub fn unmoves(
             pb.remove(mover, t);
             if drop_allowed(&pb, mover, k, t) {
                 let mut ph = *hand;
-                ph[m].0[k.family().index()] += 1;
+                ph[m] = ph[m].plus(k.family());
                 f(&pb, &ph);
             }
         }
@@ -110,7 +110,7 @@ pub fn unmoves(
                     continue;
                 }
                 let mut ph = *hand;
-                ph[m].0[fam.index()] -= 1;
+                ph[m] = ph[m].minus(fam);
                 let restricted = ph[m].cubes() > 0;
                 for &state in fam.states() {
                     let mut cb = pb;
@@ -127,8 +127,14 @@ pub fn unmoves(
 /// The predecessors of a position as `Nana` values, for tests.
 pub fn predecessors(pos: &Nana) -> Vec<Nana> {
     let mut out = Vec::new();
-    unmoves(&pos.board, &pos.hand, pos.side, false, |b, h| {
-        out.push(Nana::from_parts(*b, *h, pos.side.opponent()));
-    });
+    unmoves(
+        pos.board(),
+        pos.hands(),
+        pos.side_to_move(),
+        false,
+        |b, h| {
+            out.push(Nana::from_parts(*b, *h, pos.side_to_move().opponent()));
+        },
+    );
     out
 }

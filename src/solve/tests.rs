@@ -3,12 +3,12 @@
 //! positions a few plies from the end, a complete solve of small
 //! sub-games, and the table file's checks.
 
-use super::index::*;
 use super::unmove::{apply, predecessors};
 use crate::core::NoRules;
 use crate::core::{Color, Game, perft};
 use crate::games::conformance::{Lcg, position};
 use crate::games::nana::Nana;
+use crate::games::nana::index::*;
 
 fn same(a: &Nana, b: &Nana) -> bool {
     a.placement() == b.placement()
@@ -53,7 +53,11 @@ fn the_index_round_trips_on_a_random_sample() {
             "{}",
             p.to_text()
         );
-        assert_eq!(ix.rank(&p.board, &p.hand, p.side), Some((i, false)), "{i}");
+        assert_eq!(
+            ix.rank(p.board(), p.hands(), p.side_to_move()),
+            Some((i, false)),
+            "{i}"
+        );
         // All four images of the position share its index, except that
         // with both Kings on file b the mirror image has its own entry.
         let (_, own_mirror) = ix.king_pair(i);
@@ -110,9 +114,9 @@ fn apply_plays_moves_as_nana_does() {
         }
         for m in moves(&p) {
             let q = p.play(m);
-            let (b, h) = apply(&p.board, &p.hand, p.side, m);
-            assert_eq!(b, q.board, "{}", p.to_text());
-            assert_eq!(h, q.hand, "{}", p.to_text());
+            let (b, h) = apply(p.board(), p.hands(), p.side_to_move(), m);
+            assert_eq!(&b, q.board(), "{}", p.to_text());
+            assert_eq!(&h, q.hands(), "{}", p.to_text());
         }
     }
 }
@@ -181,11 +185,10 @@ fn full_solve() {
 // ---------------------------------------------------------------------
 // Sub-games solved whole, and a naive solver beside them.
 
-use super::index::Material;
-use super::retro::{DRAW, UNKNOWN};
-use super::table::NanaTable;
 use super::{Solution, census, principal_line, solve, verify};
 use crate::core::TableValue;
+use crate::games::nana::index::Material;
+use crate::games::nana::tablebase::{self, DRAW, NanaTable, UNKNOWN};
 use std::collections::HashMap;
 
 /// Solves the game with this material; the index is leaked (tests only).
@@ -427,9 +430,9 @@ fn corrupt_truncated_and_mismatched_table_files_are_refused() {
     // Counts that do not match, with a checksum made to match.
     let mut counts = good.clone();
     counts[24] ^= 1;
-    let crc = super::table::crc32(
-        super::table::crc32(0, &counts[..60]),
-        &counts[super::table::HEADER..],
+    let crc = tablebase::crc32(
+        tablebase::crc32(0, &counts[..60]),
+        &counts[tablebase::HEADER..],
     );
     counts[60..64].copy_from_slice(&crc.to_le_bytes());
     assert!(err(&counts).contains("counts"), "{}", err(&counts));
@@ -439,7 +442,7 @@ fn corrupt_truncated_and_mismatched_table_files_are_refused() {
 
 #[test]
 fn crc32_is_the_ieee_one() {
-    assert_eq!(super::table::crc32(0, b"123456789"), 0xcbf4_3926);
+    assert_eq!(tablebase::crc32(0, b"123456789"), 0xcbf4_3926);
 }
 
 /// Figures for the README from the real table (`KOMA_NANA_TABLE=FILE`).
@@ -466,11 +469,11 @@ fn figures_of_the_real_table() {
     let (mut draws, mut longest) = (Vec::new(), Vec::new());
     let mut hist = std::collections::BTreeMap::new();
     for (i, &v) in t.values().iter().enumerate() {
-        match super::retro::decode(v) {
-            super::retro::Value::Draw if draws.len() < 5 && i % 9973 == 0 => {
+        match tablebase::decode(v) {
+            tablebase::Value::Draw if draws.len() < 5 && i % 9973 == 0 => {
                 draws.push(ix.position(i as u32).to_text().to_string())
             }
-            super::retro::Value::Win(d) | super::retro::Value::Loss(d) => {
+            tablebase::Value::Win(d) | tablebase::Value::Loss(d) => {
                 *hist.entry(d).or_insert(0u64) += 1;
                 if d >= 182 && longest.len() < 5 {
                     longest.push(format!("{} {d}", ix.position(i as u32).to_text()));

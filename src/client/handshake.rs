@@ -2,11 +2,11 @@
 //! before each game `ucinewgame` and `isready`. A failure here is a lost
 //! game like any other, with its reason and detail.
 
-use super::engine_proc::{EngineProc, Event, Launch, Recv};
-use super::log::Log;
-use super::reason::Reason;
+use super::engine_log::EngineLog;
+use super::process::{EngineProc, Event, Launch, Recv};
+use super::reason::{Failure, Reason};
 use crate::core::OptionValue;
-use crate::protocol::{Command, Reply, parse_option_decl, parse_reply};
+use crate::protocol::{Command, OptionDecl, Reply, parse_option_decl, parse_reply};
 use std::time::{Duration, Instant};
 
 /// How long the referee waits for an engine, outside its clock.
@@ -20,25 +20,6 @@ pub struct Timeouts {
     pub stall: Duration,
 }
 
-/// Why an engine lost, and whether it can play on.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    pub reason: Reason,
-    pub detail: String,
-    /// The engine must be restarted before it plays again.
-    pub dead: bool,
-}
-
-impl Failure {
-    pub fn new(reason: Reason, detail: impl Into<String>, dead: bool) -> Failure {
-        Failure {
-            reason,
-            detail: detail.into(),
-            dead,
-        }
-    }
-}
-
 /// Everything needed to start one engine.
 pub struct EngineStart<'a> {
     pub name: &'a str,
@@ -49,7 +30,7 @@ pub struct EngineStart<'a> {
     /// Every rule option of the game with the match's value (`--rule` or
     /// the default), sent to every engine so all play the same rules.
     pub rules: &'a [(&'static str, OptionValue)],
-    pub log: Option<Log>,
+    pub log: Option<EngineLog>,
 }
 
 /// Longest part of an engine's line quoted in a detail.
@@ -63,10 +44,15 @@ pub fn quote(line: &str) -> String {
     format!("{s:?}")
 }
 
-/// Starts an engine and brings it to `readyok`. Also returns warnings about
-/// options the engine did not declare (it may then play other rules).
-pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<String>), String> {
-    let mut e = EngineProc::spawn(s.name, s.launch, s.log.clone())?;
+/// Starts an engine and reads its answer to `uci`: the options it
+/// declares.
+fn open(
+    name: &str,
+    launch: &Launch,
+    log: Option<EngineLog>,
+    t: &Timeouts,
+) -> Result<(EngineProc, Vec<OptionDecl>), String> {
+    let mut e = EngineProc::spawn(name, launch, log)?;
     if e.send(&Command::Uci.to_string()).is_err() {
         let how = e.exit_description(Duration::from_millis(500));
         return Err(format!("{how} before uciok"));
@@ -96,6 +82,24 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
             }
         }
     }
+    Ok((e, declared))
+}
+
+/// The options an engine declares: it is started, asked `uci`, and let go.
+pub fn declared_options(launch: &Launch, t: &Timeouts) -> Result<Vec<OptionDecl>, String> {
+    let name = launch.cmd.file_name().map_or_else(
+        || "engine".to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    let (e, declared) = open(&name, launch, None, t)?;
+    e.quit(Duration::from_millis(300));
+    Ok(declared)
+}
+
+/// Starts an engine and brings it to `readyok`. Also returns warnings about
+/// options the engine did not declare (it may then play other rules).
+pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<String>), String> {
+    let (mut e, declared) = open(s.name, s.launch, s.log.clone(), t)?;
     let mut warnings = Vec::new();
     let find = |name: &str| declared.iter().find(|d| d.name.eq_ignore_ascii_case(name));
     match find("UCI_Variant") {
@@ -141,7 +145,7 @@ pub fn new_game(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
         .send(&Command::UciNewGame.to_string())
         .and_then(|_| e.send(&Command::IsReady.to_string()));
     if let Err(why) = sent {
-        return Err(Failure::new(Reason::Disconnected, why, true));
+        return Err(Failure::dead(Reason::Disconnected, why));
     }
     wait_readyok(e, Instant::now() + t.start)
 }
@@ -157,33 +161,30 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<(), Failure> {
                 Ok(_) if Instant::now() < deadline => {}
                 Ok(_) => {
                     let ms = deadline.saturating_duration_since(start).as_millis();
-                    return Err(Failure::new(
+                    return Err(Failure::dead(
                         Reason::Stalled,
                         format!("no readyok within {ms} ms"),
-                        true,
                     ));
                 }
                 Err(_) => {
-                    return Err(Failure::new(
+                    return Err(Failure::alive(
                         Reason::Garbage,
                         format!("unreadable line {}", quote(&l)),
-                        false,
                     ));
                 }
             },
             Recv::Event(Event::Unreadable(_, what)) => {
-                return Err(Failure::new(Reason::Garbage, what, false));
+                return Err(Failure::alive(Reason::Garbage, what));
             }
             Recv::Event(Event::Closed(_)) => {
                 let how = e.exit_description(Duration::from_millis(500));
-                return Err(Failure::new(Reason::Disconnected, how, true));
+                return Err(Failure::dead(Reason::Disconnected, how));
             }
             Recv::Timeout => {
                 let ms = deadline.saturating_duration_since(start).as_millis();
-                return Err(Failure::new(
+                return Err(Failure::dead(
                     Reason::Stalled,
                     format!("no readyok within {ms} ms"),
-                    true,
                 ));
             }
         }

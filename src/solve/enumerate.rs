@@ -20,11 +20,10 @@
 //! the moves into a King capture are thus counted out here, once, instead
 //! of by visiting the predecessors of the (very many) wins in 1.
 
-use super::index::{Index, mirror_board};
 use super::unmove::apply;
 use crate::core::{Color, Game};
 use crate::games::nana::Nana;
-use crate::games::nana::movegen;
+use crate::games::nana::index::{Index, mirror_board};
 use std::time::Instant;
 
 /// The class was reached with the first player to move.
@@ -80,7 +79,7 @@ pub fn enumerate(ix: &Index, log: &mut dyn FnMut(String)) -> Reached {
     let mut reach = vec![0u8; n];
     let mut moves = vec![0u8; n];
     for p in after_placement(ix) {
-        if let Some((i, _)) = ix.rank(&p.board, &p.hand, p.side) {
+        if let Some((i, _)) = ix.rank(p.board(), p.hands(), p.side_to_move()) {
             reach[i as usize] |= FIRST;
         }
     }
@@ -103,7 +102,7 @@ pub fn enumerate(ix: &Index, log: &mut dyn FnMut(String)) -> Reached {
             let (_, own_mirror) = ix.king_pair(i as u32);
             let pos = Nana::from_parts(b, h, Color::First);
             ml.clear();
-            movegen::generate(&pos, &mut ml);
+            pos.generate(&mut ml);
             let takes = b
                 .king(Color::Second)
                 .is_some_and(|k| b.attacked_by(Color::First, k));
