@@ -2,11 +2,17 @@
 //! subcommand, a job (`bench`, `perft`). Logs go to stderr only: stdout is
 //! the protocol channel.
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use koma::engine::{self, Output};
 use koma::games::GameId;
+use koma::games::nana::index::Index;
+use koma::games::nana::tablebase::NanaTable;
+use koma::solve;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -133,74 +139,103 @@ fn game_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(GameId::ALL.iter().map(|g| g.name()))
 }
 
+/// A mistake in the arguments (exit code 2); other errors exit with 1.
+#[derive(Debug)]
+struct BadArgument(String);
+
+impl std::fmt::Display for BadArgument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadArgument {}
+
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    koma::init_logging();
     let cli = Cli::parse();
     let out = Output::new(std::io::stdout());
-    match cli.job {
-        None => {
-            engine::run(std::io::stdin().lock(), out);
-            ExitCode::SUCCESS
+    let Some(job) = cli.job else {
+        engine::run(std::io::stdin().lock(), out);
+        return ExitCode::SUCCESS;
+    };
+    let name = match &job {
+        Job::Bench { .. } => "bench",
+        Job::Perft { .. } => "perft",
+        Job::Solve { .. } => "solve",
+        Job::Datagen { .. } => "datagen",
+        Job::Tune { .. } => "tune",
+    };
+    match run(job, &out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("koma {name}: {e:#}");
+            ExitCode::from(if e.is::<BadArgument>() { 2 } else { 1 })
         }
-        Some(Job::Bench { depth }) => {
-            engine::bench::run(&out, depth, &std::sync::atomic::AtomicBool::new(false));
-            ExitCode::SUCCESS
+    }
+}
+
+fn run(job: Job, out: &Output) -> anyhow::Result<()> {
+    match job {
+        Job::Bench { depth } => {
+            engine::bench::run(out, depth, &AtomicBool::new(false));
         }
-        Some(Job::Perft {
+        Job::Perft {
             variant,
             depth,
             fen,
             moves,
-        }) => match engine::jobs::perft(&variant, fen.as_deref(), &moves, depth) {
-            Ok(run) => {
-                for (m, n) in &run.rows {
-                    out.line(format_args!("{m}: {n}"));
-                }
-                out.line("");
-                out.line(format_args!("Nodes searched: {}", run.total));
-                let ms = run.millis.max(1) as u64;
-                out.line(format_args!(
-                    "Time: {ms} ms, {} nodes/s",
-                    run.total * 1000 / ms
-                ));
-                ExitCode::SUCCESS
+        } => {
+            let run = engine::jobs::perft(&variant, fen.as_deref(), &moves, depth)
+                .map_err(BadArgument)?;
+            for (m, n) in &run.rows {
+                out.line(format_args!("{m}: {n}"));
             }
-            Err(e) => {
-                eprintln!("koma perft: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Job::Solve {
+            out.line("");
+            out.line(format_args!("Nodes searched: {}", run.total));
+            let ms = run.millis.max(1) as u64;
+            out.line(format_args!(
+                "Time: {ms} ms, {} nodes/s",
+                run.total * 1000 / ms
+            ));
+        }
+        Job::Solve {
             game,
             out: path,
             verify,
             max_plies,
             per_distance,
-        }) => {
-            use koma::games::nana::solve;
+        } => {
             if game != "nana" {
-                eprintln!("koma solve: only nana can be solved, not {game}");
-                return ExitCode::from(2);
+                let why = format!("only nana can be solved, not {game}");
+                return Err(BadArgument(why).into());
             }
             let mut log = |l: String| eprintln!("{l}");
-            let result = match &verify {
-                Some(v) => solve::run_verify(v, max_plies, per_distance, &mut log),
-                None => solve::run_solve(path.as_deref(), &mut log),
+            let report = match &verify {
+                Some(v) => {
+                    let t0 = Instant::now();
+                    let table = NanaTable::load(Index::get(), v)
+                        .map_err(anyhow::Error::msg)
+                        .with_context(|| format!("cannot use {} as the table", v.display()))?;
+                    let secs = t0.elapsed().as_secs_f64();
+                    log(format!("loaded {} in {secs:.1} s", v.display()));
+                    solve::run_verify(&table, max_plies, per_distance, &mut log)
+                        .map_err(anyhow::Error::msg)?
+                }
+                None => {
+                    let (table, report) = solve::run_solve(&mut log).map_err(anyhow::Error::msg)?;
+                    if let Some(p) = &path {
+                        table
+                            .save(p)
+                            .with_context(|| format!("cannot write {}", p.display()))?;
+                        log(format!("wrote {}", p.display()));
+                    }
+                    report
+                }
             };
-            match result {
-                Ok(report) => {
-                    out.line(report.trim_end());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("koma solve: {e}");
-                    ExitCode::from(1)
-                }
-            }
+            out.line(report.trim_end());
         }
-        Some(Job::Datagen {
+        Job::Datagen {
             variant,
             games,
             nodes,
@@ -209,10 +244,9 @@ fn main() -> ExitCode {
             max_plies,
             threads,
             out: path,
-        }) => {
-            let Some(game) = GameId::from_name(&variant) else {
-                return ExitCode::from(2);
-            };
+        } => {
+            let game = GameId::from_name(&variant)
+                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
             let s = koma::learn::datagen::DatagenSettings {
                 games,
                 nodes,
@@ -222,21 +256,14 @@ fn main() -> ExitCode {
                 threads: threads as usize,
                 out: path,
             };
-            match koma::learn::datagen(game, &s, |l| eprintln!("{l}")) {
-                Ok((games, positions)) => {
-                    out.line(format_args!(
-                        "{game}: {games} games, {positions} positions in {}",
-                        s.out.display()
-                    ));
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("koma datagen: {e}");
-                    ExitCode::from(1)
-                }
-            }
+            let (games, positions) =
+                koma::learn::datagen(game, &s, |l| eprintln!("{l}")).map_err(anyhow::Error::msg)?;
+            out.line(format_args!(
+                "{game}: {games} games, {positions} positions in {}",
+                s.out.display()
+            ));
         }
-        Some(Job::Tune {
+        Job::Tune {
             variant,
             data,
             out: path,
@@ -244,10 +271,9 @@ fn main() -> ExitCode {
             lambda,
             rate,
             holdout,
-        }) => {
-            let Some(game) = GameId::from_name(&variant) else {
-                return ExitCode::from(2);
-            };
+        } => {
+            let game = GameId::from_name(&variant)
+                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
             let s = koma::learn::tune::TuneSettings {
                 data,
                 epochs,
@@ -255,20 +281,13 @@ fn main() -> ExitCode {
                 rate,
                 holdout,
             };
-            let fitted = match koma::learn::tune(game, &s, |l| out.line(l)) {
-                Ok(f) => f,
-                Err(e) => {
-                    eprintln!("koma tune: {e}");
-                    return ExitCode::from(1);
-                }
-            };
-            if let Some(path) = path
-                && let Err(e) = std::fs::write(&path, &fitted.file)
-            {
-                eprintln!("koma tune: cannot write {}: {e}", path.display());
-                return ExitCode::from(1);
+            let fitted =
+                koma::learn::tune(game, &s, |l| out.line(l)).map_err(anyhow::Error::msg)?;
+            if let Some(p) = path {
+                std::fs::write(&p, &fitted.file)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
             }
-            ExitCode::SUCCESS
         }
     }
+    Ok(())
 }

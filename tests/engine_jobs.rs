@@ -136,3 +136,42 @@ fn end_of_input_during_bench_exits_within_100_ms() {
     let took = t.elapsed();
     assert!(took < Duration::from_millis(100), "took {took:?}");
 }
+
+/// Runs `koma ARGS` to its end: exit code, stdout, stderr.
+fn koma_job(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_koma"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_job_with_a_bad_argument_exits_2_and_a_bad_file_exits_1_saying_which() {
+    let (code, out, err) = koma_job(&["solve", "hasami"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err.trim(),
+        "koma solve: only nana can be solved, not hasami"
+    );
+
+    let (code, out, err) = koma_job(&["perft", "1", "--fen", "not a position"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.starts_with("koma perft: "), "{err}");
+
+    let missing = std::env::temp_dir().join("koma-no-such-table.bin");
+    let (code, out, err) = koma_job(&["solve", "nana", "--verify", missing.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.is_empty(), "{out}");
+    let want = format!(
+        "koma solve: cannot use {} as the table: ",
+        missing.display()
+    );
+    assert!(err.starts_with(&want), "{err}");
+}

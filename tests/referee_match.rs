@@ -5,9 +5,9 @@
 //! errors giving exit code 2.
 
 mod referee;
+use koma::client::reason::Reason;
 use koma::games::GameId;
 use koma::protocol::record::tag_number;
-use koma::referee::reason::Reason;
 use referee::*;
 use std::time::{Duration, Instant};
 

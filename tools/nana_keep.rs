@@ -13,8 +13,8 @@
 use clap::Parser;
 use koma::core::{Game, TableValue};
 use koma::games::nana::Nana;
-use koma::games::nana::solve::index::Index;
-use koma::games::nana::solve::table::NanaTable;
+use koma::games::nana::index::Index;
+use koma::games::nana::tablebase::NanaTable;
 use koma::protocol::parse_move;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};

@@ -189,6 +189,129 @@ fn wait_at_most(stream: &TcpStream, deadline: Instant) {
 /// `Content-Length` headers could each be believed by someone.
 const SINGLE_HEADERS: [&str; 3] = ["host", "content-length", "transfer-encoding"];
 
+/// Reads a request head (the request line and the headers, up to and
+/// including the empty line): the request without its body, and the
+/// length of the body to read. The error is the answer to send.
+fn parse_head(head: &[u8]) -> Result<(Request, usize), Response> {
+    if head.len() > MAX_HEAD + 4 {
+        return Err(Response::error(
+            431,
+            format!("the request head is longer than {MAX_HEAD} bytes"),
+        ));
+    }
+    let head = std::str::from_utf8(head)
+        .map_err(|_| Response::error(400, "the request head is not UTF-8 text"))?;
+    let mut lines = Vec::new();
+    for line in head.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            break;
+        }
+        if line.contains('\r') {
+            return Err(Response::error(400, "a bare CR in the request head"));
+        }
+        lines.push(line);
+    }
+    let mut lines = lines.into_iter();
+    let request_line = lines.next().unwrap_or("");
+    let parts: Vec<&str> = request_line.split(' ').collect();
+    let [method, target, version] = parts[..] else {
+        return Err(Response::error(
+            400,
+            "expected a request line like GET /path HTTP/1.1",
+        ));
+    };
+    if method.is_empty() || !method.bytes().all(|c| c.is_ascii_uppercase()) {
+        return Err(Response::error(400, format!("bad method {method:?}")));
+    }
+    if version != "HTTP/1.1" && version != "HTTP/1.0" {
+        return Err(Response::error(
+            505,
+            format!("unsupported version {version:?}"),
+        ));
+    }
+    if !target.starts_with('/') {
+        return Err(Response::error(400, "the request target must start with /"));
+    }
+    let (raw_path, raw_query) = target.split_once('?').unwrap_or((target, ""));
+    let path = percent_decode(raw_path, false)
+        .ok_or_else(|| Response::error(400, "bad percent-encoding in the path"))?;
+    let query = parse_query(raw_query)
+        .ok_or_else(|| Response::error(400, "bad percent-encoding in the query"))?;
+    let mut headers = Vec::new();
+    for line in lines {
+        if headers.len() >= MAX_HEADERS {
+            return Err(Response::error(
+                431,
+                format!("more than {MAX_HEADERS} header lines"),
+            ));
+        }
+        let (name, value) = line
+            .split_once(':')
+            .ok_or_else(|| Response::error(400, format!("bad header line {line:?}")))?;
+        if name.is_empty() || name.contains(' ') {
+            return Err(Response::error(400, format!("bad header name {name:?}")));
+        }
+        let name = name.to_ascii_lowercase();
+        if SINGLE_HEADERS.contains(&name.as_str()) && headers.iter().any(|(n, _)| *n == name) {
+            return Err(Response::error(400, format!("two {name} headers")));
+        }
+        headers.push((name, value.trim().to_string()));
+    }
+    let req = Request {
+        method: method.to_string(),
+        path,
+        query,
+        headers,
+        body: Vec::new(),
+    };
+    if req.header("transfer-encoding").is_some() {
+        return Err(Response::error(
+            501,
+            "chunked request bodies are not supported: send Content-Length",
+        ));
+    }
+    let length = match req.header("content-length") {
+        None => 0,
+        Some(v) => v
+            .parse::<usize>()
+            .map_err(|_| Response::error(400, format!("bad Content-Length {v:?}")))?,
+    };
+    if length > MAX_BODY {
+        return Err(Response::error(
+            413,
+            format!("the body is {length} bytes, more than the {MAX_BODY} allowed"),
+        ));
+    }
+    Ok((req, length))
+}
+
+/// A whole request from its bytes, read as `start` reads one from a
+/// connection: the head, then a body of exactly `Content-Length` bytes
+/// (more are ignored). The error is the answer the server sends.
+pub fn parse_request(bytes: &[u8]) -> Result<Request, Response> {
+    let head_end = find_head_end(bytes).ok_or_else(|| {
+        if bytes.len() > MAX_HEAD {
+            Response::error(
+                431,
+                format!("the request head is longer than {MAX_HEAD} bytes"),
+            )
+        } else {
+            Response::error(400, "the connection closed inside the request head")
+        }
+    })?;
+    let (mut req, length) = parse_head(&bytes[..head_end])?;
+    let body = &bytes[head_end..];
+    if body.len() < length {
+        return Err(Response::error(
+            400,
+            "the connection closed inside the body",
+        ));
+    }
+    req.body = body[..length].to_vec();
+    Ok(req)
+}
+
 /// Reads one request: the head (up to `MAX_HEAD`, within `HEAD_TIME`),
 /// then a body of exactly `Content-Length` bytes (up to `MAX_BODY`), all
 /// before `REQUEST_TIME`.
@@ -219,87 +342,7 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, ReadError> {
             Err(_) => return Err(bad(408, "the request head did not arrive in time")),
         }
     };
-    if head_end > MAX_HEAD + 4 {
-        return Err(bad(
-            431,
-            format!("the request head is longer than {MAX_HEAD} bytes"),
-        ));
-    }
-    let head = std::str::from_utf8(&buf[..head_end])
-        .map_err(|_| bad(400, "the request head is not UTF-8 text"))?;
-    let mut lines = Vec::new();
-    for line in head.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.is_empty() {
-            break;
-        }
-        if line.contains('\r') {
-            return Err(bad(400, "a bare CR in the request head"));
-        }
-        lines.push(line);
-    }
-    let mut lines = lines.into_iter();
-    let request_line = lines.next().unwrap_or("");
-    let parts: Vec<&str> = request_line.split(' ').collect();
-    let [method, target, version] = parts[..] else {
-        return Err(bad(400, "expected a request line like GET /path HTTP/1.1"));
-    };
-    if method.is_empty() || !method.bytes().all(|c| c.is_ascii_uppercase()) {
-        return Err(bad(400, format!("bad method {method:?}")));
-    }
-    if version != "HTTP/1.1" && version != "HTTP/1.0" {
-        return Err(bad(505, format!("unsupported version {version:?}")));
-    }
-    if !target.starts_with('/') {
-        return Err(bad(400, "the request target must start with /"));
-    }
-    let (raw_path, raw_query) = target.split_once('?').unwrap_or((target, ""));
-    let path = percent_decode(raw_path, false)
-        .ok_or_else(|| bad(400, "bad percent-encoding in the path"))?;
-    let query =
-        parse_query(raw_query).ok_or_else(|| bad(400, "bad percent-encoding in the query"))?;
-    let mut headers = Vec::new();
-    for line in lines {
-        if headers.len() >= MAX_HEADERS {
-            return Err(bad(431, format!("more than {MAX_HEADERS} header lines")));
-        }
-        let (name, value) = line
-            .split_once(':')
-            .ok_or_else(|| bad(400, format!("bad header line {line:?}")))?;
-        if name.is_empty() || name.contains(' ') {
-            return Err(bad(400, format!("bad header name {name:?}")));
-        }
-        let name = name.to_ascii_lowercase();
-        if SINGLE_HEADERS.contains(&name.as_str()) && headers.iter().any(|(n, _)| *n == name) {
-            return Err(bad(400, format!("two {name} headers")));
-        }
-        headers.push((name, value.trim().to_string()));
-    }
-    let mut req = Request {
-        method: method.to_string(),
-        path,
-        query,
-        headers,
-        body: Vec::new(),
-    };
-    if req.header("transfer-encoding").is_some() {
-        return Err(bad(
-            501,
-            "chunked request bodies are not supported: send Content-Length",
-        ));
-    }
-    let length = match req.header("content-length") {
-        None => 0,
-        Some(v) => v
-            .parse::<usize>()
-            .map_err(|_| bad(400, format!("bad Content-Length {v:?}")))?,
-    };
-    if length > MAX_BODY {
-        return Err(bad(
-            413,
-            format!("the body is {length} bytes, more than the {MAX_BODY} allowed"),
-        ));
-    }
+    let (mut req, length) = parse_head(&buf[..head_end]).map_err(ReadError::Answer)?;
     let mut body = buf[head_end..].to_vec();
     if body.len() > length {
         body.truncate(length);
@@ -420,6 +463,7 @@ fn serve_connection<H: Fn(&Request) -> Response>(
             let head_only = req.method == "HEAD";
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&req)))
                 .unwrap_or_else(|_| Response::error(500, "internal error (the server goes on)"));
+            log::debug!("{} {} -> {}", req.method, req.path, r.status);
             (r, head_only)
         }
     };

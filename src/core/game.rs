@@ -4,7 +4,7 @@
 //! (repetition) are applied by `History`, owned by search and referee.
 
 use super::{
-    Color, End, EndReason, MoveSink, MoveText, Outcome, PositionText, Rules, Tablebase,
+    Color, Coord, End, EndReason, MoveSink, MoveText, Outcome, PositionText, Rules, Tablebase,
     movelist::MoveCounter,
 };
 use std::fmt::Debug;
@@ -29,6 +29,19 @@ impl std::fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
+
+/// What a move does that its text does not say, for a board to show (the
+/// rules decide it; a board only draws it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveHint {
+    /// For each movement of the move (its step, then a Bond step) that came
+    /// to rest in Kani Nari Ebi's River away from where it entered: the
+    /// River squares it may have entered by. Empty for every other move.
+    pub via: Vec<Vec<Coord>>,
+    /// The squares the move flipped, level by level (Negaeri Shogi's
+    /// drops).
+    pub flips: Vec<Vec<Coord>>,
+}
 
 pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// One legal move: small and `Copy`.
@@ -169,6 +182,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// move pass is too far from the rules for the search to assume it.
     fn play_null(&self) -> Option<Self> {
         None
+    }
+
+    /// What the legal move `mv` does beyond its text (see `MoveHint`);
+    /// nothing by default.
+    fn hint(&self, _mv: Self::Move) -> MoveHint {
+        MoveHint::default()
     }
 
     /// Whether the opponent could take the side to move's King with its

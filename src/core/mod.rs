@@ -20,7 +20,7 @@ pub mod zobrist;
 
 pub use color::Color;
 pub use coord::Coord;
-pub use game::{Game, PositionError, game_status};
+pub use game::{Game, MoveHint, PositionError, game_status};
 pub use history::{History, status_with_history};
 pub use line::{GameLine, LineError, ReplayError};
 pub use movelist::{MoveList, MoveSink};

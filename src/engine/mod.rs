@@ -6,7 +6,6 @@ pub mod bench;
 pub mod display;
 pub mod evalfile;
 pub mod jobs;
-pub mod lines;
 pub mod memory;
 pub mod options;
 pub mod output;

@@ -65,6 +65,10 @@ impl OptionStore {
         self.entries.iter().map(|(s, _)| s)
     }
 
+    pub fn values(&self) -> impl Iterator<Item = (&'static str, &OptionValue)> {
+        self.entries.iter().map(|(s, v)| (s.name, v))
+    }
+
     /// The spec of an option; names match without regard to case, as UCI
     /// asks.
     pub fn spec(&self, name: &str) -> Option<&OptionSpec> {

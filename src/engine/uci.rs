@@ -3,7 +3,6 @@
 //! and the end of input are answered while one runs. A rejected line
 //! changes nothing and gets `info string error: …`.
 
-use super::lines::{Line, LineReader, MAX_LINE};
 use super::options::{
     CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
@@ -13,6 +12,7 @@ use super::session::{
 use super::{Output, bench, evalfile, memory};
 use crate::core::{Color, OptionValue, Outcome};
 use crate::games::GameId;
+use crate::protocol::lines::{Line, LineReader, MAX_LINE};
 use crate::protocol::options::option_line;
 use crate::protocol::{Command, GoParams, QueryKind, parse_command};
 use crate::search::{Limits, Settings, Skill, Tt};
@@ -467,6 +467,18 @@ impl Engine {
     pub fn option(&self, name: &str) -> Option<&OptionValue> {
         self.options.get(name)
     }
+
+    /// Every option with its current value, in the order `uci` lists them.
+    pub fn option_values(&self) -> impl Iterator<Item = (&'static str, &OptionValue)> {
+        self.options.values()
+    }
+
+    /// What `d` prints (the board, the position string, the state of the
+    /// game), without printing it: with `option_values`, the engine's
+    /// state, which a rejected line must leave as it was.
+    pub fn display(&self) -> String {
+        self.session.display()
+    }
 }
 
 /// A transposition table of `mb` MB for the `Hash` option: refused when
@@ -535,7 +547,7 @@ pub fn run<R: Read>(input: R, output: Output) {
                 output.error(format!("line longer than {MAX_LINE} bytes at line"));
                 Flow::Continue
             }
-            Line::NotUtf8 => {
+            Line::NotUtf8(_) => {
                 output.error("line is not UTF-8 text at line");
                 Flow::Continue
             }

@@ -509,6 +509,22 @@ pub fn parse_opening(line: &str) -> Result<OpeningLine, ParseError> {
         .map_err(|e| ParseError::from_nom(t, e))
 }
 
+/// Reads an openings file: one opening per line; blank lines and lines
+/// starting with `#` or `;` are skipped. Each opening comes with its
+/// 1-based line number; the first line that is not an opening is the
+/// error, with its number.
+pub fn parse_openings(text: &str) -> Result<Vec<(usize, OpeningLine)>, (usize, ParseError)> {
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
+            continue;
+        }
+        lines.push((i + 1, parse_opening(t).map_err(|e| (i + 1, e))?));
+    }
+    Ok(lines)
+}
+
 /// A tag value that must be a whole number.
 pub fn tag_number(r: &Record, name: &str) -> Option<u64> {
     r.tag(name).and_then(|v| v.trim().parse().ok())

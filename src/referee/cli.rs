@@ -3,15 +3,15 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
-use super::clock::{EngineLimits, TimeControl};
-use super::engine_proc::Launch;
 use super::files::open_regular;
-use super::handshake::Timeouts;
 use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
+use crate::client::clock::{EngineLimits, TimeControl};
+use crate::client::handshake::Timeouts;
+use crate::client::process::Launch;
 use crate::core::RuleValues;
 use crate::games::GameId;
-use crate::protocol::record::{OpeningLine, parse_opening};
+use crate::protocol::record::{OpeningLine, parse_openings};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -54,10 +54,16 @@ the start position, every move, the recorded end): a bad record, even one with b
 not UTF-8, is reported and the others are still checked. --replay and --report read only
 regular files, one record at a time.
 
+On a cluster: every task of a job array runs the same command with --shard auto and
+--pgnout DIR/NAME.pgn, and writes DIR/NAME.shard-I-of-N.pgn; --report over those files pools
+them (records of different matches are refused, naming the difference), and with --follow and
+--sprt ends as soon as the pooled games cross a bound.
+
 Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
 replayed record is invalid; 2 on a usage error, an engine program that cannot be run, a
-record file in use by another referee, or a file that cannot be read (missing, or not a
-regular file).";
+record file in use by another referee, a file that cannot be read (missing, or not a
+regular file), or --report over records of more than one match. --report with --sprt: 0
+when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 
 /// The three ways to run the referee, shown with every usage error (clap's
 /// own usage line would be built from whichever options it had seen).
@@ -123,7 +129,8 @@ struct Cli {
     seed: u64,
 
     /// Sequential test: elo0=E elo1=E [alpha=0.05] [beta=0.05] [model=normalized|logistic].
-    /// The match stops when the log-likelihood ratio crosses a bound. Two engines only.
+    /// The match stops when the log-likelihood ratio crosses a bound. Two engines only. With
+    /// --report: the test of the pooled games, its verdict in the exit status.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Vec<String>,
 
@@ -161,7 +168,7 @@ struct Cli {
     /// pooled summary as games come in, and exit once an SPRT bound is crossed or every game
     /// of the match is in.
     #[arg(long, value_name = "SECONDS", num_args = 0..=1, require_equals = true,
-          default_missing_value = "5", requires = "report")]
+          default_missing_value = "5")]
     follow: Option<String>,
 
     /// Re-validate a record file with the rules library instead of playing.
@@ -390,6 +397,9 @@ fn check(
             follow,
             sprt,
         }));
+    }
+    if cli.follow.is_some() {
+        return Err(Usage::new("--follow goes with --report FILE..."));
     }
     let variant = GameId::from_name(&cli.variant).ok_or_else(|| {
         let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
@@ -715,16 +725,8 @@ fn openings(keys: &[(String, String)]) -> Result<Openings, Usage> {
             std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
         })
         .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
-    let mut lines = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') || t.starts_with(';') {
-            continue;
-        }
-        let o = parse_opening(t)
-            .map_err(|e| Usage::new(format!("{} line {}: {e}", path.display(), i + 1)))?;
-        lines.push((i + 1, o));
-    }
+    let lines = parse_openings(&text)
+        .map_err(|(line, e)| Usage::new(format!("{} line {line}: {e}", path.display())))?;
     if lines.is_empty() {
         return Err(Usage::new(format!("{} holds no opening", path.display())));
     }
@@ -1003,6 +1005,73 @@ mod tests {
         assert!(matches!(parse(argv), Ok(Mode::Report(r)) if r.files.len() == 2));
         let argv = ["koma-referee", "--replay", "a.pgn"];
         assert!(matches!(parse(argv), Ok(Mode::Replay(_))));
+    }
+
+    #[test]
+    fn a_report_may_follow_its_files_and_test_them() {
+        let report = |line: &str| {
+            let argv = std::iter::once("koma-referee").chain(line.split_whitespace());
+            match parse(argv) {
+                Ok(Mode::Report(r)) => r,
+                other => panic!("{line}: {other:?}"),
+            }
+        };
+        let r = report("--report a.pgn b.pgn");
+        assert_eq!((r.follow, r.sprt.is_some()), (None, false));
+        let r = report("--report a.pgn --follow --sprt elo0=0 elo1=5");
+        assert_eq!(r.follow, Some(Duration::from_secs(5)));
+        assert_eq!(r.sprt.map(|s| s.elo1), Some(5.0));
+        let r = report("--follow=0.5 --report a.pgn b.pgn");
+        assert_eq!(
+            (r.follow, r.files.len()),
+            (Some(Duration::from_millis(500)), 2)
+        );
+        for (bad, words) in [
+            ("--report a.pgn --follow=0", "--follow=0"),
+            ("--report a.pgn --follow=x", "--follow=x"),
+            ("--report a.pgn --sprt elo0=5 elo1=0", "elo0"),
+            (
+                "--follow --each depth=1 --engine cmd=a --engine cmd=b",
+                "--report",
+            ),
+        ] {
+            let got = usage(bad);
+            assert!(got.contains(words), "{bad}: {got}");
+        }
+    }
+
+    fn recorded(line: &str) -> RecordedMatch {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        recorded_match(&words).unwrap()
+    }
+
+    #[test]
+    fn a_recorded_command_line_gives_the_engines_the_total_and_what_differs() {
+        let a = recorded(
+            "koma-referee --each depth=2 --engine cmd=/x/koma name=a --engine cmd=/y/koma \
+             --engine cmd=/z/c depth=3 --rounds 2 --shard auto --pgnout m.pgn",
+        );
+        assert_eq!(a.engines, ["a", "koma", "c"]);
+        assert_eq!(a.total_games, 2 * 3 * 2);
+        let b = recorded(
+            "koma-referee --each depth=2 --engine cmd=/x/koma name=a --engine cmd=/y/koma \
+             --engine cmd=/z/c depth=4 --rounds 2 --shard 1/9 --pgnout other.pgn --concurrency 4",
+        );
+        assert_eq!(differences(&a, &b), ["engine c depth: 3 vs 4"]);
+        let c = recorded(
+            "koma-referee --engine cmd=/x/koma name=a tc=1+0.1 --engine cmd=/w/d tc=1+0.1 --seed 5",
+        );
+        let d = differences(&a, &c);
+        assert_eq!(d[0], "--rounds: 2 vs 1", "{d:?}");
+        assert!(
+            d.contains(&"engines: a, koma, c vs a, d".to_string()),
+            "{d:?}"
+        );
+        assert!(
+            d.contains(&"engine a tc: unset vs 1+0.1".to_string()),
+            "{d:?}"
+        );
+        assert!(recorded_match(&["koma-referee".into(), "--bogus".into()]).is_none());
     }
 
     #[test]

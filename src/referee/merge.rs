@@ -49,7 +49,9 @@ pub fn run_report(cfg: &ReportConfig) -> ExitCode {
         let total = pool.recorded().map(|m| m.total_games);
         let complete = total.is_some_and(|t| rows.len() as u64 >= t);
         let verdict = cfg.sprt.as_ref().and_then(|s| decision(s, &rows, &players));
-        if shown != Some(rows.len()) || cfg.follow.is_none() {
+        // A follower says nothing until the first game is in.
+        let news = shown != Some(rows.len()) && !(rows.is_empty() && cfg.follow.is_some());
+        if news || cfg.follow.is_none() {
             if !header_printed && let Some(h) = header(&pool, &players) {
                 out(&h);
                 header_printed = true;

@@ -1,28 +1,23 @@
-//! The referee: engine processes, clocks, games, matches, statistics and
-//! records. `run` is the whole `koma-referee` program; the binary is a thin
-//! front end over it.
+//! The referee: matches between engines, statistics and records. `run` is
+//! the whole `koma-referee` program; the binary is a thin front end over
+//! it. The engines themselves (processes, handshake, clocks, turns, end
+//! reasons) are `client`'s.
 //!
 //! Layout: `cli` (arguments) → `runner` (the match: workers, results) →
-//! `game` (one game) over `engine_proc` (a child process, its process group
-//! watched by `watchdog`) and `handshake` (getting it ready), with `clock`,
-//! `reason`, `opening`, `schedule`; `records`, `state` (resume), `lock` (one
-//! referee per record file), `files` (only regular files are read), `report` (summaries),
-//! `shard` (`--shard`, from a scheduler's environment), `pool` and `merge` (`--report`: the
-//! shards of a match pooled, followed as they grow), `replay` (`--replay`), `stats` and
-//! `sprt` (the numbers), `log` (`--log`).
+//! `game` (one game), with `opening` and `schedule`; `records`, `state`
+//! (resume), `lock` (one referee per record file), `files` (only regular
+//! files are read), `report` (summaries), `shard` (`--shard`, from a
+//! scheduler's environment), `pool` and `merge` (`--report`: the shards of
+//! a match pooled, followed as they grow), `replay` (`--replay`), `stats`
+//! and `sprt` (the numbers).
 
 pub mod cli;
-pub mod clock;
-pub mod engine_proc;
 pub mod files;
 pub mod game;
-pub mod handshake;
 pub mod lock;
-pub mod log;
 pub mod merge;
 pub mod opening;
 pub mod pool;
-pub mod reason;
 pub mod records;
 pub mod replay;
 pub mod report;
@@ -32,7 +27,6 @@ pub mod shard;
 pub mod sprt;
 pub mod state;
 pub mod stats;
-pub mod watchdog;
 
 use crate::core::Game;
 use crate::games::GameVisitor;

@@ -57,6 +57,9 @@ struct Source {
     seen: Option<(u64, u64, u64)>,
     /// Lines before `offset`, so that messages name the file's own lines.
     lines_before: usize,
+    /// The bytes just before `offset` when it was set: a file rewritten in
+    /// place no longer has them there.
+    guard: Vec<u8>,
     /// Its games, by number.
     rows: BTreeMap<u64, ResultRow>,
     /// Offsets of the records already reported as skipped.
@@ -93,6 +96,7 @@ impl Pool {
                     offset: 0,
                     seen: None,
                     lines_before: 0,
+                    guard: Vec::new(),
                     rows: BTreeMap::new(),
                     reported: BTreeSet::new(),
                     waiting_noted: false,
@@ -149,11 +153,15 @@ impl Pool {
             // which is never counted): start again.
             Some((dev, ino, _)) if (dev, ino) != (identity.0, identity.1) => src.restart(),
             _ if identity.2 < src.offset => src.restart(),
+            _ if src.offset > 0 && tail(&file, src.offset).map_err(unreadable)? != src.guard => {
+                src.restart()
+            }
             _ => {}
         }
         src.seen = Some(identity);
         let start = src.offset;
         let lines_before = src.lines_before;
+        let probe = file.try_clone().map_err(unreadable)?;
         file.seek(SeekFrom::Start(start)).map_err(unreadable)?;
         let mut chunks = RecordChunks::new(BufReader::new(file)).peekable();
         while let Some(chunk) = chunks.next() {
@@ -182,6 +190,8 @@ impl Pool {
                 Err(e) => self.skip(k, at, &place, &e),
             }
         }
+        let src = &mut self.sources[k];
+        src.guard = tail(&probe, src.offset).map_err(unreadable)?;
         Ok(())
     }
 
@@ -349,6 +359,20 @@ fn ranges(v: &[u32]) -> String {
     out.join(", ")
 }
 
+/// How many bytes before the reading point `guard` keeps.
+const GUARD: u64 = 256;
+
+/// The (up to) `GUARD` bytes of `file` before `offset`.
+fn tail(file: &std::fs::File, offset: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let from = offset.saturating_sub(GUARD);
+    let mut f = file;
+    f.seek(SeekFrom::Start(from))?;
+    let mut buf = Vec::with_capacity(GUARD as usize);
+    f.take(offset - from).read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
 #[cfg(unix)]
 fn identity(m: &std::fs::Metadata) -> (u64, u64, u64) {
     use std::os::unix::fs::MetadataExt;
@@ -488,5 +512,167 @@ fn describe_difference(
             fp(r.tag(tags::MATCH))
         ));
     }
+    const SHOWN: usize = 6;
+    if out.len() > SHOWN {
+        let more = out.len() - SHOWN;
+        out.truncate(SHOWN);
+        out.push(format!("and {more} more"));
+    }
     out.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::record::RecordMove;
+
+    fn rec(fp: &str, game: u64, variant: &str) -> String {
+        Record {
+            tags: [
+                ("Match", fp.to_string()),
+                ("Game", game.to_string()),
+                ("Pair", game.div_ceil(2).to_string()),
+                ("First", if game % 2 == 1 { "A" } else { "B" }.to_string()),
+                ("Second", if game % 2 == 1 { "B" } else { "A" }.to_string()),
+                ("Result", "1-0".to_string()),
+                ("Variant", variant.to_string()),
+                ("TimeControl", "depth=1".to_string()),
+            ]
+            .into_iter()
+            .map(|(n, v)| (n.to_string(), v))
+            .collect(),
+            moves: vec![RecordMove {
+                mv: crate::protocol::parse_move("a1a2").unwrap(),
+                comment: Some("+0.12/5 0.105s".into()),
+            }],
+            result: "1-0".into(),
+        }
+        .to_string()
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let p = std::env::temp_dir().join(format!("koma-pool-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_file(&p);
+        p
+    }
+
+    fn games(pool: &Pool) -> Vec<u64> {
+        pool.rows().iter().map(|r| r.game).collect()
+    }
+
+    #[test]
+    fn a_record_cut_short_at_the_end_waits_until_it_is_whole() {
+        let p = temp("growing");
+        let third = rec("fp", 3, "hasami");
+        for cut in [1, 10, third.len() / 2, third.len() - 3] {
+            let whole = format!("{}{}", rec("fp", 1, "hasami"), rec("fp", 2, "hasami"));
+            std::fs::write(&p, format!("{whole}{}", &third[..cut])).unwrap();
+            let mut pool = Pool::new(std::slice::from_ref(&p));
+            pool.read(true).unwrap();
+            assert_eq!(games(&pool), [1, 2], "cut at {cut}");
+            assert_eq!(pool.skipped, 0);
+            let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+            std::io::Write::write_all(&mut f, &third.as_bytes()[cut..]).unwrap();
+            pool.read(true).unwrap();
+            assert_eq!(games(&pool), [1, 2, 3], "cut at {cut}");
+            // Read again with nothing new, and after more: each game once.
+            pool.read(true).unwrap();
+            std::io::Write::write_all(&mut f, rec("fp", 4, "hasami").as_bytes()).unwrap();
+            pool.read(true).unwrap();
+            assert_eq!(games(&pool), [1, 2, 3, 4]);
+            assert_eq!(pool.skipped, 0);
+        }
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn read_once_a_cut_record_is_skipped_and_counted_as_such() {
+        let p = temp("once");
+        let third = rec("fp", 3, "hasami");
+        std::fs::write(
+            &p,
+            format!("{}{}", rec("fp", 1, "hasami"), &third[..third.len() / 2]),
+        )
+        .unwrap();
+        let mut pool = Pool::new(std::slice::from_ref(&p));
+        pool.read(false).unwrap();
+        assert_eq!((games(&pool), pool.skipped), (vec![1], 1));
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn a_file_rewritten_or_replaced_is_read_again_from_its_start() {
+        let p = temp("shrinks");
+        std::fs::write(
+            &p,
+            format!("{}{}", rec("fp", 1, "nana"), rec("fp", 2, "nana")),
+        )
+        .unwrap();
+        let mut pool = Pool::new(std::slice::from_ref(&p));
+        pool.read(true).unwrap();
+        assert_eq!(games(&pool), [1, 2]);
+        std::fs::write(&p, rec("fp", 5, "nana")).unwrap();
+        pool.read(true).unwrap();
+        assert_eq!(games(&pool), [5]);
+        let q = temp("replacement");
+        std::fs::write(
+            &q,
+            format!("{}{}", rec("fp", 7, "nana"), rec("fp", 8, "nana")),
+        )
+        .unwrap();
+        std::fs::rename(&q, &p).unwrap();
+        pool.read(true).unwrap();
+        assert_eq!(games(&pool), [7, 8]);
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn a_game_in_two_files_counts_once_and_a_missing_file_is_waited_for() {
+        let (p, q, later) = (temp("one"), temp("two"), temp("later"));
+        std::fs::write(
+            &p,
+            format!("{}{}", rec("fp", 1, "nana"), rec("fp", 2, "nana")),
+        )
+        .unwrap();
+        std::fs::write(
+            &q,
+            format!("{}{}", rec("fp", 2, "nana"), rec("fp", 3, "nana")),
+        )
+        .unwrap();
+        let files = [p.clone(), q.clone(), later.clone()];
+        let mut pool = Pool::new(&files);
+        assert!(matches!(pool.read(false), Err(PoolError::Unreadable(_))));
+        pool.read(true).unwrap();
+        assert_eq!(games(&pool), [1, 2, 3]);
+        std::fs::write(&later, rec("fp", 4, "nana")).unwrap();
+        pool.read(true).unwrap();
+        assert_eq!(games(&pool), [1, 2, 3, 4]);
+        for f in files {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+
+    #[test]
+    fn a_record_of_another_match_is_refused_with_the_difference() {
+        let p = temp("two-matches");
+        std::fs::write(
+            &p,
+            format!("{}{}", rec("fp", 1, "nana"), rec("other", 2, "hasami")),
+        )
+        .unwrap();
+        let mut pool = Pool::new(std::slice::from_ref(&p));
+        let e = pool.read(false).unwrap_err();
+        let PoolError::Mismatch(m) = e else {
+            panic!("{e:?}")
+        };
+        assert!(m.contains("line 12: a record of another match than"), "{m}");
+        assert!(m.contains("line 1: variant: nana vs hasami"), "{m}");
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn shard_numbers_are_listed_as_ranges() {
+        assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
+        assert_eq!(ranges(&[4]), "4");
+    }
 }

@@ -6,8 +6,9 @@
 //! rules had not ended.
 
 use super::files::open_regular;
-use super::reason::Reason;
 use super::records::{self, tags};
+use super::shard::Shard;
+use crate::client::reason::Reason;
 use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::parse_position;
@@ -62,6 +63,11 @@ fn check_tags(r: &Record) -> Result<(), String> {
                 ));
             }
         }
+    }
+    if let Some(v) = r.tag(tags::SHARD)
+        && v.parse::<Shard>().is_err()
+    {
+        return Err(format!("Shard {v:?} is not I/N with 1 <= I <= N"));
     }
     if let Some(n) = tag_number(r, tags::PLY_COUNT)
         && n != r.moves.len() as u64
@@ -302,6 +308,26 @@ mod tests {
             r.tags.push((t.into(), v.into()));
         }
         assert_eq!(check(&r), Ok(()));
+    }
+
+    #[test]
+    fn a_shards_tags_are_valid_and_its_index_within_its_count() {
+        let mut r = record(&["a1a2", "i9i8"], "1-0", "loses on time");
+        for (t, v) in [
+            ("Shard", "4/4"),
+            ("Site", "node7"),
+            ("FirstEngine", "Koma 0.1.0"),
+            ("SecondEngine", "mock"),
+            ("RefereeCommand", "koma-referee --engine cmd=a 'name=x y'"),
+        ] {
+            r.tags.push((t.into(), v.into()));
+        }
+        assert_eq!(check(&r), Ok(()));
+        for bad in ["5/4", "0/4", "1", "x"] {
+            r.set_tag("Shard", bad);
+            let e = check(&r).unwrap_err();
+            assert!(e.contains("Shard"), "{bad}: {e}");
+        }
     }
 
     #[test]

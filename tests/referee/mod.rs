@@ -25,8 +25,29 @@ pub fn scratch(name: &str) -> (PathBuf, String) {
     (dir, token)
 }
 
+/// The variables `--shard auto` reads: cleared for every run, so that
+/// the tests behave the same inside a scheduler's job.
+pub const SCHEDULER_VARS: [&str; 7] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_STEP",
+    "SLURM_JOB_ID",
+    "JOB_COMPLETION_INDEX",
+];
+
 pub fn spawn(args: &[String], token: &str) -> Child {
-    Command::new(REFEREE)
+    spawn_with(args, token, &[])
+}
+
+/// `spawn` with these environment variables set.
+pub fn spawn_with(args: &[String], token: &str, env: &[(&str, &str)]) -> Child {
+    let mut cmd = Command::new(REFEREE);
+    for v in SCHEDULER_VARS {
+        cmd.env_remove(v);
+    }
+    cmd.envs(env.iter().copied())
         .args(args)
         .env(TOKEN_VAR, token)
         .stdin(Stdio::null())
@@ -44,7 +65,12 @@ pub struct Run {
 
 /// Runs the referee to its end; panics (after killing it) past `limit`.
 pub fn run(args: &[String], token: &str, limit: Duration) -> Run {
-    let mut child = spawn(args, token);
+    run_with(args, token, limit, &[])
+}
+
+/// `run` with these environment variables set.
+pub fn run_with(args: &[String], token: &str, limit: Duration, env: &[(&str, &str)]) -> Run {
+    let mut child = spawn_with(args, token, env);
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
     let t_out = std::thread::spawn(move || {

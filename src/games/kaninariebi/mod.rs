@@ -24,8 +24,10 @@ pub use board::Square;
 pub use movegen::PIECES;
 pub use rules::KaniRules;
 
-use crate::core::{Color, End, EndReason, Game, MoveList, MoveSink, MoveText, StepText};
-use board::{Bitboard, ZOBRIST, ZOBRIST_SIDE};
+use crate::core::{
+    Color, Coord, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, StepText,
+};
+use board::{Bitboard, DIAGONAL, RIVER, ZOBRIST, ZOBRIST_SIDE, crab_targets, river_rest};
 use movegen::{Mover, has_won};
 
 /// One movement: the piece's square, its resting square, and whether it
@@ -206,6 +208,29 @@ impl KaniNariEbi {
             promotion_zone: board::home(us.opponent()),
             any_type: self.rules.bond_any_type,
         }
+    }
+
+    /// The River squares movement `m` may have entered the River by, on
+    /// this board, when it comes to rest in the River: a Crab's normal
+    /// movement along its rank, a Shrimp's step and any Bond step
+    /// diagonally; the current, up or down from the entry, leaves the
+    /// piece on `m.to`. Highest rank first.
+    fn river_entries(&self, m: Movement, bond: bool) -> Vec<Coord> {
+        if RIVER & m.to.bit() == 0 || RIVER & m.from.bit() != 0 {
+            return Vec::new();
+        }
+        let occupied = self.pieces[0] | self.pieces[1];
+        let reach = if !bond && self.shrimps & m.from.bit() == 0 {
+            crab_targets(m.from, occupied)
+        } else {
+            DIAGONAL[m.from.index()] & !occupied
+        };
+        let mut via: Vec<Coord> = board::squares(reach & RIVER)
+            .filter(|e| river_rest(occupied, e.bit()) & m.to.bit() != 0)
+            .map(Square::coord)
+            .collect();
+        via.reverse();
+        via
     }
 
     fn compute_hash(pieces: &[Bitboard; 2], shrimps: Bitboard, side: Color) -> u64 {
@@ -393,6 +418,21 @@ impl Game for KaniNariEbi {
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    /// The River squares each movement may have entered by; a Bond step
+    /// is looked at on the board after the turn's first movement.
+    fn hint(&self, mv: Move) -> MoveHint {
+        let mut via = vec![self.river_entries(mv.first(), false)];
+        if let Some(b) = mv.bond() {
+            let mut mid = self.clone();
+            mid.apply(mv.first());
+            via.push(mid.river_entries(b, true));
+        }
+        MoveHint {
+            via,
+            flips: Vec::new(),
+        }
     }
 
     /// Turns that capture or promote, as generation noted them (`mv` must

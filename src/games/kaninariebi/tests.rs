@@ -1695,3 +1695,47 @@ fn parts_speed() {
         moves.iter().map(|&m| p.play(m).hash() as i64 & 1).sum()
     });
 }
+
+/// The River squares each movement of `mv` may have entered by, as text.
+fn river_via(p: &KaniNariEbi, mv: &str) -> Vec<Vec<String>> {
+    let m = p
+        .find_move(&crate::protocol::parse_move(mv).unwrap())
+        .unwrap_or_else(|| panic!("{mv} is not legal"));
+    let hint = p.hint(m);
+    assert!(hint.flips.is_empty());
+    let text = |v: &Vec<crate::core::Coord>| v.iter().map(|c| c.to_string()).collect();
+    hint.via.iter().map(text).collect()
+}
+
+#[test]
+fn hint_a_crab_enters_the_river_on_its_rank() {
+    let p = KaniNariEbi::start(&rules());
+    assert_eq!(river_via(&p, "a3c5"), [["c3"]]);
+    assert_eq!(river_via(&p, "a3c1"), [["c3"]]);
+    assert_eq!(river_via(&p, "a3b3"), [Vec::<String>::new()]);
+}
+
+#[test]
+fn hint_diagonal_steps_enter_one_rank_up_or_down_where_the_current_agrees() {
+    // A Shrimp on b3, a blocker on c3: c5 is reached only through c4.
+    let p = diagram(
+        "C . . . c
+         . . . . c
+         . S c . .
+         . . . . .
+         C . . . c",
+        Color::First,
+    );
+    assert_eq!(river_via(&p, "b3c5"), [["c4"]]);
+    assert_eq!(river_via(&p, "b3c1"), [["c2"]]);
+    // Without the blocker both entries lead up to c5, the higher first.
+    let p = diagram(
+        "C . . . c
+         . . . . c
+         . S . . .
+         . . . . c
+         C . . . c",
+        Color::First,
+    );
+    assert_eq!(river_via(&p, "b3c5"), [["c4", "c2"]]);
+}

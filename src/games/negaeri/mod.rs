@@ -29,7 +29,9 @@ pub use board::{Kind, Square};
 pub use flip::Flips;
 pub use rules::{MAX_CHAIN, NegaeriRules};
 
-use crate::core::{Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, StepText};
+use crate::core::{
+    Color, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Outcome, StepText,
+};
 use board::{Bitboard, ZOBRIST_HAND, ZOBRIST_PASSES, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -390,6 +392,16 @@ impl Game for Negaeri {
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    /// The squares a drop flips, level by level.
+    fn hint(&self, mv: Move) -> MoveHint {
+        let flips = self.flips(mv);
+        let level = |&bits: &Bitboard| board::squares(bits).map(Square::coord).collect();
+        MoveHint {
+            via: Vec::new(),
+            flips: flips.levels[..flips.depth()].iter().map(level).collect(),
+        }
     }
 
     fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
