@@ -255,7 +255,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             out: path,
         } => {
             let game = GameId::from_name(&variant)
-                .ok_or_else(|| BadArgument(format!("no game named {variant}")))?;
+                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
             let s = koma::learn::datagen::DatagenSettings {
                 games,
                 nodes,
@@ -282,7 +282,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             holdout,
         } => {
             let game = GameId::from_name(&variant)
-                .ok_or_else(|| BadArgument(format!("no game named {variant}")))?;
+                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
             let s = koma::learn::tune::TuneSettings {
                 data,
                 epochs,
@@ -292,9 +292,9 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             };
             let fitted =
                 koma::learn::tune(game, &s, |l| out.line(l)).map_err(anyhow::Error::msg)?;
-            if let Some(path) = path {
-                std::fs::write(&path, &fitted.file)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+            if let Some(p) = path {
+                std::fs::write(&p, &fitted.file)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
             }
         }
         // main() runs the generator itself: it keeps its own exit status.

@@ -172,7 +172,9 @@ pub fn fit_k(set: &Samples, w: &[f64]) -> f64 {
 }
 
 /// Adam from `start` for `epochs` full passes; `log` gets the losses every
-/// tenth of the way. Returns the fitted weights (not rounded).
+/// tenth of the way. Returns the weights of the epoch with the lowest
+/// validation loss (not rounded): past it the fit learns the training
+/// games' noise.
 pub fn fit(
     train: &Samples,
     val: &Samples,
@@ -186,6 +188,7 @@ pub fn fit(
     let (mut m, mut v, mut g) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8);
     let every = (s.epochs / 10).max(1);
+    let (mut best, mut best_loss, mut best_epoch) = (w.clone(), val.loss(&w, k, s.lambda, None), 0);
     for epoch in 1..=s.epochs {
         let l = train.loss(&w, k, s.lambda, Some(&mut g));
         for j in 0..n {
@@ -195,14 +198,20 @@ pub fn fit(
             let vh = v[j] / (1.0 - b2.powi(epoch as i32));
             w[j] -= s.rate * mh / (vh.sqrt() + eps);
         }
+        let vl = val.loss(&w, k, s.lambda, None);
+        if vl < best_loss {
+            (best, best_loss, best_epoch) = (w.clone(), vl, epoch);
+        }
         if epoch % every == 0 || epoch == s.epochs {
             log(&format!(
-                "epoch {epoch} train loss {l:.6} validation loss {:.6}",
-                val.loss(&w, k, s.lambda, None)
+                "epoch {epoch} train loss {l:.6} validation loss {vl:.6}"
             ));
         }
     }
-    w
+    log(&format!(
+        "kept epoch {best_epoch}: validation loss {best_loss:.6}"
+    ));
+    best
 }
 
 /// The loss of the engine's own integer evaluation with weights `w` over
