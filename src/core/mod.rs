@@ -2,6 +2,7 @@
 //! buffers, game results, rule options, the `Game` trait and the generic text
 //! forms of moves and positions. Nothing here knows a concrete game.
 
+pub mod binary_file;
 pub mod color;
 pub mod coord;
 pub mod crc32;
