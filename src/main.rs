@@ -1,12 +1,18 @@
 //! `koma`: with no arguments, the engine protocol on stdin/stdout; with a
-//! subcommand, a job (`bench`, `perft`). Logs go to stderr only: stdout is
+//! subcommand, a job (`bench`, `perft`, `solve`, `openings`). Logs go to stderr only: stdout is
 //! the protocol channel.
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use koma::engine::{self, Output};
 use koma::games::GameId;
+use koma::games::nana::index::Index;
+use koma::games::nana::tablebase::NanaTable;
+use koma::solve;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 #[derive(Parser)]
 #[command(
@@ -61,6 +67,73 @@ enum Job {
         #[arg(long, default_value_t = 30)]
         per_distance: usize,
     },
+    /// Self-play data for fitting the evaluation: games at a fixed node
+    /// count from random-plies openings, one line per quiet position with
+    /// the search's score and the game's result (format: src/learn/record.rs).
+    /// Rerun with the same settings to resume; the file is the same for a
+    /// seed whatever --threads.
+    Datagen {
+        /// The game, by its UCI_Variant name.
+        #[arg(long, value_parser = game_names())]
+        variant: String,
+        /// Games in the file when done.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Random legal moves that open each game (not recorded).
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// Seed of the random plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A game that reaches this many plies is scored a draw.
+        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..))]
+        max_plies: u32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// The data file (appended to when it holds games of these settings).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fits a game's evaluation weights to self-play data (Texel's method:
+    /// logistic regression of the results), printing the loss on held-out
+    /// games; writes the fitted weights as a weights file (EvalFile).
+    Tune {
+        /// The game, by its UCI_Variant name.
+        #[arg(long, value_parser = game_names())]
+        variant: String,
+        /// Data files written by `koma datagen` for this game.
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        /// Where to write the fitted weights.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Full passes over the data.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        epochs: u32,
+        /// Share of the game's result in the target, the rest the search's score.
+        #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
+        lambda: f64,
+        /// Adam's step, in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// One game in this many (by index) is kept out of the fit to measure it.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
+        holdout: u64,
+    },
+    /// Makes an opening suite: playouts scored by a fixed search, kept inside a score window,
+    /// without duplicates or mirror images (or checks a suite with --check).
+    Openings(Box<koma::openings::cli::Args>),
+}
+
+fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{s} is not a number from 0 to 1")),
+    }
 }
 
 /// The games `--variant` accepts; clap lists them in `--help` and in the
@@ -69,72 +142,163 @@ fn game_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(GameId::ALL.iter().map(|g| g.name()))
 }
 
+/// A mistake in the arguments (exit code 2); other errors exit with 1.
+#[derive(Debug)]
+struct BadArgument(String);
+
+impl std::fmt::Display for BadArgument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadArgument {}
+
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    koma::init_logging();
     let cli = Cli::parse();
     let out = Output::new(std::io::stdout());
-    match cli.job {
+    let job = match cli.job {
         None => {
             engine::run(std::io::stdin().lock(), out);
-            ExitCode::SUCCESS
+            return ExitCode::SUCCESS;
         }
-        Some(Job::Bench { depth }) => {
-            engine::bench::run(&out, depth, &std::sync::atomic::AtomicBool::new(false));
-            ExitCode::SUCCESS
+        // The generator reports its own errors and exit status.
+        Some(Job::Openings(args)) => return koma::openings::cli::run(*args),
+        Some(job) => job,
+    };
+    let name = match &job {
+        Job::Bench { .. } => "bench",
+        Job::Perft { .. } => "perft",
+        Job::Solve { .. } => "solve",
+        Job::Datagen { .. } => "datagen",
+        Job::Tune { .. } => "tune",
+        Job::Openings(_) => "openings",
+    };
+    match run(job, &out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("koma {name}: {e:#}");
+            ExitCode::from(if e.is::<BadArgument>() { 2 } else { 1 })
         }
-        Some(Job::Perft {
+    }
+}
+
+fn run(job: Job, out: &Output) -> anyhow::Result<()> {
+    match job {
+        Job::Bench { depth } => {
+            engine::bench::run(out, depth, &AtomicBool::new(false));
+        }
+        Job::Perft {
             variant,
             depth,
             fen,
             moves,
-        }) => match engine::jobs::perft(&variant, fen.as_deref(), &moves, depth) {
-            Ok(run) => {
-                for (m, n) in &run.rows {
-                    out.line(format_args!("{m}: {n}"));
-                }
-                out.line("");
-                out.line(format_args!("Nodes searched: {}", run.total));
-                let ms = run.millis.max(1) as u64;
-                out.line(format_args!(
-                    "Time: {ms} ms, {} nodes/s",
-                    run.total * 1000 / ms
-                ));
-                ExitCode::SUCCESS
+        } => {
+            let run = engine::jobs::perft(&variant, fen.as_deref(), &moves, depth)
+                .map_err(BadArgument)?;
+            for (m, n) in &run.rows {
+                out.line(format_args!("{m}: {n}"));
             }
-            Err(e) => {
-                eprintln!("koma perft: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Job::Solve {
+            out.line("");
+            out.line(format_args!("Nodes searched: {}", run.total));
+            let ms = run.millis.max(1) as u64;
+            out.line(format_args!(
+                "Time: {ms} ms, {} nodes/s",
+                run.total * 1000 / ms
+            ));
+        }
+        Job::Solve {
             game,
             out: path,
             verify,
             max_plies,
             per_distance,
-        }) => {
-            use koma::games::nana::solve;
+        } => {
             if game != "nana" {
-                eprintln!("koma solve: only nana can be solved, not {game}");
-                return ExitCode::from(2);
+                let why = format!("only nana can be solved, not {game}");
+                return Err(BadArgument(why).into());
             }
             let mut log = |l: String| eprintln!("{l}");
-            let result = match &verify {
-                Some(v) => solve::run_verify(v, max_plies, per_distance, &mut log),
-                None => solve::run_solve(path.as_deref(), &mut log),
+            let report = match &verify {
+                Some(v) => {
+                    let t0 = Instant::now();
+                    let table = NanaTable::load(Index::get(), v)
+                        .map_err(anyhow::Error::msg)
+                        .with_context(|| format!("cannot use {} as the table", v.display()))?;
+                    let secs = t0.elapsed().as_secs_f64();
+                    log(format!("loaded {} in {secs:.1} s", v.display()));
+                    solve::run_verify(&table, max_plies, per_distance, &mut log)
+                        .map_err(anyhow::Error::msg)?
+                }
+                None => {
+                    let (table, report) = solve::run_solve(&mut log).map_err(anyhow::Error::msg)?;
+                    if let Some(p) = &path {
+                        table
+                            .save(p)
+                            .with_context(|| format!("cannot write {}", p.display()))?;
+                        log(format!("wrote {}", p.display()));
+                    }
+                    report
+                }
             };
-            match result {
-                Ok(report) => {
-                    out.line(report.trim_end());
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("koma solve: {e}");
-                    ExitCode::from(1)
-                }
+            out.line(report.trim_end());
+        }
+        Job::Datagen {
+            variant,
+            games,
+            nodes,
+            random_plies,
+            seed,
+            max_plies,
+            threads,
+            out: path,
+        } => {
+            let game = GameId::from_name(&variant)
+                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
+            let s = koma::learn::datagen::DatagenSettings {
+                games,
+                nodes,
+                random_plies,
+                seed,
+                max_plies,
+                threads: threads as usize,
+                out: path,
+            };
+            let (games, positions) =
+                koma::learn::datagen(game, &s, |l| eprintln!("{l}")).map_err(anyhow::Error::msg)?;
+            out.line(format_args!(
+                "{game}: {games} games, {positions} positions in {}",
+                s.out.display()
+            ));
+        }
+        Job::Tune {
+            variant,
+            data,
+            out: path,
+            epochs,
+            lambda,
+            rate,
+            holdout,
+        } => {
+            let game = GameId::from_name(&variant)
+                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
+            let s = koma::learn::tune::TuneSettings {
+                data,
+                epochs,
+                lambda,
+                rate,
+                holdout,
+            };
+            let fitted =
+                koma::learn::tune(game, &s, |l| out.line(l)).map_err(anyhow::Error::msg)?;
+            if let Some(p) = path {
+                std::fs::write(&p, &fitted.file)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
             }
         }
+        // main() runs the generator itself: it keeps its own exit status.
+        Job::Openings(_) => {}
     }
+    Ok(())
 }

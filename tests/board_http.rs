@@ -5,9 +5,9 @@
 //! (each answered with a 4xx and a message; the server keeps serving).
 
 use koma::board::{self, Config, Server};
+use koma::client::process::Launch;
 use koma::games::GameId;
 use koma::protocol::record::parse_records;
-use koma::referee::engine_proc::Launch;
 use koma::referee::replay;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -1018,4 +1018,31 @@ fn a_request_head_must_arrive_within_five_seconds() {
         (Duration::from_millis(4500)..Duration::from_secs(7)).contains(&took),
         "{took:?}"
     );
+}
+
+#[test]
+fn levels_are_the_ones_the_engine_declares() {
+    let s = server();
+    let games = ok(get(s.addr, "/api/games"));
+    assert_eq!(games["levels"], json!(["easy", "normal", "hard"]));
+    // The mock engine declares no Skill option: it has no levels.
+    let mock = format!("{MOCK} {KOMA} normal");
+    let mut c = config();
+    c.engine = Launch {
+        cmd: MOCK.into(),
+        args: vec![KOMA.into(), "normal".into()],
+        dir: None,
+    };
+    let m = start(c);
+    assert_eq!(ok(get(m.addr, "/api/games"))["levels"], json!([]));
+    let player = |level: &str| {
+        json!({ "players": [
+            { "kind": "engine", "command": mock, "level": level, "time": { "mode": "move", "seconds": 1 } },
+            { "kind": "human" }] })
+    };
+    let r = post(s.addr, "/api/tables", player("hard"));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.error().contains("the engine has no levels"), "{}", r.body);
+    let (id, _) = new_table(s.addr, player("default"));
+    ok(post(s.addr, &format!("/api/tables/{id}/close"), json!({})));
 }

@@ -217,7 +217,7 @@ fn a_device_or_a_directory_as_the_table_is_refused_without_reading_it() {
 
 /// A header that matches the real game, announcing its entries.
 fn good_header() -> Vec<u8> {
-    let ix = koma::games::nana::solve::index::Index::get();
+    let ix = koma::games::nana::index::Index::get();
     let mut h = b"KOMANANA".to_vec();
     h.extend_from_slice(&[1, 0, 0, 0, 1, 1, 1, 1]);
     h.extend_from_slice(&(ix.len() as u64).to_le_bytes());
@@ -237,10 +237,10 @@ fn a_table_file_of_the_wrong_size_is_refused_by_its_size_without_reading_it() {
     );
     let long = temp_file("long", &good_header());
     let f = std::fs::OpenOptions::new().write(true).open(&long).unwrap();
-    let ix = koma::games::nana::solve::index::Index::get();
+    let ix = koma::games::nana::index::Index::get();
     f.set_len(64 + ix.len() as u64 + 1).unwrap();
     let e = refused_at_once(&long.display().to_string());
-    assert!(e.contains("the file is longer than its entries"), "{e}");
+    assert!(e.contains("the file is longer than its header says"), "{e}");
     let _ = std::fs::remove_file(short);
     let _ = std::fs::remove_file(long);
 }

@@ -190,7 +190,7 @@ fn a_slow_starter_within_the_start_timeout_plays_normally() {
     assert!(r.status.success(), "{}", r.stdout);
     let (_, term, _) = termination(&recs[0]);
     assert!(
-        !koma::referee::reason::Reason::from_message(term)
+        !koma::client::reason::Reason::from_message(term)
             .unwrap()
             .is_failure(),
         "{term}"

@@ -3,8 +3,8 @@
 
 use clap::Parser;
 use koma::board::{self, Config, ENGINE_FLAG};
+use koma::client::process::Launch;
 use koma::referee::cli::TimeoutArgs;
-use koma::referee::engine_proc::Launch;
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -56,9 +56,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
+    koma::init_logging();
     let cli = Cli::parse();
     if cli.engine_protocol {
         debug_assert_eq!(ENGINE_FLAG, "--engine-protocol");

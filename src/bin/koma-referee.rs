@@ -2,5 +2,6 @@
 //! over `koma::referee::run`.
 
 fn main() -> std::process::ExitCode {
+    koma::init_logging();
     koma::referee::run(std::env::args_os())
 }

@@ -32,11 +32,11 @@ use super::play::new_play;
 use super::records;
 use super::table::{EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
+use crate::client::clock::{EngineLimits, TimeControl};
+use crate::client::process::Launch;
 use crate::core::{Game, OptionKind, RuleValues};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{parse_move, parse_position};
-use crate::referee::clock::{EngineLimits, TimeControl};
-use crate::referee::engine_proc::Launch;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -354,7 +354,10 @@ fn games(reg: &Registry) -> Value {
     json!({
         "games": list,
         "engine": launch_text(&reg.config.engine),
-        "levels": crate::search::Skill::NAMES,
+        "levels": reg.levels(&reg.config.engine).unwrap_or_else(|e| {
+            log::warn!("the default engine's levels are unknown: {e}");
+            Vec::new()
+        }),
     })
 }
 
@@ -585,17 +588,23 @@ fn player(reg: &Registry, p: &PlayerReq, k: usize) -> Result<Player, (u16, Strin
             limits: limits(&p.time, false, side)?,
         }),
         "engine" => {
+            let launch = launch_of(reg, &p.command);
             let level = match p.level.as_deref() {
                 None | Some("") | Some("default") => None,
-                Some(l) if crate::search::Skill::from_name(l).is_some() => Some(l.to_string()),
-                Some(l) => {
-                    return Err((
-                        400,
-                        format!("{side}: level {l:?}: expected easy, normal, hard or default"),
-                    ));
-                }
+                Some(l) => match reg.levels(&launch) {
+                    Ok(levels) if !levels.iter().any(|v| v == l) => {
+                        let expected = match levels.is_empty() {
+                            true => "default (the engine has no levels)".to_string(),
+                            false => format!("{} or default", levels.join(", ")),
+                        };
+                        let msg = format!("{side}: level {l:?}: expected {expected}");
+                        return Err((400, msg));
+                    }
+                    // An engine that does not start loses its first game,
+                    // which says why.
+                    _ => Some(l.to_string()),
+                },
             };
-            let launch = launch_of(reg, &p.command);
             let base = launch.cmd.file_name().map_or_else(
                 || "engine".to_string(),
                 |f| f.to_string_lossy().into_owned(),

@@ -463,6 +463,7 @@ fn serve_connection<H: Fn(&Request) -> Response>(
             let head_only = req.method == "HEAD";
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&req)))
                 .unwrap_or_else(|_| Response::error(500, "internal error (the server goes on)"));
+            log::debug!("{} {} -> {}", req.method, req.path, r.status);
             (r, head_only)
         }
     };

@@ -5,25 +5,25 @@
 //!
 //! Layout: `http` (a minimal HTTP/1.1 server on `std::net`) → `api` (who
 //! may ask: host, origin, the page's secret; the routes: the page, its
-//! assets, the JSON API) → `table` (one game with
-//! its players, clocks and engine worker, on the referee's engine
-//! handling) over `play` (one game's moves and positions, as JSON for the
-//! page) and `extras` (the little the page needs to know of particular
-//! games). The page itself (`assets/`) is compiled into the binary.
+//! assets, the JSON API) → `table` (one game with its players, clocks and
+//! engine worker, on `client`'s engine handling) over `play` (one game's
+//! moves and positions, with what the rules say a move did beyond its
+//! text, `Game::hint`, as JSON for the page) and `records` (saving and
+//! reading records). The page itself (`assets/`) is compiled into the
+//! binary; nothing here knows a particular game.
 //!
 //! The browser never decides legality: it gets the legal moves from the
 //! server (as move strings, with the squares and choices that make each
 //! one with the mouse) and sends back the move string it chose.
 
 mod api;
-pub mod extras;
 pub mod http;
 pub mod play;
 pub mod records;
 pub mod table;
 
-use crate::referee::engine_proc::Launch;
-use crate::referee::handshake::Timeouts;
+use crate::client::process::Launch;
+use crate::client::{self, handshake::Timeouts};
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -108,12 +108,17 @@ pub fn launch_text(l: &Launch) -> String {
 /// An open table and its worker thread.
 type Entry = (Arc<Table>, Option<JoinHandle<()>>);
 
+/// The engine option whose values are an engine's levels (Koma's `Skill`).
+pub const LEVEL_OPTION: &str = "Skill";
+
 /// The open games and what they need to run.
 pub struct Registry {
     pub config: Config,
     tables: Mutex<HashMap<u64, Entry>>,
     next: AtomicU64,
     stopping: AtomicBool,
+    /// The levels each engine command offers, as its `option` lines say.
+    levels: Mutex<HashMap<String, Vec<String>>>,
 }
 
 impl Registry {
@@ -123,7 +128,27 @@ impl Registry {
             tables: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
+            levels: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The levels an engine offers: the values of its `LEVEL_OPTION` combo
+    /// (none without one), read from its answer to `uci` once per command.
+    pub fn levels(&self, launch: &Launch) -> Result<Vec<String>, String> {
+        let key = launch_text(launch);
+        let cache = || self.levels.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = cache().get(&key) {
+            return Ok(l.clone());
+        }
+        let declared = client::handshake::declared_options(launch, &self.config.timeouts)?;
+        let levels = declared
+            .into_iter()
+            .find(|d| d.name.eq_ignore_ascii_case(LEVEL_OPTION))
+            .map(|d| d.vars)
+            .unwrap_or_default();
+        log::debug!("{key} offers levels {levels:?}");
+        cache().insert(key, levels.clone());
+        Ok(levels)
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {

@@ -4,7 +4,6 @@
 //! into the JSON the page draws. Legality is the rules library's alone:
 //! moves arrive as text and are matched against the generated moves.
 
-use super::extras;
 use crate::core::{
     Color, Coord, End, Game, GameLine, MoveText, OptionValue, PieceText, PositionText, ReplayError,
     RuleValues, Rules, StepText, with_defaults,
@@ -12,6 +11,9 @@ use crate::core::{
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{PositionLine, PositionStart};
 use serde_json::{Value, json};
+
+/// See `Play::move_check`.
+pub type MoveCheck = Box<dyn FnOnce(&MoveText) -> Option<MoveText> + Send>;
 
 pub trait Play: Send {
     fn game(&self) -> GameId;
@@ -32,6 +34,9 @@ pub trait Play: Send {
     fn play(&mut self, text: &MoveText) -> Result<MoveText, ReplayError>;
     /// Takes moves back until `plies` are left.
     fn undo_to(&mut self, plies: usize);
+    /// A check of moves in the latest position, for another thread: the
+    /// canonical text of a legal move, `None` for any other.
+    fn move_check(&self) -> MoveCheck;
     /// The `position` command of the latest position.
     fn position_command(&self) -> String;
     /// The position string after `ply` moves.
@@ -126,6 +131,11 @@ impl<G: Game> Play for GamePlay<G> {
         self.line.undo_to(plies);
     }
 
+    fn move_check(&self) -> MoveCheck {
+        let pos = self.line.current().clone();
+        Box::new(move |t| pos.find_move(t).map(|m| pos.move_text(m)))
+    }
+
     fn position_command(&self) -> String {
         let start = match self.line.start_text() {
             None => PositionStart::StartPos,
@@ -161,16 +171,22 @@ impl<G: Game> Play for GamePlay<G> {
             let mv_text = moves[k - 1];
             let mover = before.side_to_move();
             let diff = Diff::of(&before.to_text(), &text, &mv_text, mover);
-            let flips = before
+            let hint = before
                 .find_move(&mv_text)
-                .map(|m| extras::flip_levels(before, m))
+                .map(|m| before.hint(m))
                 .unwrap_or_default();
-            let river: Vec<Value> = river_steps(self.game, before, &mv_text, G::RANKS);
-            let steps: Vec<Value> = match mv_text {
-                MoveText::Step(a) => vec![plain_step(&a)],
-                MoveText::Bond(a, b) => vec![plain_step(&a), plain_step(&b)],
-                _ => Vec::new(),
-            };
+            let steps = steps_of(&mv_text);
+            // The movements that came to rest in the River, and where
+            // they may have entered it.
+            let river: Vec<Value> = steps
+                .iter()
+                .zip(&hint.via)
+                .filter(|(_, via)| !via.is_empty())
+                .map(|(s, via)| {
+                    json!({ "from": s.from.to_string(), "to": s.to.to_string(), "via": texts(via) })
+                })
+                .collect();
+            let steps: Vec<Value> = steps.iter().map(plain_step).collect();
             let drop = match mv_text {
                 MoveText::Drop { piece, to } => {
                     json!({ "piece": piece.to_string(), "to": to.to_string() })
@@ -186,7 +202,7 @@ impl<G: Game> Play for GamePlay<G> {
                 "squares": move_squares(&mv_text),
                 "captured": diff.captured.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
                 "changed": diff.changed.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "flips": flips.iter().map(|l| l.iter().map(|c| c.to_string()).collect::<Vec<_>>()).collect::<Vec<_>>(),
+                "flips": hint.flips.iter().map(|l| texts(l)).collect::<Vec<_>>(),
                 "river": river,
             })
         });
@@ -210,37 +226,26 @@ impl<G: Game> Play for GamePlay<G> {
         pos.generate(&mut list);
         let mut moves = Vec::with_capacity(list.len());
         let mut bond_boards = serde_json::Map::new();
-        // The board after each first movement that has Bond continuations.
-        let mut after_first: Vec<(StepText, PositionText)> = Vec::new();
+        // The first movements that have Bond continuations (the board
+        // after each is in `bond_boards`).
+        let mut after_first: Vec<StepText> = Vec::new();
         for &m in list.iter() {
             let t = pos.move_text(m);
+            let via = pos.hint(m).via;
+            let step = |k: usize, s: &StepText| step_json(s, via.get(k).map_or(&[][..], |v| v));
             let entry = match t {
-                MoveText::Step(s) => json!({
-                    "t": t.to_string(),
-                    "steps": [step_json(self.game, &before, &s, false, G::RANKS)],
-                }),
+                MoveText::Step(s) => json!({ "t": t.to_string(), "steps": [step(0, &s)] }),
                 MoveText::Bond(a, b) => {
-                    let mid = match after_first.iter().find(|(s, _)| *s == a) {
-                        Some((_, p)) => Some(p.clone()),
-                        None => {
-                            let first = MoveText::Step(a);
-                            let mid = pos.find_move(&first).map(|fm| pos.play(fm).to_text());
-                            if let Some(p) = &mid {
-                                after_first.push((a, p.clone()));
-                                bond_boards
-                                    .insert(first.to_string(), board_json(p, G::FILES, G::RANKS));
-                            }
-                            mid
+                    if !after_first.contains(&a) {
+                        let first = MoveText::Step(a);
+                        if let Some(fm) = pos.find_move(&first) {
+                            let mid = pos.play(fm).to_text();
+                            after_first.push(a);
+                            bond_boards
+                                .insert(first.to_string(), board_json(&mid, G::FILES, G::RANKS));
                         }
-                    };
-                    let second = match &mid {
-                        Some(p) => step_json(self.game, p, &b, true, G::RANKS),
-                        None => step_json(self.game, &before, &b, true, G::RANKS),
-                    };
-                    json!({
-                        "t": t.to_string(),
-                        "steps": [step_json(self.game, &before, &a, false, G::RANKS), second],
-                    })
+                    }
+                    json!({ "t": t.to_string(), "steps": [step(0, &a), step(1, &b)] })
                 }
                 MoveText::Drop { piece, to } => {
                     let hand =
@@ -270,40 +275,26 @@ fn plain_step(s: &StepText) -> Value {
     json!({ "from": s.from.to_string(), "to": s.to.to_string(), "promote": s.promote })
 }
 
-fn step_json(game: GameId, before: &PositionText, s: &StepText, bond: bool, ranks: u8) -> Value {
-    let via = extras::river_entries(game, before, s, bond, ranks);
+fn step_json(s: &StepText, via: &[Coord]) -> Value {
     json!({
         "from": s.from.to_string(),
         "to": s.to.to_string(),
         "promote": s.promote,
-        "via": via.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        "via": texts(via),
     })
 }
 
-/// For each movement of a played move that came to rest in the River:
-/// where it entered and where the current left it.
-fn river_steps<G: Game>(game: GameId, before: &G, mv: &MoveText, ranks: u8) -> Vec<Value> {
-    let steps: Vec<(StepText, bool)> = match *mv {
-        MoveText::Step(s) => vec![(s, false)],
-        MoveText::Bond(a, b) => vec![(a, false), (b, true)],
-        _ => return Vec::new(),
-    };
-    let mut out = Vec::new();
-    let mut board = before.to_text();
-    for (s, bond) in steps {
-        let via = extras::river_entries(game, &board, &s, bond, ranks);
-        if !via.is_empty() {
-            out.push(json!({
-                "from": s.from.to_string(),
-                "to": s.to.to_string(),
-                "via": via.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-            }));
-        }
-        if !bond && let Some(m) = before.find_move(&MoveText::Step(s)) {
-            board = before.play(m).to_text();
-        }
+/// The movements of a move, in order.
+fn steps_of(mv: &MoveText) -> Vec<StepText> {
+    match *mv {
+        MoveText::Step(a) => vec![a],
+        MoveText::Bond(a, b) => vec![a, b],
+        _ => Vec::new(),
     }
-    out
+}
+
+fn texts(squares: &[Coord]) -> Vec<String> {
+    squares.iter().map(Coord::to_string).collect()
 }
 
 /// The squares a move names, in order.

@@ -1,71 +1,38 @@
 //! Game records on the board, in the referee's record format: a game is
-//! saved with the referee's own `records::build` (so `koma-referee
+//! saved with `records::build` and a header of its own (so `koma-referee
 //! --replay` and `--report` read it), and any record file is read with
 //! the protocol's record parser, checked with the referee's `--replay`
 //! check, and replayed with the rules library to be stepped through.
 
 use super::play::{Play, new_play};
 use super::table::{Review, TableState};
-use crate::core::{Outcome, PositionText};
+use crate::core::PositionText;
 use crate::games::GameId;
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, parse_records};
-use crate::referee::game::GameEnd;
-use crate::referee::reason::Reason;
-use crate::referee::records::{self, RecordContext, tags};
+use crate::referee::records::{self, RecordHeader, tags};
 use crate::referee::replay;
-use crate::referee::schedule::GameSpec;
 use serde_json::{Value, json};
 
 /// The record of a table's game. A game still in progress is saved with
 /// the result `*` and no `Termination`.
 pub fn record_of(st: &TableState) -> Record {
-    let names = st.names();
-    let limits = [&st.players[0].limits, &st.players[1].limits];
-    let ctx = RecordContext {
-        fingerprint: "",
+    let header = RecordHeader {
+        fingerprint: None,
         event: "koma-board game",
         date: &st.created,
+        round: 1,
+        game: 1,
+        pair: None,
+        names: st.names(),
         variant: st.play.game().name(),
         rules: st.play.rules(),
+        start: st.play.start_text(),
+        limits: [&st.players[0].limits, &st.players[1].limits],
         max_plies: st.max_plies,
+        suite: None,
     };
-    let spec = GameSpec {
-        number: 1,
-        round: 1,
-        pair: None,
-        first: 0,
-        second: 1,
-        slot: 0,
-    };
-    let (outcome, reason, detail) = match &st.end {
-        Some(e) => (e.outcome, e.reason, e.detail.clone()),
-        None => (Outcome::Draw, Reason::PlyLimit, None),
-    };
-    let end = GameEnd {
-        outcome,
-        reason,
-        detail,
-        moves: st.record_moves(),
-        dead: [false; 2],
-        engine_moves: 0,
-    };
-    let mut r = records::build(&ctx, &spec, names, limits, st.play.start_text(), 0, &end);
-    // The match fingerprint means nothing outside a match.
-    r.tags.retain(|(n, _)| n != tags::MATCH);
-    // A side without a clock: PGN's "-" rather than an empty value.
-    for (n, v) in &mut r.tags {
-        if n.ends_with("TimeControl") && v.is_empty() {
-            *v = "-".into();
-        }
-    }
-    if st.end.is_none() {
-        r.tags
-            .retain(|(n, _)| n != tags::TERMINATION && n != tags::DETAILS);
-        r.set_tag(tags::RESULT, "*");
-        r.result = "*".into();
-    }
-    r
+    records::build(&header, st.end.as_ref(), &st.record_moves(), 0)
 }
 
 /// A short description of every record of a file, for the page to list.

@@ -1,24 +1,25 @@
 //! A table: one game on the board, its players (people at the page, or
 //! engine processes), clocks, and its end. Each table has a worker thread
-//! that plays the engines' turns with the referee's machinery (start and
-//! handshake, `position`/`go`, the heartbeat and deadlines of
-//! `think_watched`, the referee's clocks and end reasons) and ends a
-//! person's turn when their clock runs out. The worker spawns and drops
-//! its engines itself (see `engine_proc` on why that matters).
+//! that plays the engines' turns through `client` (the handshake, one
+//! `play_turn` per move, the clocks and end reasons the referee uses too)
+//! and ends a person's turn when their clock runs out. The worker spawns
+//! and drops its engines itself (see `client::process` on why that
+//! matters).
 //!
 //! Everything the page sees is behind one mutex; `version` grows with
 //! every change the page must redraw for (the engine's thinking and the
 //! clocks are sent on every poll instead).
 
 use super::play::{Play, side_name};
+use crate::client::clock::{Clock, EngineLimits};
+use crate::client::engine_log::record_date;
+use crate::client::handshake::{self, EngineStart, Timeouts};
+use crate::client::process::{EngineProc, Launch};
+use crate::client::reason::{Ending, Failure, Reason};
+use crate::client::turn::{Turn, Watch, comment, play_turn};
 use crate::core::{Color, MoveText, Outcome, ReplayError};
 use crate::protocol::record::RecordMove;
-use crate::protocol::{GoParams, InfoLine, InfoScore};
-use crate::referee::clock::{Clock, EngineLimits};
-use crate::referee::engine_proc::{EngineProc, Launch};
-use crate::referee::game::{Watch, comment, think_watched};
-use crate::referee::handshake::{self, EngineStart, Failure, Timeouts};
-use crate::referee::reason::Reason;
+use crate::protocol::{InfoLine, InfoScore};
 use serde_json::{Value, json};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -39,7 +40,7 @@ pub struct EngineSpec {
     pub launch: Launch,
     /// The command as the page shows it.
     pub command: String,
-    /// `Skill` for Koma; `None` sends no level.
+    /// One of the engine's levels (`LEVEL_OPTION`); `None` sends none.
     pub level: Option<String>,
 }
 
@@ -69,14 +70,6 @@ impl Player {
             "limits": self.limits.to_string(),
         })
     }
-}
-
-/// How a game ended: the referee's reasons, rules and failures alike.
-#[derive(Clone, Debug)]
-pub struct Ending {
-    pub outcome: Outcome,
-    pub reason: Reason,
-    pub detail: Option<String>,
 }
 
 /// The engine's latest search report.
@@ -211,7 +204,7 @@ impl Table {
             last_seen: Instant::now(),
             review,
             max_plies,
-            created: crate::referee::log::record_date(),
+            created: record_date(),
         };
         // A record's clocks are not replayed: keep the start clocks for
         // every ply.
@@ -383,20 +376,9 @@ impl TableState {
         if self.end.is_some() || self.review.is_some() {
             return;
         }
-        if let Some(e) = self.play.status() {
-            self.finish(Ending {
-                outcome: e.outcome,
-                reason: Reason::Rules(e.reason),
-                detail: None,
-            });
-        } else if let Some(max) = self.max_plies
-            && self.play.plies() >= max as usize
-        {
-            self.finish(Ending {
-                outcome: Outcome::Draw,
-                reason: Reason::PlyLimit,
-                detail: Some(format!("{max} plies")),
-            });
+        let status = self.play.status();
+        if let Some(e) = Ending::of_game(status, self.play.plies(), self.max_plies) {
+            self.finish(e);
         }
     }
 
@@ -453,7 +435,7 @@ impl TableState {
             Some(e) => json!({
                 "result": e.outcome.score_text(),
                 "reason": e.reason.message(),
-                "sentence": e.reason.sentence(e.outcome, self.names()),
+                "sentence": e.sentence(self.names()),
                 "detail": e.detail,
                 "winner": match e.outcome {
                     Outcome::Win(c) => Value::from(c.index()),
@@ -580,7 +562,9 @@ impl Watch for TableWatch<'_> {
     }
 }
 
-/// The worker of a table: runs until the table closes.
+/// The worker of a table: runs until the table closes. It waits while a
+/// person is to move (ending their turn when the clock runs out), and
+/// plays the engines' turns.
 pub fn run_worker(table: &Table) {
     let mut engines: [Option<EngineProc>; 2] = [None, None];
     loop {
@@ -595,153 +579,15 @@ pub fn run_worker(table: &Table) {
             continue;
         }
         let side = st.play.side_to_move();
-        let s = side.index();
-        match st.players[s].role.clone() {
+        match st.players[side.index()].role.clone() {
             Role::Human | Role::Viewer => {
-                let allowance = st.current_clocks()[s].allowance();
-                let wait = match allowance {
-                    Some(a) => {
-                        let deadline = st.turn_started + a + table.margin;
-                        let now = Instant::now();
-                        if now >= deadline {
-                            let over = now.duration_since(st.turn_started).saturating_sub(a);
-                            st.finish(Ending {
-                                outcome: Reason::loss_of(side),
-                                reason: Reason::TimeForfeit,
-                                detail: Some(format!(
-                                    "overran the clock by {} ms",
-                                    over.as_millis()
-                                )),
-                            });
-                            continue;
-                        }
-                        (deadline - now).min(Duration::from_secs(1))
-                    }
-                    None => Duration::from_secs(1),
-                };
-                let _ = table.wake.wait_timeout(st, wait);
+                if let Some(wait) = st.person_wait(side, table.margin) {
+                    let _ = table.wake.wait_timeout(st, wait);
+                }
             }
             Role::Engine(spec) => {
-                let generation = st.generation;
-                let name = st.players[s].name.clone();
-                let variant = st.play.game().name();
-                let rules = st.play.rules().to_vec();
                 drop(st);
-                if engines[s].is_none() {
-                    match start_engine(&name, &spec, variant, &rules, &table.timeouts) {
-                        Ok((e, warnings)) => {
-                            let mut st = table.lock();
-                            for w in warnings {
-                                st.note(w);
-                            }
-                            st.version += 1;
-                            engines[s] = Some(e);
-                        }
-                        Err(f) => {
-                            let mut st = table.lock();
-                            if st.generation == generation {
-                                st.note(format!("{name}: {}", f.detail));
-                                st.finish(Ending {
-                                    outcome: Reason::loss_of(side),
-                                    reason: f.reason,
-                                    detail: Some(f.detail),
-                                });
-                            }
-                            continue;
-                        }
-                    }
-                }
-                let Some(engine) = engines[s].as_mut() else {
-                    continue;
-                };
-                let (position, go, allowance) = {
-                    let mut st = table.lock();
-                    if st.closed || st.generation != generation || st.end.is_some() {
-                        continue;
-                    }
-                    let clocks = st.current_clocks().clone();
-                    let go = GoParams {
-                        time: [clocks[0].time_ms(), clocks[1].time_ms()],
-                        inc: [clocks[0].inc_ms(), clocks[1].inc_ms()],
-                        movestogo: clocks[s].movestogo(),
-                        depth: st.players[s].limits.depth,
-                        nodes: st.players[s].limits.nodes,
-                        movetime: st.players[s].limits.movetime.map(|d| d.as_millis() as u64),
-                        ..GoParams::default()
-                    };
-                    st.thinking = Some(Thinking {
-                        side: s,
-                        since: Some(Instant::now()),
-                        ..Thinking::default()
-                    });
-                    (
-                        st.play.position_command(),
-                        crate::protocol::Command::Go(go).to_string(),
-                        clocks[s].allowance(),
-                    )
-                };
-                let mut watch = TableWatch { table, generation };
-                let turn = think_watched(
-                    engine,
-                    &position,
-                    &go,
-                    allowance,
-                    table.margin,
-                    &table.timeouts,
-                    &mut watch,
-                );
-                let mut st = table.lock();
-                let current = !st.closed && st.generation == generation && st.end.is_none();
-                match turn {
-                    Err(f) => {
-                        if f.dead {
-                            engines[s] = None;
-                        }
-                        if current {
-                            st.note(format!("{name}: {} ({})", f.detail, f.reason.message()));
-                            st.finish(failure(side, f));
-                        }
-                    }
-                    Ok(_) if !current => {}
-                    Ok((mv, elapsed, info)) => {
-                        let mut clock = st.current_clocks()[s].clone();
-                        if let Err(over) = clock.charge(elapsed, table.margin) {
-                            st.finish(failure(
-                                side,
-                                Failure::new(
-                                    Reason::TimeForfeit,
-                                    format!("overran its clock by {} ms", over.as_millis()),
-                                    false,
-                                ),
-                            ));
-                            continue;
-                        }
-                        let Some(text) = mv else {
-                            st.finish(failure(
-                                side,
-                                Failure::new(
-                                    Reason::IllegalMove,
-                                    "bestmove (none) but the game is not over",
-                                    false,
-                                ),
-                            ));
-                            continue;
-                        };
-                        if st.play.play(&text).is_err() {
-                            st.finish(failure(
-                                side,
-                                Failure::new(
-                                    Reason::IllegalMove,
-                                    format!("illegal move {text}"),
-                                    false,
-                                ),
-                            ));
-                            continue;
-                        }
-                        st.after_move(side, clock, Some(comment(info.as_ref(), elapsed)));
-                    }
-                }
-                drop(st);
+                engine_turn(table, &mut engines[side.index()], side, &spec);
                 table.notify();
             }
         }
@@ -751,11 +597,125 @@ pub fn run_worker(table: &Table) {
     }
 }
 
-fn failure(side: Color, f: Failure) -> Ending {
-    Ending {
-        outcome: Reason::loss_of(side),
-        reason: f.reason,
-        detail: Some(f.detail),
+impl TableState {
+    /// How long to wait for a person's move, at most a second; `None`
+    /// when their clock ran out, which ends the game.
+    fn person_wait(&mut self, side: Color, margin: Duration) -> Option<Duration> {
+        let Some(a) = self.current_clocks()[side.index()].allowance() else {
+            return Some(Duration::from_secs(1));
+        };
+        let deadline = self.turn_started + a + margin;
+        let now = Instant::now();
+        if now < deadline {
+            return Some((deadline - now).min(Duration::from_secs(1)));
+        }
+        let over = now.duration_since(self.turn_started).saturating_sub(a);
+        self.finish(Ending {
+            outcome: Reason::loss_of(side),
+            reason: Reason::TimeForfeit,
+            detail: Some(format!("overran the clock by {} ms", over.as_millis())),
+        });
+        None
+    }
+
+    /// Whether a turn begun at `generation` still counts.
+    fn current(&self, generation: u64) -> bool {
+        !self.closed && self.generation == generation && self.end.is_none()
+    }
+}
+
+/// One engine move: the engine started if need be, the turn played with
+/// the table unlocked, and its outcome kept only if the game is still
+/// where it was (no undo, no close meanwhile).
+fn engine_turn(table: &Table, slot: &mut Option<EngineProc>, side: Color, spec: &EngineSpec) {
+    let s = side.index();
+    let (generation, name, variant, rules) = {
+        let st = table.lock();
+        let p = &st.players[s];
+        (
+            st.generation,
+            p.name.clone(),
+            st.play.game().name(),
+            st.play.rules().clone(),
+        )
+    };
+    if slot.is_none() {
+        match start_engine(&name, spec, variant, &rules, &table.timeouts) {
+            Ok((e, warnings)) => {
+                let mut st = table.lock();
+                warnings.into_iter().for_each(|w| st.note(w));
+                st.version += 1;
+                *slot = Some(e);
+            }
+            Err(f) => {
+                log::warn!("table {}: {name}: {}", table.id, f.detail);
+                let mut st = table.lock();
+                if st.generation == generation {
+                    st.note(format!("{name}: {}", f.detail));
+                    st.finish(Ending::failure(side, f));
+                }
+                return;
+            }
+        }
+    }
+    let Some(engine) = slot.as_mut() else { return };
+    let (position, clocks, limits, legal) = {
+        let mut st = table.lock();
+        if !st.current(generation) {
+            return;
+        }
+        st.thinking = Some(Thinking {
+            side: s,
+            since: Some(Instant::now()),
+            ..Thinking::default()
+        });
+        let limits = st.players[s].limits.clone();
+        let clocks = st.current_clocks().clone();
+        (
+            st.play.position_command(),
+            clocks,
+            limits,
+            st.play.move_check(),
+        )
+    };
+    let turn = Turn {
+        position: &position,
+        clocks: &clocks,
+        side,
+        limits: &limits,
+        margin: table.margin,
+        timeouts: &table.timeouts,
+    };
+    let mut watch = TableWatch { table, generation };
+    let played = play_turn(engine, &turn, &mut watch, legal);
+    if let Err(f) = &played
+        && f.dead
+    {
+        *slot = None;
+    }
+    let mut st = table.lock();
+    if !st.current(generation) {
+        return;
+    }
+    match played {
+        Ok(p) => match st.play.play(&p.mv) {
+            Ok(_) => st.after_move(side, p.clock, Some(p.comment)),
+            // The move was checked on this very position: cannot happen.
+            Err(e) => st.finish(Ending::failure(
+                side,
+                Failure::alive(Reason::IllegalMove, e.to_string()),
+            )),
+        },
+        Err(f) => {
+            log::warn!(
+                "table {}: {name}: {} ({})",
+                table.id,
+                f.detail,
+                f.reason.message()
+            );
+            st.note(format!("{name}: {} ({})", f.detail, f.reason.message()));
+            st.finish(Ending::failure(side, f));
+        }
     }
 }
 
@@ -770,7 +730,7 @@ fn start_engine(
     let options: Vec<(String, String)> = spec
         .level
         .iter()
-        .map(|l| ("Skill".to_string(), l.clone()))
+        .map(|l| (super::LEVEL_OPTION.to_string(), l.clone()))
         .collect();
     let start = EngineStart {
         name,
@@ -781,7 +741,7 @@ fn start_engine(
         log: None,
     };
     let (mut e, warnings) = handshake::start(&start, timeouts)
-        .map_err(|why| Failure::new(Reason::FailedToStart, why, true))?;
+        .map_err(|why| Failure::dead(Reason::FailedToStart, why))?;
     handshake::new_game(&mut e, timeouts)?;
     Ok((e, warnings))
 }

@@ -4,8 +4,8 @@
 //! (repetition) are applied by `History`, owned by search and referee.
 
 use super::{
-    Color, End, EndReason, MoveSink, MoveText, Outcome, PositionText, Rules, Tablebase,
-    movelist::MoveCounter,
+    Color, Coord, End, EndReason, Mirror, MoveSink, MoveText, Outcome, PositionText, Rules,
+    Tablebase, movelist::MoveCounter,
 };
 use std::fmt::Debug;
 use std::ops::DerefMut;
@@ -29,6 +29,19 @@ impl std::fmt::Display for PositionError {
 }
 
 impl std::error::Error for PositionError {}
+
+/// What a move does that its text does not say, for a board to show (the
+/// rules decide it; a board only draws it).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveHint {
+    /// For each movement of the move (its step, then a Bond step) that came
+    /// to rest in Kani Nari Ebi's River away from where it entered: the
+    /// River squares it may have entered by. Empty for every other move.
+    pub via: Vec<Vec<Coord>>,
+    /// The squares the move flipped, level by level (Negaeri Shogi's
+    /// drops).
+    pub flips: Vec<Vec<Coord>>,
+}
 
 pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// One legal move: small and `Copy`.
@@ -54,6 +67,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The engine option naming a file of solved positions (see
     /// `load_table`), for games that have one.
     const TABLE_OPTION: Option<&'static str> = None;
+    /// The reflection of the board the rules cannot tell apart from the
+    /// original (see `mirror`), where there is one. A claim about the
+    /// rules, checked by the games' conformance tests.
+    const MIRROR: Option<Mirror> = None;
 
     /// The start position under these rules.
     fn start(rules: &Self::Rules) -> Self;
@@ -187,6 +204,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         None
     }
 
+    /// What the legal move `mv` does beyond its text (see `MoveHint`);
+    /// nothing by default.
+    fn hint(&self, _mv: Self::Move) -> MoveHint {
+        MoveHint::default()
+    }
+
     /// Whether the opponent threatens to end the game with its next move:
     /// to take the side to move's King, in games where that wins (a game
     /// without a King may name its own immediate threat). The search does
@@ -257,6 +280,13 @@ impl Tuning {
         reduce_checks: true,
         contempt: 0,
     };
+}
+
+/// The mirror image of `pos` under the game's `MIRROR`, if the game has
+/// one: the rules treat it exactly like `pos` (same moves, reflected).
+pub fn mirror<G: Game>(pos: &G, rules: &G::Rules) -> Option<G> {
+    let m = G::MIRROR?;
+    G::from_text(&m.position(&pos.to_text()), rules).ok()
 }
 
 /// The end of the game in this position by its rules, ignoring history:

@@ -4,8 +4,8 @@
 
 pub mod bench;
 pub mod display;
+pub mod evalfile;
 pub mod jobs;
-pub mod lines;
 pub mod memory;
 pub mod options;
 pub mod output;

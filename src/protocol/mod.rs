@@ -5,6 +5,7 @@
 
 pub mod command;
 pub mod error;
+pub mod lines;
 pub mod notation;
 pub mod options;
 pub mod parse;

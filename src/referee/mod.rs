@@ -1,28 +1,23 @@
-//! The referee: engine processes, clocks, games, matches, statistics and
-//! records. `run` is the whole `koma-referee` program; the binary is a thin
-//! front end over it.
+//! The referee: matches between engines, statistics and records. `run` is
+//! the whole `koma-referee` program; the binary is a thin front end over
+//! it. The engines themselves (processes, handshake, clocks, turns, end
+//! reasons) are `client`'s.
 //!
 //! Layout: `cli` (arguments) → `runner` (the match: workers, results) →
-//! `game` (one game) over `engine_proc` (a child process, its process group
-//! watched by `watchdog`) and `handshake` (getting it ready), with `clock`,
-//! `reason`, `opening`, `schedule`; `records`, `state` (resume), `lock` (one
-//! referee per record file), `files` (only regular files are read), `report` (summaries),
-//! `shard` (`--shard`, from a scheduler's environment), `pool` and `merge` (`--report`: the
-//! shards of a match pooled, followed as they grow), `replay` (`--replay`), `stats` and
-//! `sprt` (the numbers), `log` (`--log`).
+//! `game` (one game), with `opening`, `suite` (the shipped opening suites)
+//! and `schedule`; `records`, `state` (resume), `lock` (one referee per
+//! record file), `files` (only regular files are read), `report`
+//! (summaries), `shard` (`--shard`, from a scheduler's environment), `pool`
+//! and `merge` (`--report`: the shards of a match pooled, followed as they
+//! grow), `replay` (`--replay`), `stats` and `sprt` (the numbers).
 
 pub mod cli;
-pub mod clock;
-pub mod engine_proc;
 pub mod files;
 pub mod game;
-pub mod handshake;
 pub mod lock;
-pub mod log;
 pub mod merge;
 pub mod opening;
 pub mod pool;
-pub mod reason;
 pub mod records;
 pub mod replay;
 pub mod report;
@@ -32,7 +27,7 @@ pub mod shard;
 pub mod sprt;
 pub mod state;
 pub mod stats;
-pub mod watchdog;
+pub mod suite;
 
 use crate::core::Game;
 use crate::games::GameVisitor;
@@ -47,11 +42,11 @@ where
 {
     let mode = match cli::parse(args) {
         Ok(m) => m,
-        Err(Ok(clap_err)) => {
+        Err(cli::CliError::Clap(clap_err)) => {
             let _ = clap_err.print();
             return ExitCode::from(if clap_err.use_stderr() { 2 } else { 0 });
         }
-        Err(Err(usage)) => return usage_error(&usage),
+        Err(cli::CliError::Usage(usage)) => return usage_error(&usage),
     };
     match mode {
         cli::Mode::Replay(p) => replay::run_replay(&p),

@@ -6,18 +6,18 @@
 //! engine dies without `--recover`.
 
 use super::cli::{MatchConfig, Usage};
-use super::engine_proc::EngineProc;
 use super::files::same_file;
-use super::game::{self, GameEnd, GameSetup};
-use super::handshake::{self, EngineStart};
+use super::game::{self, GameEnd, GameSetup, book_moves};
 use super::lock::FileLock;
-use super::log::{Log, record_date};
 use super::opening::{Opening, add_random_plies, check};
-use super::reason::Reason;
-use super::records::{self, RecordContext, RecordSink};
+use super::records::{self, RecordHeader, RecordSink};
 use super::report::{self, ResultRow};
 use super::schedule::{self, GameSpec, Rng};
 use super::state;
+use crate::client::engine_log::{EngineLog, record_date};
+use crate::client::handshake::{self, EngineStart};
+use crate::client::process::EngineProc;
+use crate::client::reason::{Ending, Failure, Reason};
 use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
 use crate::protocol::record::Record;
 use std::collections::{BTreeMap, VecDeque};
@@ -44,7 +44,7 @@ struct Ctx<'a, G: Game> {
     rule_values: RuleValues,
     book: Vec<Opening>,
     book_order: Vec<usize>,
-    log: Option<Log>,
+    log: Option<EngineLog>,
     fingerprint: String,
     context: String,
     /// The host, for the records' `Site` tag.
@@ -83,7 +83,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     if let Some(o) = &cfg.openings {
         for (line, text) in &o.lines {
             let checked = check::<G>(text, &rules)
-                .map_err(|e| Usage(format!("{} line {line}: {e}", o.path.display())))?;
+                .map_err(|e| Usage(format!("{} line {line}: {e}", o.source)))?;
             book.push(checked);
         }
     }
@@ -107,7 +107,8 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     let fingerprint = state::fingerprint(cfg);
     let log = match &cfg.log {
         Some(p) => Some(
-            Log::open(p).map_err(|e| Usage(format!("cannot open the log {}: {e}", p.display())))?,
+            EngineLog::open(p)
+                .map_err(|e| Usage(format!("cannot open the log {}: {e}", p.display())))?,
         ),
         None => None,
     };
@@ -267,8 +268,8 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
 /// could not start at all would only fail again, so it gets a hint at the
 /// cause instead: more time (its start timed out), or its stderr.
 fn restart_hint(end: &GameEnd) -> &'static str {
-    let detail = end.detail.as_deref().unwrap_or("");
-    match end.reason {
+    let detail = end.ending.detail.as_deref().unwrap_or("");
+    match end.ending.reason {
         // The handshake's timeouts read "no uciok within N ms", "no readyok
         // within N ms".
         Reason::FailedToStart if detail.contains(" within ") => {
@@ -289,6 +290,11 @@ fn context(cfg: &MatchConfig) -> String {
     let mut s = report::context_line(cfg.variant.name(), &limits);
     for (n, v) in &cfg.rules {
         s.push_str(&format!(", {n}={v}"));
+    }
+    if let Some(o) = &cfg.openings
+        && let Some(title) = &o.suite
+    {
+        s.push_str(&report::suite_words(title, o.lines.len()));
     }
     s
 }
@@ -384,16 +390,6 @@ impl<G: Game> Ctx<'_, G> {
         opening: &Opening,
         slots: &mut [Option<EngineProc>],
     ) -> Result<GameEnd, String> {
-        let book_moves = || {
-            opening
-                .moves
-                .iter()
-                .map(|&mv| crate::protocol::record::RecordMove {
-                    mv,
-                    comment: Some("book".into()),
-                })
-                .collect()
-        };
         for (c, idx) in [(Color::First, spec.first), (Color::Second, spec.second)] {
             if slots[idx].is_some() {
                 continue;
@@ -419,11 +415,10 @@ impl<G: Game> Ctx<'_, G> {
                 Err(detail) => {
                     let mut dead = [false; 2];
                     dead[c.index()] = true;
+                    let f = Failure::dead(Reason::FailedToStart, detail);
                     return Ok(GameEnd {
-                        outcome: Reason::loss_of(c),
-                        reason: Reason::FailedToStart,
-                        detail: Some(detail),
-                        moves: book_moves(),
+                        ending: Ending::failure(c, f),
+                        moves: book_moves(opening),
                         dead,
                         engine_moves: 0,
                     });
@@ -474,26 +469,29 @@ impl<G: Game> Ctx<'_, G> {
             cfg.engines[spec.second].name.as_str(),
         ];
         let date = record_date();
-        let rc = RecordContext {
-            fingerprint: &self.fingerprint,
+        let header = RecordHeader {
+            fingerprint: Some(&self.fingerprint),
             event: &cfg.event,
             date: &date,
+            round: spec.round,
+            game: spec.number,
+            pair: spec.pair,
+            names,
             variant: G::NAME,
             rules: &self.rule_values,
-            max_plies: cfg.max_plies,
-        };
-        let mut record = records::build(
-            &rc,
-            spec,
-            names,
-            [
+            start: opening.start.as_ref(),
+            limits: [
                 &cfg.engines[spec.first].limits,
                 &cfg.engines[spec.second].limits,
             ],
-            opening.start.as_ref(),
-            opening.moves.len(),
-            end,
-        );
+            max_plies: cfg.max_plies,
+            suite: cfg
+                .openings
+                .as_ref()
+                .and_then(|o| o.suite.as_deref().map(|t| (t, o.lines.len()))),
+        };
+        let e = &end.ending;
+        let mut record = records::build(&header, Some(e), &end.moves, opening.moves.len());
         {
             let ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
             let provenance = records::Provenance {
@@ -512,7 +510,7 @@ impl<G: Game> Ctx<'_, G> {
             self.stop.store(true, Ordering::Release);
             return;
         }
-        let detail = end
+        let detail = e
             .detail
             .as_ref()
             .map(|d| format!(" ({d})"))
@@ -522,15 +520,15 @@ impl<G: Game> Ctx<'_, G> {
             spec.number,
             names[0],
             names[1],
-            end.outcome.score_text(),
-            end.reason.sentence(end.outcome, names)
+            e.outcome.score_text(),
+            e.sentence(names)
         ));
         res.rows.push(ResultRow {
             game: spec.number,
             pair: spec.pair,
             first: names[0].to_string(),
             second: names[1].to_string(),
-            outcome: end.outcome,
+            outcome: e.outcome,
         });
         res.games_now += 1;
         res.engine_moves += u64::from(end.engine_moves);
@@ -539,7 +537,7 @@ impl<G: Game> Ctx<'_, G> {
                 let loser = names[c.index()];
                 res.abort.get_or_insert(format!(
                     "{loser} {} in game {}{}",
-                    end.reason.message(),
+                    e.reason.message(),
                     spec.number,
                     restart_hint(end)
                 ));

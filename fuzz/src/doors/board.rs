@@ -18,8 +18,8 @@
 use arbitrary::{Arbitrary, Unstructured};
 use koma::board::http::{Request, Response, parse_request};
 use koma::board::{Config, LocalBoard};
+use koma::client::process::Launch;
 use koma::games::GameId;
-use koma::referee::engine_proc::Launch;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 

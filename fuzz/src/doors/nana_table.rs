@@ -13,9 +13,9 @@
 use arbitrary::{Arbitrary, Unstructured};
 use koma::core::History;
 use koma::core::tablebase::best_move;
-use koma::games::nana::solve::index::{Index, Material};
-use koma::games::nana::solve::solve;
-use koma::games::nana::solve::table::{Counts, HEADER, NanaTable, crc32};
+use koma::games::nana::index::{Index, Material};
+use koma::games::nana::tablebase::{Counts, HEADER, NanaTable, crc32};
+use koma::solve::solve;
 use std::sync::OnceLock;
 
 #[derive(Arbitrary, Debug)]

@@ -10,9 +10,9 @@
 //! the rules' end (when it ended by the rules) the recorded one.
 
 use koma::board::records::load;
+use koma::client::reason::Reason;
 use koma::core::Outcome;
 use koma::protocol::record::{Record, RecordChunks, parse_record, parse_records};
-use koma::referee::reason::Reason;
 use koma::referee::replay::check;
 use koma::referee::report::row_of;
 

@@ -7,12 +7,12 @@
 //! a `bestmove` move the rules know is already in canonical form; an
 //! `option` declaration the referee reads has a name.
 
+use koma::client::turn::comment;
 use koma::core::Game;
 use koma::core::MoveText;
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::record::{Record, RecordMove, parse_record};
 use koma::protocol::{Reply, parse_option_decl, parse_reply};
-use koma::referee::game::comment;
 use std::time::Duration;
 
 pub fn replies(data: &[u8]) {

@@ -5,7 +5,7 @@
 
 mod board;
 mod capture;
-mod eval;
+pub mod eval;
 mod movegen;
 mod rules;
 #[cfg(test)]
@@ -94,6 +94,9 @@ impl Game for Hasami {
         contempt: 20,
         ..Tuning::DEFAULT
     };
+    /// Rook moves, sandwiches, corners and the win counts know no left
+    /// or right.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
 
     fn start(rules: &HasamiRules) -> Self {
         let men = [board::RANK_1, board::RANK_9];

@@ -13,7 +13,7 @@
 
 mod board;
 mod capture;
-mod eval;
+pub mod eval;
 mod movegen;
 mod rules;
 #[cfg(test)]
@@ -24,8 +24,10 @@ pub use board::Square;
 pub use movegen::PIECES;
 pub use rules::KaniRules;
 
-use crate::core::{Color, End, EndReason, Game, MoveList, MoveSink, MoveText, StepText};
-use board::{Bitboard, ZOBRIST, ZOBRIST_SIDE};
+use crate::core::{
+    Color, Coord, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, StepText,
+};
+use board::{Bitboard, DIAGONAL, RIVER, ZOBRIST, ZOBRIST_SIDE, crab_targets, river_rest};
 use movegen::{Mover, has_won};
 
 /// One movement: the piece's square, its resting square, and whether it
@@ -208,6 +210,29 @@ impl KaniNariEbi {
         }
     }
 
+    /// The River squares movement `m` may have entered the River by, on
+    /// this board, when it comes to rest in the River: a Crab's normal
+    /// movement along its rank, a Shrimp's step and any Bond step
+    /// diagonally; the current, up or down from the entry, leaves the
+    /// piece on `m.to`. Highest rank first.
+    fn river_entries(&self, m: Movement, bond: bool) -> Vec<Coord> {
+        if RIVER & m.to.bit() == 0 || RIVER & m.from.bit() != 0 {
+            return Vec::new();
+        }
+        let occupied = self.pieces[0] | self.pieces[1];
+        let reach = if !bond && self.shrimps & m.from.bit() == 0 {
+            crab_targets(m.from, occupied)
+        } else {
+            DIAGONAL[m.from.index()] & !occupied
+        };
+        let mut via: Vec<Coord> = board::squares(reach & RIVER)
+            .filter(|e| river_rest(occupied, e.bit()) & m.to.bit() != 0)
+            .map(Square::coord)
+            .collect();
+        via.reverse();
+        via
+    }
+
     fn compute_hash(pieces: &[Bitboard; 2], shrimps: Bitboard, side: Color) -> u64 {
         let mut h = if side == Color::Second {
             ZOBRIST_SIDE
@@ -281,6 +306,12 @@ impl Game for KaniNariEbi {
     /// and whether a Bond follows.
     const CONT_KEYS: usize = 4 * board::SQUARES;
     const CHECKS: bool = true;
+    /// The players face each other across files `a` and `e` (their home
+    /// columns) with the River on file `c`, so left and right for them is
+    /// rank 1 against rank 5: Crabs slide along ranks, Shrimps step
+    /// diagonally, captures look along both lines, and the current's
+    /// direction is free. Swapping files would swap the home columns.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Ranks);
 
     fn start(rules: &KaniRules) -> Self {
         let pieces = [board::FILE_A, board::FILE_E];
@@ -414,6 +445,21 @@ impl Game for KaniNariEbi {
             || self.shrimps(us).count_ones() >= 2
             || self.pieces(us.opponent()).count_ones() <= PIECES - 2;
         could && self.play(mv).in_check()
+    }
+
+    /// The River squares each movement may have entered by; a Bond step
+    /// is looked at on the board after the turn's first movement.
+    fn hint(&self, mv: Move) -> MoveHint {
+        let mut via = vec![self.river_entries(mv.first(), false)];
+        if let Some(b) = mv.bond() {
+            let mut mid = self.clone();
+            mid.apply(mv.first());
+            via.push(mid.river_entries(b, true));
+        }
+        MoveHint {
+            via,
+            flips: Vec::new(),
+        }
     }
 
     /// Turns that capture or promote, as generation noted them (`mv` must

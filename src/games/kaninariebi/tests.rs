@@ -1609,91 +1609,48 @@ fn perft_depth_5_agrees_with_the_naive_implementation() {
     assert_eq!(naive::perft(&naive::grid(&p), 1, 5, false), perft(&p, 5));
 }
 
-#[test]
-#[ignore = "speed measurement: cargo test --release --lib kaninariebi -- --ignored --nocapture"]
-fn perft_speed() {
-    let p = KaniNariEbi::start(&rules());
-    let mut rates = vec![];
-    for _ in 0..5 {
-        let t = std::time::Instant::now();
-        let n = perft(&p, 5);
-        let s = t.elapsed().as_secs_f64();
-        rates.push(n as f64 / s / 1e6);
-        println!(
-            "perft 5: {n} nodes in {s:.3} s, {:.1} M nodes/s",
-            n as f64 / s / 1e6
-        );
-    }
-    rates.sort_by(f64::total_cmp);
-    println!(
-        "best {:.1} M nodes/s, worst {:.1}",
-        rates[rates.len() - 1],
-        rates[0]
-    );
+/// The River squares each movement of `mv` may have entered by, as text.
+fn river_via(p: &KaniNariEbi, mv: &str) -> Vec<Vec<String>> {
+    let m = p
+        .find_move(&crate::protocol::parse_move(mv).unwrap())
+        .unwrap_or_else(|| panic!("{mv} is not legal"));
+    let hint = p.hint(m);
+    assert!(hint.flips.is_empty());
+    let text = |v: &Vec<crate::core::Coord>| v.iter().map(|c| c.to_string()).collect();
+    hint.via.iter().map(text).collect()
 }
 
 #[test]
-#[ignore = "speed measurement: cargo test --release --lib kaninariebi::tests::parts_speed -- --ignored --nocapture"]
-fn parts_speed() {
-    // Positions from random playouts.
-    let mut rng = Lcg(3);
-    let mut positions = vec![];
-    for _ in 0..200 {
-        let mut p = KaniNariEbi::start(&rules());
-        for _ in 0..rng.below(40) {
-            if game_status(&p).is_some() {
-                break;
-            }
-            let mut moves = <KaniNariEbi as Game>::MoveList::default();
-            p.generate(&mut moves);
-            p = p.play(moves[rng.below(moves.len())]);
-        }
-        if game_status(&p).is_none() {
-            positions.push(p);
-        }
-    }
-    let n = positions.len();
-    // CPU time of this thread: the machine is shared.
-    let cpu = || {
-        let mut t = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: a valid clock id and a valid pointer.
-        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-        t.tv_sec as f64 * 1e9 + t.tv_nsec as f64
-    };
-    let time = |name: &str, f: &dyn Fn(&KaniNariEbi) -> i64| {
-        let mut best = f64::MAX;
-        let mut sink = 0i64;
-        for _ in 0..5 {
-            let t = cpu();
-            for _ in 0..200 {
-                for p in &positions {
-                    sink = sink.wrapping_add(f(std::hint::black_box(p)));
-                }
-            }
-            best = best.min((cpu() - t) / (200 * n) as f64);
-        }
-        println!("{name}: {best:.1} ns per position ({sink})");
-    };
-    time("evaluate", &|p| i64::from(p.evaluate()));
-    time("generate", &|p| {
-        let mut moves = <KaniNariEbi as Game>::MoveList::default();
-        p.generate(&mut moves);
-        moves.len() as i64
-    });
-    time("generate_tactical", &|p| {
-        let mut moves = <KaniNariEbi as Game>::MoveList::default();
-        p.generate_tactical(&mut moves);
-        moves.len() as i64
-    });
-    time("count_moves", &|p| p.count_moves() as i64);
-    time("generate+play all", &|p| {
-        let mut moves = <KaniNariEbi as Game>::MoveList::default();
-        p.generate(&mut moves);
-        moves.iter().map(|&m| p.play(m).hash() as i64 & 1).sum()
-    });
+fn hint_a_crab_enters_the_river_on_its_rank() {
+    let p = KaniNariEbi::start(&rules());
+    assert_eq!(river_via(&p, "a3c5"), [["c3"]]);
+    assert_eq!(river_via(&p, "a3c1"), [["c3"]]);
+    assert_eq!(river_via(&p, "a3b3"), [Vec::<String>::new()]);
+}
+
+#[test]
+fn hint_diagonal_steps_enter_one_rank_up_or_down_where_the_current_agrees() {
+    // A Shrimp on b3, a blocker on c3: c5 is reached only through c4.
+    let p = diagram(
+        "C . . . c
+         . . . . c
+         . S c . .
+         . . . . .
+         C . . . c",
+        Color::First,
+    );
+    assert_eq!(river_via(&p, "b3c5"), [["c4"]]);
+    assert_eq!(river_via(&p, "b3c1"), [["c2"]]);
+    // Without the blocker both entries lead up to c5, the higher first.
+    let p = diagram(
+        "C . . . c
+         . . . . c
+         . S . . .
+         . . . . c
+         C . . . c",
+        Color::First,
+    );
+    assert_eq!(river_via(&p, "b3c5"), [["c4", "c2"]]);
 }
 
 /// The search's "check" in a game without a King: where `in_check` holds,

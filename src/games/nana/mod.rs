@@ -26,9 +26,10 @@
 //! never changes whether a move mates.
 
 mod board;
-mod eval;
+pub mod eval;
+pub mod index;
 mod movegen;
-pub mod solve;
+pub mod tablebase;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -37,6 +38,8 @@ pub use board::{
     ALL, Bitboard, Board, CENTER, Family, Kind, Reach, Square, attackers_from, attacks, king_steps,
     squares,
 };
+/// For the solver's unmoves (`crate::solve`): what generation allows.
+pub use movegen::{drop_allowed, step_mates};
 
 use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
@@ -82,6 +85,18 @@ impl Hand {
 
     pub const fn is_empty(self) -> bool {
         self.0[0] == 0 && self.cubes() == 0
+    }
+
+    /// The hand with one more piece of family `f`.
+    pub const fn plus(mut self, f: Family) -> Hand {
+        self.0[f.index()] += 1;
+        self
+    }
+
+    /// The hand with one piece of family `f` less (it holds one).
+    pub const fn minus(mut self, f: Family) -> Hand {
+        self.0[f.index()] -= 1;
+        self
     }
 }
 
@@ -250,6 +265,11 @@ impl Nana {
         self.hand[c.index()]
     }
 
+    /// Both hands, the first player's first.
+    pub fn hands(&self) -> &[Hand; 2] {
+        &self.hand
+    }
+
     /// The squares of `c`'s pieces.
     pub fn pieces(&self, c: Color) -> Bitboard {
         self.board.mine(c)
@@ -313,9 +333,13 @@ impl Game for Nana {
         reduce_checks: false,
         ..Tuning::DEFAULT
     };
+    /// Every piece's moves are the same to the left and to the right (the
+    /// Swallow's wings step both ways), and the closed square b2 is on the
+    /// middle file.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
 
     fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Tablebase<Nana>>, String> {
-        let t = solve::table::NanaTable::load(solve::index::Index::get(), path)?;
+        let t = tablebase::NanaTable::load(index::Index::get(), path)?;
         Ok(std::sync::Arc::new(t))
     }
 

@@ -17,7 +17,7 @@
 //!   in hand); the side not to move must have its King.
 
 mod board;
-mod eval;
+pub mod eval;
 mod flip;
 mod movegen;
 mod rules;
@@ -29,7 +29,9 @@ pub use board::{Kind, Square};
 pub use flip::Flips;
 pub use rules::{MAX_CHAIN, NegaeriRules};
 
-use crate::core::{Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, StepText};
+use crate::core::{
+    Color, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Outcome, StepText,
+};
 use board::{Bitboard, ZOBRIST_HAND, ZOBRIST_PASSES, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -194,6 +196,10 @@ impl Game for Negaeri {
     /// Piece kind (7) or dropped kind (3) by destination, then the pass.
     const CONT_KEYS: usize = 10 * board::SQUARES + 1;
     const CHECKS: bool = true;
+    /// Shogi's King, Rook, Bishop and Pawn move the same to either side and
+    /// sandwiches close along every line; only the start position is
+    /// lopsided (the King on c1), which the rules of play do not see.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
 
     fn start(rules: &NegaeriRules) -> Self {
         let mut p = Negaeri {
@@ -393,6 +399,16 @@ impl Game for Negaeri {
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    /// The squares a drop flips, level by level.
+    fn hint(&self, mv: Move) -> MoveHint {
+        let flips = self.flips(mv);
+        let level = |&bits: &Bitboard| board::squares(bits).map(Square::coord).collect();
+        MoveHint {
+            via: Vec::new(),
+            flips: flips.levels[..flips.depth()].iter().map(level).collect(),
+        }
     }
 
     fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {

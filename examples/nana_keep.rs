@@ -1,0 +1,254 @@
+//! Nana without its table, judged by the table: long wins sampled from
+//! random games (the side to move wins with perfect play, 26 to 183 plies
+//! away, where the evaluation must carry the search), each given to one or
+//! more engine builds through the protocol for a fixed time; a build keeps
+//! the win when the table says its move still wins. Builds are asked in
+//! turn on every position, so a change in the machine's load hits all.
+//!
+//!     cargo run --release --example nana_keep -- --table /work/data/nana.table \
+//!         --engine target/release/koma --engine /tmp/koma-old
+//!
+//! The table is the one `koma solve nana --out FILE` writes.
+
+use clap::Parser;
+use koma::core::{Game, TableValue};
+use koma::games::nana::Nana;
+use koma::games::nana::index::Index;
+use koma::games::nana::tablebase::NanaTable;
+use koma::protocol::parse_move;
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+#[derive(Parser)]
+#[command(about = "Share of long Nana wins an engine keeps at a fixed time per move")]
+struct Args {
+    /// The table file (`koma solve nana --out FILE`).
+    #[arg(long)]
+    table: std::path::PathBuf,
+    /// An engine binary; give several to compare them on the same positions.
+    #[arg(long, required = true)]
+    engine: Vec<String>,
+    /// Distinct positions to sample.
+    #[arg(long, default_value_t = 1000)]
+    positions: usize,
+    /// Milliseconds per move (`go movetime`).
+    #[arg(long, default_value_t = 100)]
+    movetime: u64,
+    /// Shortest and longest distance to the win, in plies.
+    #[arg(long, default_value_t = 26)]
+    min_plies: u32,
+    #[arg(long, default_value_t = 183)]
+    max_plies: u32,
+    /// Seed of the random games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print every lost win.
+    #[arg(long)]
+    verbose: bool,
+}
+
+/// A small deterministic generator (the same positions on every run).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+struct Engine {
+    name: String,
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(path: &str) -> Result<Engine, String> {
+        let mut child = Command::new(path)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {path}: {e}"))?;
+        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            return Err(format!("{path}: no pipes"));
+        };
+        let mut e = Engine {
+            name: path.to_string(),
+            child,
+            input,
+            output: BufReader::new(output),
+        };
+        e.send("setoption name UCI_Variant value nana")?;
+        e.send("setoption name Threads value 1")?;
+        e.send("isready")?;
+        e.wait_for("readyok")?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}").map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it.
+    fn wait_for(&mut self, prefix: &str) -> Result<String, String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = self
+                .output
+                .read_line(&mut line)
+                .map_err(|e| format!("{}: {e}", self.name))?;
+            if n == 0 {
+                return Err(format!("{} closed its output", self.name));
+            }
+            if line.starts_with(prefix) {
+                return Ok(line.trim_end().to_string());
+            }
+        }
+    }
+
+    /// The engine's move in `pos` after `movetime` ms, from a fresh table.
+    fn best_move(&mut self, pos: &Nana, movetime: u64) -> Result<String, String> {
+        self.send("ucinewgame")?;
+        self.send(&format!("position fen {}", pos.to_text()))?;
+        self.send(&format!("go movetime {movetime}"))?;
+        let line = self.wait_for("bestmove")?;
+        Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// Long wins from random games: one position per game, drawn among the
+/// game's positions whose value is a win at a distance in the range.
+fn sample(table: &NanaTable, args: &Args) -> Vec<(Nana, u32)> {
+    let mut rng = Lcg(args.seed);
+    let mut seen = HashSet::new();
+    let mut out = vec![];
+    let mut games = 0;
+    while out.len() < args.positions && games < 1_000_000 {
+        games += 1;
+        let mut pos = Nana::start(&Default::default());
+        let mut eligible = vec![];
+        for _ in 0..400 {
+            if koma::core::game_status(&pos).is_some() {
+                break;
+            }
+            if let Some(TableValue::Win(d)) = table.value(&pos)
+                && (args.min_plies..=args.max_plies).contains(&d)
+            {
+                eligible.push((pos.clone(), d));
+            }
+            let mut moves = <Nana as Game>::MoveList::default();
+            pos.generate(&mut moves);
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+        if eligible.is_empty() {
+            continue;
+        }
+        let (p, d) = eligible.swap_remove(rng.below(eligible.len()));
+        if seen.insert(p.hash()) {
+            out.push((p, d));
+        }
+    }
+    out
+}
+
+/// Whether `mv` (text) keeps the win of `pos`.
+fn keeps(table: &NanaTable, pos: &Nana, mv: &str) -> Result<bool, String> {
+    let text = parse_move(mv).map_err(|e| format!("bad move {mv}: {e}"))?;
+    let m = pos
+        .find_move(&text)
+        .ok_or_else(|| format!("illegal move {mv} in {}", pos.to_text()))?;
+    let child = pos.play(m);
+    Ok(matches!(
+        table.value(&child).map(TableValue::before),
+        Some(TableValue::Win(_))
+    ))
+}
+
+fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    let table = match NanaTable::load(Index::get(), &args.table) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("nana_keep: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let positions = sample(&table, &args);
+    eprintln!(
+        "{} distinct won positions at {}..={} plies",
+        positions.len(),
+        args.min_plies,
+        args.max_plies
+    );
+    let mut engines = vec![];
+    for path in &args.engine {
+        match Engine::start(path) {
+            Ok(e) => engines.push(e),
+            Err(e) => {
+                eprintln!("nana_keep: {e}");
+                return std::process::ExitCode::from(2);
+            }
+        }
+    }
+    // Kept wins per engine, overall and by distance band.
+    const BANDS: [u32; 3] = [50, 100, u32::MAX];
+    let mut kept = vec![[0usize; 3]; engines.len()];
+    let mut tried = [0usize; 3];
+    for (i, (pos, d)) in positions.iter().enumerate() {
+        let band = BANDS.iter().position(|&b| *d <= b).unwrap_or(2);
+        tried[band] += 1;
+        for (e, k) in engines.iter_mut().zip(kept.iter_mut()) {
+            let result = e
+                .best_move(pos, args.movetime)
+                .and_then(|mv| keeps(&table, pos, &mv).map(|ok| (mv, ok)));
+            match result {
+                Ok((_, true)) => k[band] += 1,
+                Ok((mv, false)) => {
+                    if args.verbose {
+                        eprintln!("{}: {mv} loses the win in {d} of {}", e.name, pos.to_text());
+                    }
+                }
+                Err(err) => {
+                    eprintln!("nana_keep: {err}");
+                    return std::process::ExitCode::from(1);
+                }
+            }
+        }
+        if (i + 1) % 100 == 0 {
+            eprintln!("{} positions", i + 1);
+        }
+    }
+    let total: usize = tried.iter().sum();
+    println!(
+        "{total} long wins ({}..={} plies; {} up to 50, {} 51-100, {} beyond), {} ms per move:",
+        args.min_plies, args.max_plies, tried[0], tried[1], tried[2], args.movetime
+    );
+    for (e, k) in engines.iter().zip(&kept) {
+        let all: usize = k.iter().sum();
+        let pct = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+        println!(
+            "{}: kept {all}/{total} ({:.1}%); by band {:.1}% / {:.1}% / {:.1}%",
+            e.name,
+            pct(all, total),
+            pct(k[0], tried[0]),
+            pct(k[1], tried[1]),
+            pct(k[2], tried[2])
+        );
+    }
+    std::process::ExitCode::SUCCESS
+}

@@ -1,0 +1,205 @@
+//! Getting an engine ready: start it (`uci`, the options, `isready`), and
+//! before each game `ucinewgame` and `isready`. A failure here is a lost
+//! game like any other, with its reason and detail.
+
+use super::engine_log::EngineLog;
+use super::process::{EngineProc, Event, Launch, Recv};
+use super::reason::{Failure, Reason};
+use crate::core::OptionValue;
+use crate::protocol::{Command, OptionDecl, Reply, parse_option_decl, parse_reply};
+use std::time::{Duration, Instant};
+
+/// How long the referee waits for an engine, outside its clock.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// `uci` to `uciok`, and each `isready` of the start and of a new game.
+    pub start: Duration,
+    /// Silence during a search after which `isready` is sent.
+    pub heartbeat: Duration,
+    /// How long an `isready` (or a `stop`) may go unanswered.
+    pub stall: Duration,
+}
+
+/// Everything needed to start one engine.
+pub struct EngineStart<'a> {
+    pub name: &'a str,
+    pub launch: &'a Launch,
+    /// `option.X=Y` of the command line, sent as given.
+    pub options: &'a [(String, String)],
+    pub variant: &'a str,
+    /// Every rule option of the game with the match's value (`--rule` or
+    /// the default), sent to every engine so all play the same rules.
+    pub rules: &'a [(&'static str, OptionValue)],
+    pub log: Option<EngineLog>,
+}
+
+/// Longest part of an engine's line quoted in a detail.
+const QUOTE: usize = 80;
+
+pub fn quote(line: &str) -> String {
+    let mut s: String = line.chars().take(QUOTE).collect();
+    if s.len() < line.len() {
+        s.push('…');
+    }
+    format!("{s:?}")
+}
+
+/// Starts an engine and reads its answer to `uci`: the options it
+/// declares.
+fn open(
+    name: &str,
+    launch: &Launch,
+    log: Option<EngineLog>,
+    t: &Timeouts,
+) -> Result<(EngineProc, Vec<OptionDecl>), String> {
+    let mut e = EngineProc::spawn(name, launch, log)?;
+    if e.send(&Command::Uci.to_string()).is_err() {
+        let how = e.exit_description(Duration::from_millis(500));
+        return Err(format!("{how} before uciok"));
+    }
+    let deadline = Instant::now() + t.start;
+    let mut declared = Vec::new();
+    loop {
+        match e.recv(deadline) {
+            Recv::Event(Event::Line(_, l)) => match parse_reply(&l) {
+                Ok(Reply::UciOk) => break,
+                Ok(Reply::Option(text)) => declared.extend(parse_option_decl(&text)),
+                Ok(Reply::Id { field, value }) if field == "name" => e.id_name = Some(value),
+                // Banners and other text before uciok are allowed by UCI.
+                _ if Instant::now() < deadline => {}
+                _ => return Err(format!("no uciok within {} ms", t.start.as_millis())),
+            },
+            Recv::Event(Event::Unreadable(..)) if Instant::now() < deadline => {}
+            Recv::Event(Event::Unreadable(..)) => {
+                return Err(format!("no uciok within {} ms", t.start.as_millis()));
+            }
+            Recv::Event(Event::Closed(_)) => {
+                let how = e.exit_description(Duration::from_millis(500));
+                return Err(format!("{how} before uciok"));
+            }
+            Recv::Timeout => {
+                return Err(format!("no uciok within {} ms", t.start.as_millis()));
+            }
+        }
+    }
+    Ok((e, declared))
+}
+
+/// The options an engine declares: it is started, asked `uci`, and let go.
+pub fn declared_options(launch: &Launch, t: &Timeouts) -> Result<Vec<OptionDecl>, String> {
+    let name = launch.cmd.file_name().map_or_else(
+        || "engine".to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    let (e, declared) = open(&name, launch, None, t)?;
+    e.quit(Duration::from_millis(300));
+    Ok(declared)
+}
+
+/// Starts an engine and brings it to `readyok`. Also returns warnings about
+/// options the engine did not declare (it may then play other rules).
+pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<String>), String> {
+    let (mut e, declared) = open(s.name, s.launch, s.log.clone(), t)?;
+    let mut warnings = Vec::new();
+    let find = |name: &str| declared.iter().find(|d| d.name.eq_ignore_ascii_case(name));
+    match find("UCI_Variant") {
+        Some(d) if d.vars.iter().any(|v| v == s.variant) => {}
+        _ => warnings.push(format!(
+            "{} does not list variant {} in UCI_Variant",
+            s.name, s.variant
+        )),
+    }
+    let mut sets = vec![("UCI_Variant".to_string(), s.variant.to_string())];
+    for (name, value) in s.rules {
+        sets.push((name.to_string(), value.to_string()));
+    }
+    for (name, value) in s.options {
+        sets.push((name.clone(), value.clone()));
+    }
+    for (name, _) in sets.iter().skip(1) {
+        if find(name).is_none() {
+            warnings.push(format!("{} does not declare option {name}", s.name));
+        }
+    }
+    for (name, value) in sets {
+        let cmd = Command::SetOption {
+            name,
+            value: Some(value),
+        };
+        e.send(&cmd.to_string())?;
+    }
+    e.send(&Command::IsReady.to_string())?;
+    match wait_readyok(&mut e, Instant::now() + t.start) {
+        Ok(()) => Ok((e, warnings)),
+        Err(f) => Err(format!(
+            "{} ({}) during start-up",
+            f.detail,
+            f.reason.message()
+        )),
+    }
+}
+
+/// `ucinewgame` then `isready`, answered within the start timeout.
+pub fn new_game(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
+    let sent = e
+        .send(&Command::UciNewGame.to_string())
+        .and_then(|_| e.send(&Command::IsReady.to_string()));
+    if let Err(why) = sent {
+        return Err(Failure::dead(Reason::Disconnected, why));
+    }
+    wait_readyok(e, Instant::now() + t.start)
+}
+
+/// Reads until `readyok`. Other protocol lines are skipped; a line that is
+/// not the protocol loses.
+fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<(), Failure> {
+    let start = Instant::now();
+    loop {
+        match e.recv(deadline) {
+            Recv::Event(Event::Line(_, l)) => match parse_reply(&l) {
+                Ok(Reply::ReadyOk) => return Ok(()),
+                Ok(_) if Instant::now() < deadline => {}
+                Ok(_) => {
+                    let ms = deadline.saturating_duration_since(start).as_millis();
+                    return Err(Failure::dead(
+                        Reason::Stalled,
+                        format!("no readyok within {ms} ms"),
+                    ));
+                }
+                Err(_) => {
+                    return Err(Failure::alive(
+                        Reason::Garbage,
+                        format!("unreadable line {}", quote(&l)),
+                    ));
+                }
+            },
+            Recv::Event(Event::Unreadable(_, what)) => {
+                return Err(Failure::alive(Reason::Garbage, what));
+            }
+            Recv::Event(Event::Closed(_)) => {
+                let how = e.exit_description(Duration::from_millis(500));
+                return Err(Failure::dead(Reason::Disconnected, how));
+            }
+            Recv::Timeout => {
+                let ms = deadline.saturating_duration_since(start).as_millis();
+                return Err(Failure::dead(
+                    Reason::Stalled,
+                    format!("no readyok within {ms} ms"),
+                ));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_are_short_and_escaped() {
+        assert_eq!(quote("hello"), "\"hello\"");
+        assert_eq!(quote("a\u{1b}b"), "\"a\\u{1b}b\"");
+        let long = "x".repeat(200);
+        assert_eq!(quote(&long).chars().count(), 80 + 3);
+    }
+}
