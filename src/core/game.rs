@@ -228,7 +228,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 }
 
 /// Per-game settings of the search (the game carries them, the search reads
-/// them): each was set by matches between engines differing in it alone.
+/// them). The defaults are shared by every game and came with the search as
+/// a whole; a game overrides one only where a match said so (the commit
+/// messages carry the matches).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Tuning {
     /// Late move reductions: a move at depth `d`, number `n`, is reduced by
