@@ -137,17 +137,57 @@ fn end_of_input_during_bench_exits_within_100_ms() {
     assert!(took < Duration::from_millis(100), "took {took:?}");
 }
 
-/// Runs `koma ARGS` to its end: exit code, stdout, stderr.
-fn koma_job(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_koma"))
+/// Runs `koma ARGS` to its end with `input` on stdin and `RUST_LOG` set
+/// to `log` (unset when empty): exit code, stdout, stderr.
+fn koma_run(args: &[&str], log: &str, input: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_koma"));
+    command.env_remove("RUST_LOG");
+    if !log.is_empty() {
+        command.env("RUST_LOG", log);
+    }
+    let mut child = command
         .args(args)
-        .output()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+fn koma_job(args: &[&str]) -> (Option<i32>, String, String) {
+    koma_run(args, "", "")
+}
+
+#[test]
+fn rust_log_debug_shows_option_changes_and_time_decisions_on_stderr_only() {
+    let input = "setoption name Hash value 4\n\
+                 position startpos\n\
+                 go wtime 2000 btime 2000 winc 0 binc 0\n\
+                 quit\n";
+    let (code, out, err) = koma_run(&[], "debug", input);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("option Hash = 4"), "{err}");
+    assert!(err.contains("time for this move: soft "), "{err}");
+    assert!(
+        !out.contains("option Hash") && !out.contains("time for"),
+        "{out}"
+    );
+    // At the default level the engine says nothing on stderr.
+    let (_, _, quiet) = koma_run(&[], "", input);
+    assert_eq!(quiet, "");
 }
 
 #[test]

@@ -228,6 +228,7 @@ impl Engine {
     fn set_option(&mut self, name: &str, raw: Option<&str>) {
         match self.prepare_option(name, raw) {
             Ok(change) => {
+                log::debug!("option {name} = {}", raw.unwrap_or("(button)"));
                 self.stop_search();
                 self.apply_option(change);
             }
@@ -382,6 +383,14 @@ impl Engine {
             })
         };
         let hold = g.infinite || g.ponder;
+        if let Some((soft, hard)) = budget {
+            log::debug!(
+                "time for this move: soft {} ms, hard {} ms{}",
+                soft.as_millis(),
+                hard.as_millis(),
+                if g.ponder { " (from ponderhit)" } else { "" }
+            );
+        }
         if let (Some((soft, hard)), false) = (budget, g.ponder) {
             limits.arm(soft, hard);
         }

@@ -1567,7 +1567,7 @@ fn perft_under_each_option_agrees_with_the_naive_perft() {
 /// default's 21,974,089 at depth 4. The figures are in `tests/data/negaeri.perft`
 /// as comments, since that file has no way to set options.
 #[test]
-#[ignore]
+#[ignore = "slow: the naive implementation at depth 4, about half a minute in release"]
 fn perft_depth_4_under_options_by_both_implementations() {
     let start = naive::State::from(&Negaeri::start(&rules()));
     for (r, expected) in [(no_edge(), 22_020_054), (limit(1), 21_976_344)] {
@@ -1578,14 +1578,14 @@ fn perft_depth_4_under_options_by_both_implementations() {
 }
 
 #[test]
-#[ignore]
+#[ignore = "slow: the naive implementation at depth 4 from the start"]
 fn naive_perft_depth_4_from_the_start() {
     let s = naive::State::from(&Negaeri::start(&rules()));
     assert_eq!(naive::perft(&s, 4, &rules()), 21_974_089);
 }
 
 // ---------------------------------------------------------------------
-// Perft file and speed
+// Perft file
 
 #[test]
 fn perft_file_positions_agree_with_the_naive_perft() {
@@ -1604,42 +1604,6 @@ fn perft_file_positions_agree_with_the_naive_perft() {
                 assert_eq!(perft(&p, d), naive::perft(&n, d, &rules()), "{s} depth {d}");
             }
         }
-    }
-}
-
-#[test]
-#[ignore]
-fn perft_speed() {
-    let p = Negaeri::start(&rules());
-    for _ in 0..5 {
-        let t = std::time::Instant::now();
-        let n = perft(&p, 4);
-        let s = t.elapsed().as_secs_f64();
-        println!(
-            "perft 4: {n} nodes in {s:.3} s: {:.1} M nodes/s",
-            n as f64 / s / 1e6
-        );
-    }
-    // Without bulk counting: every leaf is played (flips resolved).
-    fn full(p: &Negaeri, d: u32) -> u64 {
-        if d == 0 {
-            return 1;
-        }
-        if p.terminal().is_some() {
-            return 0;
-        }
-        let mut moves = <Negaeri as Game>::MoveList::default();
-        p.generate(&mut moves);
-        moves.iter().map(|&m| full(&p.play(m), d - 1)).sum()
-    }
-    for _ in 0..3 {
-        let t = std::time::Instant::now();
-        let n = full(&p, 4);
-        let s = t.elapsed().as_secs_f64();
-        println!(
-            "perft 4 playing every leaf: {n} in {s:.3} s: {:.1} M nodes/s",
-            n as f64 / s / 1e6
-        );
     }
 }
 
