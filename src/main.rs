@@ -1,5 +1,5 @@
 //! `koma`: with no arguments, the engine protocol on stdin/stdout; with a
-//! subcommand, a job (`bench`, `perft`). Logs go to stderr only: stdout is
+//! subcommand, a job (`bench`, `perft`, `solve`, `openings`). Logs go to stderr only: stdout is
 //! the protocol channel.
 
 use anyhow::Context;
@@ -124,6 +124,9 @@ enum Job {
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
         holdout: u64,
     },
+    /// Makes an opening suite: playouts scored by a fixed search, kept inside a score window,
+    /// without duplicates or mirror images (or checks a suite with --check).
+    Openings(Box<koma::openings::cli::Args>),
 }
 
 fn unit_interval(s: &str) -> Result<f64, String> {
@@ -155,9 +158,14 @@ fn main() -> ExitCode {
     koma::init_logging();
     let cli = Cli::parse();
     let out = Output::new(std::io::stdout());
-    let Some(job) = cli.job else {
-        engine::run(std::io::stdin().lock(), out);
-        return ExitCode::SUCCESS;
+    let job = match cli.job {
+        None => {
+            engine::run(std::io::stdin().lock(), out);
+            return ExitCode::SUCCESS;
+        }
+        // The generator reports its own errors and exit status.
+        Some(Job::Openings(args)) => return koma::openings::cli::run(*args),
+        Some(job) => job,
     };
     let name = match &job {
         Job::Bench { .. } => "bench",
@@ -165,6 +173,7 @@ fn main() -> ExitCode {
         Job::Solve { .. } => "solve",
         Job::Datagen { .. } => "datagen",
         Job::Tune { .. } => "tune",
+        Job::Openings(_) => "openings",
     };
     match run(job, &out) {
         Ok(()) => ExitCode::SUCCESS,
@@ -288,6 +297,8 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
         }
+        // main() runs the generator itself: it keeps its own exit status.
+        Job::Openings(_) => {}
     }
     Ok(())
 }

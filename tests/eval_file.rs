@@ -132,3 +132,48 @@ fn a_weights_file_changes_its_games_evaluation_and_empty_puts_the_built_in_back(
     assert!(errors(&out).is_empty(), "{out:?}");
     assert_eq!(depth1_score(&out), before);
 }
+
+#[test]
+fn a_weight_beyond_a_hundred_thousand_centipawns_is_refused() {
+    let _turn = one_at_a_time();
+    let mut w = kaninariebi::eval::Weights::terms_only(kaninariebi::eval::HAND_MADE);
+    w.terms[0] = 100_001;
+    let path = temp_file("w-huge", &w.to_bytes("kaninariebi"));
+    let out = search_with(&format!(
+        "setoption name EvalFile value {}\n",
+        path.display()
+    ));
+    let e = errors(&out);
+    assert_eq!(e.len(), 1, "{out:?}");
+    assert!(e[0].contains("outside ±100000 centipawns"), "{e:?}");
+}
+
+#[test]
+fn no_weights_file_makes_the_evaluation_look_like_a_mate() {
+    let _turn = one_at_a_time();
+    for sign in [1, -1] {
+        let mut w = kaninariebi::eval::Weights::terms_only(kaninariebi::eval::HAND_MADE);
+        for (i, t) in w.terms.iter_mut().enumerate() {
+            *t = if i % 2 == 0 {
+                sign * 100_000
+            } else {
+                -sign * 100_000
+            };
+        }
+        let path = temp_file("w-extreme", &w.to_bytes("kaninariebi"));
+        let out = converse(&format!(
+            "setoption name EvalFile value {}\nposition startpos\ngo depth 3\nisready\nsetoption name EvalFile value <empty>\n",
+            path.display()
+        ));
+        assert!(errors(&out).is_empty(), "{out:?}");
+        let scores: Vec<&String> = out.iter().filter(|l| l.contains(" score ")).collect();
+        assert!(!scores.is_empty(), "{out:?}");
+        for l in scores {
+            let words: Vec<&str> = l.split(' ').collect();
+            let at = words.iter().position(|&w| w == "score").expect("score");
+            assert_eq!(words[at + 1], "cp", "{l}");
+            let cp: i32 = words[at + 2].parse().expect("centipawns");
+            assert!(cp.abs() <= koma::eval::EVAL_LIMIT, "{l}");
+        }
+    }
+}

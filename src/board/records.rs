@@ -30,6 +30,7 @@ pub fn record_of(st: &TableState) -> Record {
         start: st.play.start_text(),
         limits: [&st.players[0].limits, &st.players[1].limits],
         max_plies: st.max_plies,
+        suite: None,
     };
     records::build(&header, st.end.as_ref(), &st.record_moves(), 0)
 }

@@ -4,8 +4,8 @@
 //! (repetition) are applied by `History`, owned by search and referee.
 
 use super::{
-    Color, Coord, End, EndReason, MoveSink, MoveText, Outcome, PositionText, Rules, Tablebase,
-    movelist::MoveCounter,
+    Color, Coord, End, EndReason, Mirror, MoveSink, MoveText, Outcome, PositionText, Rules,
+    Tablebase, movelist::MoveCounter,
 };
 use std::fmt::Debug;
 use std::ops::DerefMut;
@@ -59,6 +59,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The engine option naming a file of solved positions (see
     /// `load_table`), for games that have one.
     const TABLE_OPTION: Option<&'static str> = None;
+    /// The reflection of the board the rules cannot tell apart from the
+    /// original (see `mirror`), where there is one. A claim about the
+    /// rules, checked by the games' conformance tests.
+    const MIRROR: Option<Mirror> = None;
 
     /// The start position under these rules.
     fn start(rules: &Self::Rules) -> Self;
@@ -197,6 +201,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn in_check(&self) -> bool {
         false
     }
+}
+
+/// The mirror image of `pos` under the game's `MIRROR`, if the game has
+/// one: the rules treat it exactly like `pos` (same moves, reflected).
+pub fn mirror<G: Game>(pos: &G, rules: &G::Rules) -> Option<G> {
+    let m = G::MIRROR?;
+    G::from_text(&m.position(&pos.to_text()), rules).ok()
 }
 
 /// The end of the game in this position by its rules, ignoring history:

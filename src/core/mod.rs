@@ -20,7 +20,7 @@ pub mod zobrist;
 
 pub use color::Color;
 pub use coord::Coord;
-pub use game::{Game, MoveHint, PositionError, game_status};
+pub use game::{Game, MoveHint, PositionError, game_status, mirror};
 pub use history::{History, status_with_history};
 pub use line::{GameLine, LineError, ReplayError};
 pub use movelist::{MoveList, MoveSink};
@@ -29,4 +29,4 @@ pub use outcome::{End, EndReason, Outcome, UnknownResult};
 pub use perft::{Divided, perft, perft_divide, perft_divide_until};
 pub use rules::{NoRules, RuleValues, Rules, read_rule_values, with_defaults};
 pub use tablebase::{TableValue, Tablebase};
-pub use text::{MoveText, PieceText, PositionText, StepText};
+pub use text::{Mirror, MoveText, PieceText, PositionText, StepText};

@@ -86,3 +86,107 @@ impl PositionText {
         Ok(())
     }
 }
+
+/// A reflection of the board that a game's rules cannot tell from the
+/// original: the same side to move, the same hands and counters, every
+/// piece on the reflected square. Which one (if any) a game has is
+/// `Game::MIRROR`; duplicate opening positions are found through it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mirror {
+    /// Left and right swapped: file `a` becomes the last file.
+    Files,
+    /// Rank 1 and the last rank swapped (each side keeps its pieces).
+    Ranks,
+}
+
+impl Mirror {
+    /// The reflected coordinate on a `files` x `ranks` board.
+    pub fn coord(self, c: Coord, files: u8, ranks: u8) -> Coord {
+        match self {
+            Mirror::Files => Coord::new(files - 1 - c.file, c.rank),
+            Mirror::Ranks => Coord::new(c.file, ranks - 1 - c.rank),
+        }
+    }
+
+    /// The reflected position string (not checked against any rules).
+    pub fn position(self, t: &PositionText) -> PositionText {
+        let mut out = t.clone();
+        match self {
+            Mirror::Files => out.ranks.iter_mut().for_each(|r| r.reverse()),
+            Mirror::Ranks => out.ranks.reverse(),
+        }
+        out
+    }
+
+    /// The reflected move string.
+    pub fn move_text(self, m: MoveText, files: u8, ranks: u8) -> MoveText {
+        let step = |s: StepText| StepText {
+            from: self.coord(s.from, files, ranks),
+            to: self.coord(s.to, files, ranks),
+            promote: s.promote,
+        };
+        match m {
+            MoveText::Step(s) => MoveText::Step(step(s)),
+            MoveText::Drop { piece, to } => MoveText::Drop {
+                piece,
+                to: self.coord(to, files, ranks),
+            },
+            MoveText::Pass => MoveText::Pass,
+            MoveText::Bond(a, b) => MoveText::Bond(step(a), step(b)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(letter: char) -> Option<PieceText> {
+        Some(PieceText {
+            letter,
+            color: Color::First,
+            promoted: false,
+        })
+    }
+
+    #[test]
+    fn mirrors_reflect_squares_and_are_their_own_inverse() {
+        let t = PositionText {
+            ranks: vec![vec![piece('A'), None, None], vec![None, None, piece('B')]],
+            hand: None,
+            side: Color::Second,
+            counters: vec![7],
+        };
+        let f = Mirror::Files.position(&t);
+        assert_eq!(f.ranks[0], vec![None, None, piece('A')]);
+        assert_eq!(f.ranks[1], vec![piece('B'), None, None]);
+        assert_eq!((f.side, &f.counters), (Color::Second, &vec![7]));
+        let r = Mirror::Ranks.position(&t);
+        assert_eq!(r.ranks[0], t.ranks[1]);
+        for m in [Mirror::Files, Mirror::Ranks] {
+            assert_eq!(m.position(&m.position(&t)), t);
+        }
+        let a1c2 = MoveText::Step(StepText {
+            from: Coord::new(0, 0),
+            to: Coord::new(2, 1),
+            promote: true,
+        });
+        let want = MoveText::Step(StepText {
+            from: Coord::new(2, 0),
+            to: Coord::new(0, 1),
+            promote: true,
+        });
+        assert_eq!(Mirror::Files.move_text(a1c2, 3, 2), want);
+        let drop = MoveText::Drop {
+            piece: 'K',
+            to: Coord::new(0, 0),
+        };
+        assert_eq!(
+            Mirror::Ranks.move_text(drop, 3, 2),
+            MoveText::Drop {
+                piece: 'K',
+                to: Coord::new(0, 1)
+            }
+        );
+    }
+}

@@ -20,6 +20,7 @@
 //! side to move's view first) and the output bias (`i32`). With a network
 //! the evaluation is the network's output plus the terms'.
 
+use super::MAX_WEIGHT;
 use super::net::Network;
 use crate::core::crc32::crc32;
 use std::io::Read;
@@ -131,6 +132,9 @@ impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
         let mut i = 0;
         while i < N {
             terms[i] = u32_at(b, o) as i32;
+            if terms[i] > MAX_WEIGHT || terms[i] < -MAX_WEIGHT {
+                return Err("a term's weight is outside ±100000 centipawns");
+            }
             o += 4;
             i += 1;
         }
@@ -167,6 +171,9 @@ impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
             v += 1;
         }
         let output_bias = u32_at(b, o) as i32;
+        if output_bias > MAX_WEIGHT || output_bias < -MAX_WEIGHT {
+            return Err("the network's output bias is outside ±100000 centipawns");
+        }
         Ok(Params {
             terms,
             net: Some(Network {

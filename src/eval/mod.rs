@@ -62,6 +62,22 @@ pub trait Terms {
     fn scaled(&mut self, div: i32, f: impl FnOnce(&mut Self));
 }
 
+/// Every evaluation stays within this many centipawns of zero, far inside
+/// the search's mate scores: weights loaded from a file (`EvalFile`) must
+/// not be able to fake a mate or overflow the search's arithmetic.
+pub const EVAL_LIMIT: i32 = 20_000;
+
+/// A weights file's terms and output bias stay within this many
+/// centipawns, so that their sum over a position cannot overflow before
+/// `bounded`.
+pub const MAX_WEIGHT: i32 = 100_000;
+
+/// The evaluation, clamped to `EVAL_LIMIT`.
+#[inline(always)]
+pub fn bounded(total: i32) -> i32 {
+    total.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+}
+
 /// The weighted sum of the terms, in centipawns.
 pub struct Sum<'w, const N: usize> {
     weights: &'w [i32; N],

@@ -6,10 +6,11 @@
 use super::files::open_regular;
 use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
+use super::suite;
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::handshake::Timeouts;
 use crate::client::process::Launch;
-use crate::core::RuleValues;
+use crate::core::{RuleValues, with_defaults};
 use crate::games::GameId;
 use crate::protocol::record::{OpeningLine, parse_openings};
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
@@ -101,8 +102,9 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1)]
     rounds: u32,
 
-    /// Opening book: file=FILE [order=sequential|random]. One opening per line: a position
-    /// string, a move list, or both ("<position> moves <moves>"); # starts a comment line.
+    /// Opening book: file=FILE or suite=NAME, [order=sequential|random]. One opening per line:
+    /// a position string, a move list, or both ("<position> moves <moves>"); # starts a comment
+    /// line. suite=default plays the balanced suite shipped for the variant and rule options.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     openings: Vec<String>,
 
@@ -244,7 +246,10 @@ pub struct EngineConfig {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Openings {
-    pub path: PathBuf,
+    /// Where they come from: the file's path, or `suite <variant>/<name>`.
+    pub source: String,
+    /// The shipped suite they are (`variant/name`), if they are one.
+    pub suite: Option<String>,
     pub random: bool,
     /// (line number, opening), in file order.
     pub lines: Vec<(usize, OpeningLine)>,
@@ -460,7 +465,11 @@ fn check(
     let openings = if cli.openings.is_empty() {
         None
     } else {
-        Some(openings(&split_pairs(&cli.openings, "--openings")?)?)
+        Some(openings(
+            &split_pairs(&cli.openings, "--openings")?,
+            variant,
+            &rules,
+        )?)
     };
     let (shard, derived) = match cli.shard.as_deref() {
         Some(s) => {
@@ -702,12 +711,18 @@ fn sprt(keys: &[(String, String)]) -> Result<Sprt, Usage> {
     Sprt::new(e0, e1, alpha, beta, model).map_err(|e| Usage::new(format!("--sprt: {e}")))
 }
 
-fn openings(keys: &[(String, String)]) -> Result<Openings, Usage> {
+fn openings(
+    keys: &[(String, String)],
+    variant: GameId,
+    rules: &[(&'static str, crate::core::OptionValue)],
+) -> Result<Openings, Usage> {
     let mut path = None;
+    let mut suite_name = None;
     let mut random = false;
     for (k, v) in keys {
         match k.as_str() {
             "file" => path = Some(PathBuf::from(v)),
+            "suite" => suite_name = Some(v.clone()),
             "order" => {
                 random = match v.as_str() {
                     "random" => true,
@@ -721,28 +736,48 @@ fn openings(keys: &[(String, String)]) -> Result<Openings, Usage> {
             }
             _ => {
                 return Err(Usage::new(format!(
-                    "--openings: unknown key {k} (expected file, order)"
+                    "--openings: unknown key {k} (expected file, suite, order)"
                 )));
             }
         }
     }
-    let path = path.ok_or_else(|| Usage::new("--openings needs file=FILE"))?;
-    let text = open_regular(&path, std::fs::OpenOptions::new().read(true))
-        .and_then(|mut f| {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
-        })
-        .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
-    let lines = parse_openings(&text)
-        .map_err(|(line, e)| Usage::new(format!("{} line {line}: {e}", path.display())))?;
-    if lines.is_empty() {
-        return Err(Usage::new(format!("{} holds no opening", path.display())));
+    match (path, suite_name) {
+        (Some(_), Some(_)) => Err(Usage::new("--openings: give file= or suite=, not both")),
+        (None, None) => Err(Usage::new("--openings needs file=FILE or suite=NAME")),
+        (None, Some(name)) => {
+            // The suite is for the match's rules: every option, defaults
+            // included.
+            let all = with_defaults(variant.rule_specs(), rules);
+            let s = suite::shipped(variant, &name, &all)
+                .map_err(|e| Usage::new(format!("--openings suite={name}: {e}")))?;
+            let title = s.header.title();
+            Ok(Openings {
+                source: format!("suite {title}"),
+                suite: Some(title),
+                random,
+                lines: s.lines,
+            })
+        }
+        (Some(path), None) => {
+            let text = open_regular(&path, std::fs::OpenOptions::new().read(true))
+                .and_then(|mut f| {
+                    let mut text = String::new();
+                    std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
+                })
+                .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
+            let lines = parse_openings(&text)
+                .map_err(|(n, e)| Usage::new(format!("{} line {n}: {e}", path.display())))?;
+            if lines.is_empty() {
+                return Err(Usage::new(format!("{} holds no opening", path.display())));
+            }
+            Ok(Openings {
+                source: path.display().to_string(),
+                suite: None,
+                random,
+                lines,
+            })
+        }
     }
-    Ok(Openings {
-        path,
-        random,
-        lines,
-    })
 }
 
 /// What a recorded command line (a record's `RefereeCommand` tag) says
@@ -965,6 +1000,23 @@ mod tests {
                 "cannot read",
             ),
             (
+                "--each depth=1 --engine cmd=a --engine cmd=b --openings file=x suite=default",
+                "not both",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --openings suite=nope",
+                "no shipped opening suite nope for kaninariebi with KaniBondAnyType=false",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --openings suite=nope",
+                "shipped: default (rules KaniBondAnyType=false",
+            ),
+            (
+                "--each depth=1 --engine cmd=a --engine cmd=b --openings suite=default \
+                 --rule KaniBondAnyType=true",
+                "no shipped opening suite default for kaninariebi with KaniBondAnyType=true",
+            ),
+            (
                 "--each depth=1 --engine cmd=a --engine cmd=b --concurrency x",
                 "invalid value",
             ),
@@ -1013,6 +1065,23 @@ mod tests {
         assert!(matches!(parse(argv), Ok(Mode::Report(r)) if r.files.len() == 2));
         let argv = ["koma-referee", "--replay", "a.pgn"];
         assert!(matches!(parse(argv), Ok(Mode::Replay(_))));
+    }
+
+    #[test]
+    fn a_shipped_suite_is_found_by_name_for_the_match_rules() {
+        let m = parse_ok(
+            "--each depth=1 --engine cmd=a --engine cmd=b --openings suite=default order=random",
+        );
+        let o = m.openings.unwrap();
+        assert_eq!(o.suite.as_deref(), Some("kaninariebi/default"));
+        assert_eq!(o.source, "suite kaninariebi/default");
+        assert!(o.random);
+        assert!(o.lines.len() >= 1000, "{}", o.lines.len());
+        let m = parse_ok(
+            "--each depth=1 --engine cmd=a --engine cmd=b --openings suite=default \
+             --rule KaniBondAnyType=false",
+        );
+        assert!(m.openings.is_some(), "the defaults, spelled out");
     }
 
     #[test]

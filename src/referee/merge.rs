@@ -172,5 +172,9 @@ fn header(pool: &Pool, players: &[String]) -> Option<String> {
 fn context(pool: &Pool, players: &[String]) -> String {
     let mut limits = pool.limits().to_vec();
     limits.sort_by_key(|(n, _)| players.iter().position(|p| p == n));
-    report::context_line(pool.variant().unwrap_or("?"), &limits)
+    let mut s = report::context_line(pool.variant().unwrap_or("?"), &limits);
+    if let Some((title, size)) = pool.suite() {
+        s.push_str(&report::suite_words(title, size));
+    }
+    s
 }

@@ -4,12 +4,12 @@
 //! reasons) are `client`'s.
 //!
 //! Layout: `cli` (arguments) → `runner` (the match: workers, results) →
-//! `game` (one game), with `opening` and `schedule`; `records`, `state`
-//! (resume), `lock` (one referee per record file), `files` (only regular
-//! files are read), `report` (summaries), `shard` (`--shard`, from a
-//! scheduler's environment), `pool` and `merge` (`--report`: the shards of
-//! a match pooled, followed as they grow), `replay` (`--replay`), `stats`
-//! and `sprt` (the numbers).
+//! `game` (one game), with `opening`, `suite` (the shipped opening suites)
+//! and `schedule`; `records`, `state` (resume), `lock` (one referee per
+//! record file), `files` (only regular files are read), `report`
+//! (summaries), `shard` (`--shard`, from a scheduler's environment), `pool`
+//! and `merge` (`--report`: the shards of a match pooled, followed as they
+//! grow), `replay` (`--replay`), `stats` and `sprt` (the numbers).
 
 pub mod cli;
 pub mod files;
@@ -27,6 +27,7 @@ pub mod shard;
 pub mod sprt;
 pub mod state;
 pub mod stats;
+pub mod suite;
 
 use crate::core::Game;
 use crate::games::GameVisitor;

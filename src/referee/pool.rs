@@ -293,6 +293,15 @@ impl Pool {
             .and_then(|r| tag(&r.tags, tags::VARIANT))
     }
 
+    /// The shipped opening suite the match plays (`variant/name`) and its
+    /// size, from the records' tags.
+    pub fn suite(&self) -> Option<(&str, usize)> {
+        let seen = &self.reference.as_ref()?.tags;
+        let title = tag(seen, tags::OPENING_SUITE)?;
+        let size = tag(seen, tags::OPENING_SUITE_SIZE)?.parse().ok()?;
+        Some((title, size))
+    }
+
     /// Each player's limits, in order of first appearance.
     pub fn limits(&self) -> &[(String, String)] {
         &self.limits

@@ -28,6 +28,8 @@ pub mod tags {
     pub const PLY_COUNT: &str = "PlyCount";
     pub const OPENING_PLIES: &str = "OpeningPlies";
     pub const MAX_PLIES: &str = "MaxPlies";
+    pub const OPENING_SUITE: &str = "OpeningSuite";
+    pub const OPENING_SUITE_SIZE: &str = "OpeningSuiteSize";
     pub const SHARD: &str = "Shard";
     pub const SITE: &str = "Site";
     pub const FIRST_ENGINE: &str = "FirstEngine";
@@ -118,6 +120,9 @@ pub struct RecordHeader<'a> {
     /// By colour; a side without any is written `-`.
     pub limits: [&'a EngineLimits; 2],
     pub max_plies: Option<u32>,
+    /// The shipped opening suite the match plays (`variant/name`) and how
+    /// many openings it holds.
+    pub suite: Option<(&'a str, usize)>,
 }
 
 /// The record of one game: `end` is `None` while it is in progress (then
@@ -176,6 +181,10 @@ pub fn build(
     }
     tag(tags::PLY_COUNT, moves.len().to_string());
     tag(tags::OPENING_PLIES, opening_plies.to_string());
+    if let Some((title, size)) = h.suite {
+        tag(tags::OPENING_SUITE, title.to_string());
+        tag(tags::OPENING_SUITE_SIZE, size.to_string());
+    }
     r.moves = moves.to_vec();
     r.result = result.to_string();
     r

@@ -18,9 +18,10 @@ use std::process::ExitCode;
 
 /// Tags the referee writes that hold a whole number, with the smallest
 /// value each may take.
-const NUMBER_TAGS: [(&str, u64); 5] = [
+const NUMBER_TAGS: [(&str, u64); 6] = [
     (tags::PLY_COUNT, 0),
     (tags::OPENING_PLIES, 0),
+    (tags::OPENING_SUITE_SIZE, 1),
     (tags::MAX_PLIES, 1),
     (tags::GAME, 1),
     (tags::PAIR, 1),

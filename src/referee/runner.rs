@@ -83,7 +83,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     if let Some(o) = &cfg.openings {
         for (line, text) in &o.lines {
             let checked = check::<G>(text, &rules)
-                .map_err(|e| Usage(format!("{} line {line}: {e}", o.path.display())))?;
+                .map_err(|e| Usage(format!("{} line {line}: {e}", o.source)))?;
             book.push(checked);
         }
     }
@@ -291,6 +291,11 @@ fn context(cfg: &MatchConfig) -> String {
     for (n, v) in &cfg.rules {
         s.push_str(&format!(", {n}={v}"));
     }
+    if let Some(o) = &cfg.openings
+        && let Some(title) = &o.suite
+    {
+        s.push_str(&report::suite_words(title, o.lines.len()));
+    }
     s
 }
 
@@ -480,6 +485,10 @@ impl<G: Game> Ctx<'_, G> {
                 &cfg.engines[spec.second].limits,
             ],
             max_plies: cfg.max_plies,
+            suite: cfg
+                .openings
+                .as_ref()
+                .and_then(|o| o.suite.as_deref().map(|t| (t, o.lines.len()))),
         };
         let e = &end.ending;
         let mut record = records::build(&header, Some(e), &end.moves, opening.moves.len());

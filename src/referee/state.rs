@@ -39,7 +39,7 @@ pub fn fingerprint(cfg: &MatchConfig) -> String {
         ));
     }
     if let Some(o) = &cfg.openings {
-        s.push_str(&format!("|{}|{}", o.path.display(), o.random));
+        s.push_str(&format!("|{}|{}", o.source, o.random));
         for (_, line) in &o.lines {
             s.push_str(&format!(
                 "|{:?}|{:?}",

@@ -197,10 +197,10 @@ pub fn evaluate(pos: &Hasami) -> i32 {
 pub fn evaluate_with(pos: &Hasami, w: &Weights) -> i32 {
     let mut s = Sum::new(&w.terms);
     terms(pos, &mut s);
-    match &w.net {
+    crate::eval::bounded(match &w.net {
         None => s.total,
         Some(net) => s.total.wrapping_add(net.evaluate(&inputs(pos))),
-    }
+    })
 }
 
 crate::impl_evaluation!(Hasami, self);

@@ -302,6 +302,12 @@ impl Game for KaniNariEbi {
     /// promotion bit (0..1250); turns with a Bond: 1250 plus the same index
     /// of the Bond movement.
     const MOVE_KEYS: usize = 2 * 2 * board::SQUARES * board::SQUARES;
+    /// The players face each other across files `a` and `e` (their home
+    /// columns) with the River on file `c`, so left and right for them is
+    /// rank 1 against rank 5: Crabs slide along ranks, Shrimps step
+    /// diagonally, captures look along both lines, and the current's
+    /// direction is free. Swapping files would swap the home columns.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Ranks);
 
     fn start(rules: &KaniRules) -> Self {
         let pieces = [board::FILE_A, board::FILE_E];

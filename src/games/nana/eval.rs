@@ -137,10 +137,10 @@ pub fn evaluate(pos: &Nana) -> i32 {
 pub fn evaluate_with(pos: &Nana, w: &Weights) -> i32 {
     let mut s = Sum::new(&w.terms);
     terms(pos, &mut s);
-    match &w.net {
+    crate::eval::bounded(match &w.net {
         None => s.total,
         Some(net) => s.total.wrapping_add(net.evaluate(&inputs(pos))),
-    }
+    })
 }
 
 crate::impl_evaluation!(Nana, self);

@@ -193,6 +193,10 @@ impl Game for Negaeri {
     /// Board moves `from * 36 + to`, then drops `1296 + kind * 36 + to`,
     /// then the pass.
     const MOVE_KEYS: usize = board::SQUARES * board::SQUARES + 3 * board::SQUARES + 1;
+    /// Shogi's King, Rook, Bishop and Pawn move the same to either side and
+    /// sandwiches close along every line; only the start position is
+    /// lopsided (the King on c1), which the rules of play do not see.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
 
     fn start(rules: &NegaeriRules) -> Self {
         let mut p = Negaeri {

@@ -1,0 +1,137 @@
+//! `koma openings` as a user runs it (bad arguments exit 2, a suite on
+//! standard output that `--check` accepts and a tampered one it refuses),
+//! and the referee playing a shipped suite by name: its openings in order,
+//! the suite named in the summary, the records and `--report`.
+
+mod referee;
+use koma::protocol::record::tag_number;
+use koma::referee::suite;
+use referee::*;
+use std::process::Command;
+use std::time::Duration;
+
+fn koma(args: &[&str]) -> std::process::Output {
+    Command::new(KOMA).args(args).output().expect("koma runs")
+}
+
+#[test]
+fn bad_generator_arguments_exit_2_with_a_message() {
+    let cases: [(&[&str], &str); 9] = [
+        (&["--plies", "5-3"], "--plies 5-3"),
+        (&["--plies", "x"], "expected A-B or N"),
+        (&["--window", "5"], "expected LO,HI"),
+        (&["--window=5,-5"], "lowest score"),
+        (&["--variant", "chess"], "unknown variant chess"),
+        (&["--rule", "Nope=1"], "no rule option Nope"),
+        (&["--depth", "0"], "--depth must be at least 1"),
+        (&["--playout", "best"], "invalid value"),
+        (&["--check", "/nonexistent/suite.txt"], "cannot read"),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["openings"];
+        all.extend_from_slice(args);
+        let out = koma(&all);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_generated_suite_passes_its_check_and_a_tampered_one_fails() {
+    let (dir, _) = scratch("openings-gen");
+    let out = koma(&[
+        "openings",
+        "--variant",
+        "hasami",
+        "--positions",
+        "4",
+        "--depth",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let s = suite::parse(&text).unwrap();
+    assert_eq!(s.lines.len(), 4);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("4/4 kept"), "progress on stderr: {err}");
+    assert!(
+        s.header
+            .field("command")
+            .unwrap()
+            .starts_with("koma openings --variant hasami --name default --positions 4")
+    );
+    assert!(s.header.field("build").unwrap().contains(", bench "));
+    let file = dir.join("s.txt");
+    std::fs::write(&file, &text).unwrap();
+    let f = file.to_str().unwrap();
+    let out = koma(&["openings", "--check", f, "--depth", "2"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(
+        said.contains("all legal, unfinished and distinct"),
+        "{said}"
+    );
+    assert!(said.contains("scores at depth 2: 4 positions"), "{said}");
+    // The first opening twice.
+    let first = text.lines().find(|l| !l.starts_with('#')).unwrap();
+    let doubled = text.replace("# positions: 4", "# positions: 5") + first + "\n";
+    std::fs::write(&file, doubled).unwrap();
+    let out = koma(&["openings", "--check", f]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("the same position as line"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_referee_plays_a_shipped_suite_by_name_and_says_so() {
+    let (dir, token) = scratch("openings-suite");
+    let pgn = dir.join("games.pgn");
+    let s = suite::shipped(
+        koma::games::GameId::KaniNariEbi,
+        "default",
+        &[("KaniBondAnyType", koma::core::OptionValue::Check(false))],
+    )
+    .unwrap();
+    let n = s.lines.len();
+    let r = run(
+        &args(&format!(
+            "--engine cmd={KOMA} name=a --engine cmd={KOMA} name=b --each depth=1 \
+             --openings suite=default --games 2 --rounds 2 --max-plies 60 --pgnout {}",
+            pgn.display()
+        )),
+        &token,
+        Duration::from_secs(120),
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let words = format!("suite kaninariebi/default ({n} openings)");
+    assert!(r.stdout.contains(&words), "{}", r.stdout);
+    let recs = records(&pgn);
+    assert_eq!(recs.len(), 4);
+    for rec in &recs {
+        assert_eq!(rec.tag("OpeningSuite"), Some("kaninariebi/default"));
+        assert_eq!(tag_number(rec, "OpeningSuiteSize"), Some(n as u64));
+        // Pair k plays line k of the suite, in file order.
+        let pair = tag_number(rec, "Pair").unwrap() as usize;
+        let line = &s.lines[pair - 1].1.moves;
+        assert_eq!(tag_number(rec, "OpeningPlies"), Some(line.len() as u64));
+        let book: Vec<_> = rec.moves[..line.len()].iter().map(|m| m.mv).collect();
+        assert_eq!(&book, line);
+    }
+    assert_replays(&pgn);
+    let report = Command::new(REFEREE)
+        .arg("--report")
+        .arg(&pgn)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&report.stdout).contains(&words));
+    let _ = std::fs::remove_dir_all(&dir);
+}

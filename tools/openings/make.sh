@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Makes the shipped opening suites again (tools/openings/<game>.txt, embedded
+# in koma-referee for --openings suite=default). Each suite's header repeats
+# its command and names the build that made it: the search decides what is
+# kept, so another build (another `koma bench` signature) makes another suite.
+# Usage: tools/openings/make.sh [GAME...]   (default: all four)
+#   KOMA (environment): the koma binary, default target/release/koma
+#   THREADS (environment): threads, default every core (the output does not depend on it)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+koma=${KOMA:-target/release/koma}
+threads=${THREADS:+--threads $THREADS}
+
+make_suite() { # game, then the generator's settings
+    local g=$1
+    shift
+    echo "== $g" >&2
+    local t0=$SECONDS
+    nice -n 5 "$koma" openings --variant "$g" --name default "$@" $threads \
+        --out "tools/openings/$g.txt"
+    echo "== $g: $((SECONDS - t0)) s" >&2
+}
+
+for g in ${@:-kaninariebi hasami nana negaeri}; do
+    case $g in
+    kaninariebi)
+        make_suite kaninariebi --positions 3000 --plies 8-12 --depth 9 --window=-40,40 --seed 1 \
+            --playout weighted --temperature 20 --max-candidates 60000 ;;
+    hasami)
+        make_suite hasami --positions 2000 --plies 8-12 --depth 8 --window=-30,30 --seed 1 \
+            --playout weighted --temperature 20 --max-candidates 40000 ;;
+    nana)
+        # Every position 2 to 4 plies in (23k, up to mirror images) is scored:
+        # the suite holds all the balanced ones.
+        make_suite nana --positions 30000 --plies 2-4 --depth 12 --window=-50,50 --seed 1 \
+            --playout all --max-candidates 30000 ;;
+    negaeri)
+        make_suite negaeri --positions 2000 --plies 6-10 --depth 5 --window=-60,60 --seed 1 \
+            --playout weighted --temperature 30 --max-candidates 60000 ;;
+    *)
+        echo "unknown game $g" >&2
+        exit 2 ;;
+    esac
+done
