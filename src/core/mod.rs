@@ -21,7 +21,7 @@ pub mod zobrist;
 
 pub use color::Color;
 pub use coord::Coord;
-pub use game::{Game, MoveHint, PositionError, game_status, mirror};
+pub use game::{Game, MoveHint, PositionError, Tuning, game_status, mirror};
 pub use history::{History, status_with_history};
 pub use line::{GameLine, LineError, ReplayError};
 pub use movelist::{MoveList, MoveSink};
