@@ -50,6 +50,14 @@ pub trait Evaluation: Game {
     fn terms_file(terms: &[i32]) -> Vec<u8>;
 }
 
+/// The weight in force of having the move (every game's `tempo` term).
+pub fn tempo_weight<G: Evaluation>() -> i32 {
+    G::term_names()
+        .iter()
+        .position(|&n| n == "tempo")
+        .map_or(0, |i| G::terms_in_force()[i])
+}
+
 /// Where an evaluation puts its terms. The engine sums them with its
 /// integer weights (`Sum`); the trainer reads the counts (`Dense`), so its
 /// gradient is exactly the evaluation's.

@@ -88,15 +88,15 @@ impl Game for Hasami {
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
     const MOVE_KEYS: usize = board::SQUARES * board::SQUARES;
+    /// Rook moves, sandwiches, corners and the win counts know no left
+    /// or right.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
     /// The destination: every man is alike.
     const CONT_KEYS: usize = board::SQUARES;
     const TUNING: Tuning = Tuning {
         contempt: 20,
         ..Tuning::DEFAULT
     };
-    /// Rook moves, sandwiches, corners and the win counts know no left
-    /// or right.
-    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
 
     fn start(rules: &HasamiRules) -> Self {
         let men = [board::RANK_1, board::RANK_9];

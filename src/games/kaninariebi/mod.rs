@@ -302,16 +302,16 @@ impl Game for KaniNariEbi {
     /// promotion bit (0..1250); turns with a Bond: 1250 plus the same index
     /// of the Bond movement.
     const MOVE_KEYS: usize = 2 * 2 * board::SQUARES * board::SQUARES;
-    /// The normal movement's resting square, the kind the piece rests as,
-    /// and whether a Bond follows.
-    const CONT_KEYS: usize = 4 * board::SQUARES;
-    const CHECKS: bool = true;
     /// The players face each other across files `a` and `e` (their home
     /// columns) with the River on file `c`, so left and right for them is
     /// rank 1 against rank 5: Crabs slide along ranks, Shrimps step
     /// diagonally, captures look along both lines, and the current's
     /// direction is free. Swapping files would swap the home columns.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Ranks);
+    /// The normal movement's resting square, the kind the piece rests as,
+    /// and whether a Bond follows.
+    const CONT_KEYS: usize = 4 * board::SQUARES;
+    const CHECKS: bool = true;
 
     fn start(rules: &KaniRules) -> Self {
         let pieces = [board::FILE_A, board::FILE_E];
@@ -430,6 +430,21 @@ impl Game for KaniNariEbi {
         eval::evaluate(self)
     }
 
+    /// The River squares each movement may have entered by; a Bond step
+    /// is looked at on the board after the turn's first movement.
+    fn hint(&self, mv: Move) -> MoveHint {
+        let mut via = vec![self.river_entries(mv.first(), false)];
+        if let Some(b) = mv.bond() {
+            let mut mid = self.clone();
+            mid.apply(mv.first());
+            via.push(mid.river_entries(b, true));
+        }
+        MoveHint {
+            via,
+            flips: Vec::new(),
+        }
+    }
+
     /// No King here: the check is the opponent's win with its next normal
     /// movement, its third Shrimp by a promotion or its third capture, as
     /// the evaluation sees it (a win by a Bond step is not looked for).
@@ -445,21 +460,6 @@ impl Game for KaniNariEbi {
             || self.shrimps(us).count_ones() >= 2
             || self.pieces(us.opponent()).count_ones() <= PIECES - 2;
         could && self.play(mv).in_check()
-    }
-
-    /// The River squares each movement may have entered by; a Bond step
-    /// is looked at on the board after the turn's first movement.
-    fn hint(&self, mv: Move) -> MoveHint {
-        let mut via = vec![self.river_entries(mv.first(), false)];
-        if let Some(b) = mv.bond() {
-            let mut mid = self.clone();
-            mid.apply(mv.first());
-            via.push(mid.river_entries(b, true));
-        }
-        MoveHint {
-            via,
-            flips: Vec::new(),
-        }
     }
 
     /// Turns that capture or promote, as generation noted them (`mv` must

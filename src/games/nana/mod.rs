@@ -325,6 +325,10 @@ impl Game for Nana {
     const MOVE_KEYS: usize = 2 * board::SQUARES * board::SQUARES;
     /// The file `koma solve nana --out FILE` writes.
     const TABLE_OPTION: Option<&'static str> = Some("NanaTable");
+    /// Every piece's moves are the same to the left and to the right (the
+    /// Swallow's wings step both ways), and the closed square b2 is on the
+    /// middle file.
+    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
     const CHECKS: bool = true;
     /// Moves that give check, and the moves of a node in check, are not
     /// reduced: reducing them by a ply less, as the other games do, lost
@@ -333,10 +337,6 @@ impl Game for Nana {
         reduce_checks: false,
         ..Tuning::DEFAULT
     };
-    /// Every piece's moves are the same to the left and to the right (the
-    /// Swallow's wings step both ways), and the closed square b2 is on the
-    /// middle file.
-    const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
 
     fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Tablebase<Nana>>, String> {
         let t = tablebase::NanaTable::load(index::Index::get(), path)?;

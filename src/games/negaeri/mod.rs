@@ -193,13 +193,13 @@ impl Game for Negaeri {
     /// Board moves `from * 36 + to`, then drops `1296 + kind * 36 + to`,
     /// then the pass.
     const MOVE_KEYS: usize = board::SQUARES * board::SQUARES + 3 * board::SQUARES + 1;
-    /// Piece kind (7) or dropped kind (3) by destination, then the pass.
-    const CONT_KEYS: usize = 10 * board::SQUARES + 1;
-    const CHECKS: bool = true;
     /// Shogi's King, Rook, Bishop and Pawn move the same to either side and
     /// sandwiches close along every line; only the start position is
     /// lopsided (the King on c1), which the rules of play do not see.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    /// Piece kind (7) or dropped kind (3) by destination, then the pass.
+    const CONT_KEYS: usize = 10 * board::SQUARES + 1;
+    const CHECKS: bool = true;
 
     fn start(rules: &NegaeriRules) -> Self {
         let mut p = Negaeri {

@@ -7,6 +7,7 @@ use super::*;
 use crate::core::{
     Game, History, OptionValue, PieceText, Rules, game_status, perft, status_with_history,
 };
+use crate::eval::tempo_weight;
 use crate::games::conformance::{
     Lcg, check_position, is_legal, move_strings, play, position, random_playouts,
 };
@@ -1177,8 +1178,11 @@ fn evaluation_counts_material_and_is_from_the_side_to_moves_view() {
     let p = Negaeri::start(&rules());
     // The first player holds one more pawn.
     assert!(p.evaluate() > 0);
+    // The same position with the second player to move holding the
+    // first's pieces: the negation, but for having the move.
     let q = pos("2bkr1/2ppp1/6/6/1PPP2/1RKB2[RBPPPPrbppp] b 0 1");
-    assert_eq!(q.evaluate(), -p.evaluate());
+    let tempo = tempo_weight::<Negaeri>();
+    assert_eq!(q.evaluate(), 2 * tempo - p.evaluate());
     // A flip is worth more than the pawn it costs.
     let p = game("Pe3 pc3 pd3 Kf1 ka6", "P", 'w');
     let good = play(&p, "P@b3");
