@@ -4,10 +4,12 @@
 //! Layers, arrows pointing down only (a test, `tests/layers.rs`, keeps them
 //! so): `board` (the web board) and `openings` (making opening suites) →
 //! `referee` (matches) → `client` (an engine process seen from outside) →
-//! `engine` (the engine's protocol loop) → `solve` (Nana's retrograde
-//! solver) → `search` (generic over `core::Game`, never naming a game) →
-//! `protocol` (the only parser of protocol text) → `games` (the four games
-//! and the registry) → `core` (the game-agnostic vocabulary).
+//! `engine` (the engine's protocol loop) → `learn` (self-play data and the
+//! fit of evaluation weights) → `solve` (Nana's retrograde solver) →
+//! `search` (generic over `core::Game`, never naming a game) → `protocol`
+//! (the only parser of protocol text) → `games` (the four games and the
+//! registry) → `eval` (evaluations as terms times weights, the weights
+//! file) → `core` (the game-agnostic vocabulary).
 
 /// Diagnostics go to stderr through the `log` crate, at `warn` unless
 /// `RUST_LOG` says otherwise (`RUST_LOG=debug` shows every line to and
@@ -25,7 +27,9 @@ pub mod board;
 pub mod client;
 pub mod core;
 pub mod engine;
+pub mod eval;
 pub mod games;
+pub mod learn;
 pub mod openings;
 pub mod protocol;
 pub mod referee;

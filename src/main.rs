@@ -67,9 +67,73 @@ enum Job {
         #[arg(long, default_value_t = 30)]
         per_distance: usize,
     },
+    /// Self-play data for fitting the evaluation: games at a fixed node
+    /// count from random-plies openings, one line per quiet position with
+    /// the search's score and the game's result (format: src/learn/record.rs).
+    /// Rerun with the same settings to resume; the file is the same for a
+    /// seed whatever --threads.
+    Datagen {
+        /// The game, by its UCI_Variant name.
+        #[arg(long, value_parser = game_names())]
+        variant: String,
+        /// Games in the file when done.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// Random legal moves that open each game (not recorded).
+        #[arg(long, default_value_t = 8)]
+        random_plies: u32,
+        /// Seed of the random plies.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// A game that reaches this many plies is scored a draw.
+        #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(1..))]
+        max_plies: u32,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// The data file (appended to when it holds games of these settings).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Fits a game's evaluation weights to self-play data (Texel's method:
+    /// logistic regression of the results), printing the loss on held-out
+    /// games; writes the fitted weights as a weights file (EvalFile).
+    Tune {
+        /// The game, by its UCI_Variant name.
+        #[arg(long, value_parser = game_names())]
+        variant: String,
+        /// Data files written by `koma datagen` for this game.
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        /// Where to write the fitted weights.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Full passes over the data.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        epochs: u32,
+        /// Share of the game's result in the target, the rest the search's score.
+        #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
+        lambda: f64,
+        /// Adam's step, in centipawns.
+        #[arg(long, default_value_t = 1.0)]
+        rate: f64,
+        /// One game in this many (by index) is kept out of the fit to measure it.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
+        holdout: u64,
+    },
     /// Makes an opening suite: playouts scored by a fixed search, kept inside a score window,
     /// without duplicates or mirror images (or checks a suite with --check).
     Openings(Box<koma::openings::cli::Args>),
+}
+
+fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{s} is not a number from 0 to 1")),
+    }
 }
 
 /// The games `--variant` accepts; clap lists them in `--help` and in the
@@ -107,6 +171,8 @@ fn main() -> ExitCode {
         Job::Bench { .. } => "bench",
         Job::Perft { .. } => "perft",
         Job::Solve { .. } => "solve",
+        Job::Datagen { .. } => "datagen",
+        Job::Tune { .. } => "tune",
         Job::Openings(_) => "openings",
     };
     match run(job, &out) {
@@ -177,6 +243,59 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                 }
             };
             out.line(report.trim_end());
+        }
+        Job::Datagen {
+            variant,
+            games,
+            nodes,
+            random_plies,
+            seed,
+            max_plies,
+            threads,
+            out: path,
+        } => {
+            let game = GameId::from_name(&variant)
+                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
+            let s = koma::learn::datagen::DatagenSettings {
+                games,
+                nodes,
+                random_plies,
+                seed,
+                max_plies,
+                threads: threads as usize,
+                out: path,
+            };
+            let (games, positions) =
+                koma::learn::datagen(game, &s, |l| eprintln!("{l}")).map_err(anyhow::Error::msg)?;
+            out.line(format_args!(
+                "{game}: {games} games, {positions} positions in {}",
+                s.out.display()
+            ));
+        }
+        Job::Tune {
+            variant,
+            data,
+            out: path,
+            epochs,
+            lambda,
+            rate,
+            holdout,
+        } => {
+            let game = GameId::from_name(&variant)
+                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
+            let s = koma::learn::tune::TuneSettings {
+                data,
+                epochs,
+                lambda,
+                rate,
+                holdout,
+            };
+            let fitted =
+                koma::learn::tune(game, &s, |l| out.line(l)).map_err(anyhow::Error::msg)?;
+            if let Some(p) = path {
+                std::fs::write(&p, &fitted.file)
+                    .with_context(|| format!("cannot write {}", p.display()))?;
+            }
         }
         // main() runs the generator itself: it keeps its own exit status.
         Job::Openings(_) => {}

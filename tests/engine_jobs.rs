@@ -26,12 +26,23 @@ fn perft_sum(lines: &[String]) -> (u64, u64) {
     (rows, total)
 }
 
-#[test]
-fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
+/// Starts `job`, lets it run 200 ms, ends it with `end`: the process
+/// must be gone within 100 ms.
+fn ends_within_100_ms(job: &str, end: impl FnOnce(&mut Koma)) {
     let _serial = one_at_a_time();
     let mut k = Koma::spawn();
-    k.send("go perft 50");
+    k.send(job);
     std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    end(&mut k);
+    assert!(k.wait_exit(T));
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(100), "took {took:?}");
+}
+
+/// `isready` answered within 500 ms while a job runs: the lines up to
+/// `readyok`.
+fn ready_at_once(k: &mut Koma) -> Vec<String> {
     let t = Instant::now();
     k.send("isready");
     let lines = k.read_until(T, |l| l == "readyok");
@@ -40,7 +51,12 @@ fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
         "{:?}",
         t.elapsed()
     );
-    assert_eq!(lines, ["readyok"], "the perft goes on");
+    lines
+}
+
+/// `stop` ends the running job within 100 ms, its count marked partial:
+/// the lines up to `Nodes searched`.
+fn stop_ends_it_partial(k: &mut Koma) -> Vec<String> {
     let t = Instant::now();
     k.send("stop");
     let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
@@ -49,8 +65,18 @@ fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
         "{:?}",
         t.elapsed()
     );
-    let last = lines.last().unwrap();
-    assert!(last.ends_with(" (partial)"), "{lines:?}");
+    assert!(lines.last().unwrap().ends_with(" (partial)"), "{lines:?}");
+    lines
+}
+
+#[test]
+fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("go perft 50");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(ready_at_once(&mut k), ["readyok"], "the perft goes on");
+    let lines = stop_ends_it_partial(&mut k);
     // Every counted node is in a row; the move cut short is marked.
     let (rows, total) = perft_sum(&lines);
     assert_eq!(rows, total, "{lines:?}");
@@ -69,28 +95,12 @@ fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
 
 #[test]
 fn end_of_input_during_go_perft_exits_within_100_ms() {
-    let _serial = one_at_a_time();
-    let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.close_stdin();
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+    ends_within_100_ms("go perft 50", Koma::close_stdin);
 }
 
 #[test]
 fn quit_during_go_perft_exits_within_100_ms() {
-    let _serial = one_at_a_time();
-    let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.send("quit");
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+    ends_within_100_ms("go perft 50", |k| k.send("quit"));
 }
 
 #[test]
@@ -99,55 +109,72 @@ fn bench_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
     let mut k = Koma::spawn();
     k.send("bench");
     std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.send("isready");
-    let lines = k.read_until(T, |l| l == "readyok");
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
+    let lines = ready_at_once(&mut k);
     assert!(
         !lines.iter().any(|l| l.starts_with("Nodes searched")),
         "{lines:?}"
     );
-    let t = Instant::now();
-    k.send("stop");
-    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        t.elapsed()
-    );
-    assert!(lines.last().unwrap().ends_with(" (partial)"), "{lines:?}");
+    stop_ends_it_partial(&mut k);
     k.send("isready");
     k.read_until(T, |l| l == "readyok");
 }
 
 #[test]
 fn end_of_input_during_bench_exits_within_100_ms() {
-    let _serial = one_at_a_time();
-    let mut k = Koma::spawn();
-    k.send("bench");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.close_stdin();
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+    ends_within_100_ms("bench", Koma::close_stdin);
 }
 
-/// Runs `koma ARGS` to its end: exit code, stdout, stderr.
-fn koma_job(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_koma"))
+/// Runs `koma ARGS` to its end with `input` on stdin and `RUST_LOG` set
+/// to `log` (unset when empty): exit code, stdout, stderr.
+fn koma_run(args: &[&str], log: &str, input: &str) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_koma"));
+    command.env_remove("RUST_LOG");
+    if !log.is_empty() {
+        command.env("RUST_LOG", log);
+    }
+    let mut child = command
         .args(args)
-        .output()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+fn koma_job(args: &[&str]) -> (Option<i32>, String, String) {
+    koma_run(args, "", "")
+}
+
+#[test]
+fn rust_log_debug_shows_option_changes_and_time_decisions_on_stderr_only() {
+    let input = "setoption name Hash value 4\n\
+                 position startpos\n\
+                 go wtime 2000 btime 2000 winc 0 binc 0\n\
+                 quit\n";
+    let (code, out, err) = koma_run(&[], "debug", input);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("option Hash = 4"), "{err}");
+    assert!(err.contains("time for this move: soft "), "{err}");
+    assert!(
+        !out.contains("option Hash") && !out.contains("time for"),
+        "{out}"
+    );
+    // At the default level the engine says nothing on stderr.
+    let (_, _, quiet) = koma_run(&[], "", input);
+    assert_eq!(quiet, "");
 }
 
 #[test]

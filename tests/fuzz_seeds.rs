@@ -100,3 +100,8 @@ fn board_api() {
 fn nana_table() {
     run("nana_table", doors::nana_table::nana_table);
 }
+
+#[test]
+fn eval_file() {
+    run("eval_file", doors::eval_file::eval_file);
+}

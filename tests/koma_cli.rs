@@ -76,3 +76,95 @@ fn perft_of_a_bad_position_says_why() {
     assert_eq!(code, 2);
     assert!(err.contains("illegal move at a3a4"), "{err}");
 }
+
+/// Bad arguments to datagen and tune name the argument and exit 2, and
+/// leave no file behind.
+#[test]
+fn datagen_and_tune_refuse_bad_arguments_with_exit_2() {
+    let out = std::env::temp_dir().join(format!("koma-cli-{}-data.txt", std::process::id()));
+    let o = out.to_str().unwrap();
+    for (args, says) in [
+        (
+            vec!["datagen", "--variant", "chess", "--games", "3", "--out", o],
+            "chess",
+        ),
+        (
+            vec!["datagen", "--variant", "nana", "--games", "0", "--out", o],
+            "--games",
+        ),
+        (
+            vec![
+                "datagen",
+                "--variant",
+                "nana",
+                "--games",
+                "2",
+                "--nodes",
+                "x",
+                "--out",
+                o,
+            ],
+            "--nodes",
+        ),
+        (
+            vec!["datagen", "--variant", "nana", "--games", "2"],
+            "--out",
+        ),
+        (vec!["tune", "--variant", "nana"], "--data"),
+        (
+            vec!["tune", "--variant", "nana", "--data", o, "--lambda", "2"],
+            "--lambda",
+        ),
+        (
+            vec!["tune", "--variant", "nana", "--data", o, "--holdout", "1"],
+            "--holdout",
+        ),
+    ] {
+        let (code, _, err) = koma(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert!(!out.exists());
+}
+
+/// A short datagen run writes whole games that tune reads back.
+#[test]
+fn datagen_writes_games_that_tune_fits() {
+    let out = std::env::temp_dir().join(format!("koma-cli-{}-nana.txt", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    let o = out.to_str().unwrap();
+    let (code, stdout, err) = koma(&[
+        "datagen",
+        "--variant",
+        "nana",
+        "--games",
+        "30",
+        "--nodes",
+        "300",
+        "--random-plies",
+        "3",
+        "--out",
+        o,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.starts_with("nana: 30 games, "), "{stdout}");
+    assert!(err.contains("games 30/30 positions "), "{err}");
+    let (code, stdout, err) = koma(&[
+        "tune",
+        "--variant",
+        "nana",
+        "--data",
+        o,
+        "--epochs",
+        "20",
+        "--holdout",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("validation loss"), "{stdout}");
+    // Data of one game is refused by another's fit.
+    let (code, _, err) = koma(&["tune", "--variant", "hasami", "--data", o]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("data of another game"), "{err}");
+    std::fs::remove_file(&out).unwrap();
+}

@@ -499,3 +499,24 @@ fn one_record_file_under_two_names_gets_each_record_once() {
     assert_eq!(records(&pgn).len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn rust_log_debug_shows_every_engine_line_with_its_time_on_stderr_only() {
+    let (_dir, token) = scratch("rust-log");
+    let a = args(&format!(
+        "--engine cmd={KOMA} name=a --engine cmd={KOMA} name=b --games 1 --max-plies 6 \
+         --each depth=1"
+    ));
+    let r = run_with(&a, &token, LIMIT, &[("RUST_LOG", "koma::client=debug")]);
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let timed = |what: &str| {
+        r.stderr
+            .lines()
+            .any(|l| l.starts_with("[20") && l.contains(what))
+    };
+    for what in ["a(", "b(", " > go ", " < bestmove ", " > quit"] {
+        assert!(timed(what), "no {what:?} in\n{}", r.stderr);
+    }
+    assert!(!r.stdout.contains("bestmove"), "{}", r.stdout);
+    assert_no_leftovers(&token);
+}

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod display;
+pub mod evalfile;
 pub mod jobs;
 pub mod memory;
 pub mod options;

@@ -12,6 +12,7 @@ pub const CLEAR_HASH: &str = "Clear Hash";
 pub const THREADS: &str = "Threads";
 pub const MULTIPV: &str = "MultiPV";
 pub const SKILL: &str = "Skill";
+pub const EVAL_FILE: &str = "EvalFile";
 
 /// Threads beyond this are refused: more than any machine here has.
 pub const MAX_THREADS: i64 = 256;
@@ -35,6 +36,7 @@ impl OptionStore {
             OptionSpec::spin(THREADS, 1, 1, MAX_THREADS),
             OptionSpec::spin(MULTIPV, 1, 1, 256),
             OptionSpec::combo(SKILL, "hard", Skill::NAMES),
+            OptionSpec::text(EVAL_FILE, ""),
         ];
         for &g in GameId::ALL {
             if let Some(name) = super::session::table_option(g) {

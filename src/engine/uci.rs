@@ -4,12 +4,12 @@
 //! changes nothing and gets `info string error: …`.
 
 use super::options::{
-    CLEAR_HASH, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
+    CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
 use super::session::{
     PerftJob, SearchJob, Session, SharedTable, load_table, new_session, table_option,
 };
-use super::{Output, bench, memory};
+use super::{Output, bench, evalfile, memory};
 use crate::core::{Color, OptionValue, Outcome};
 use crate::games::GameId;
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
@@ -38,6 +38,8 @@ enum OptionChange {
         table: Option<SharedTable>,
     },
     Variant(OptionValue, Box<dyn Session>),
+    /// `EvalFile`: the weights read and checked, to put in force.
+    Eval(OptionValue, evalfile::Install),
     /// Any other option; `session` is the current game started again
     /// under its new rules when `name` is one of them.
     Set {
@@ -226,6 +228,7 @@ impl Engine {
     fn set_option(&mut self, name: &str, raw: Option<&str>) {
         match self.prepare_option(name, raw) {
             Ok(change) => {
+                log::debug!("option {name} = {}", raw.unwrap_or("(button)"));
                 self.stop_search();
                 self.apply_option(change);
             }
@@ -246,6 +249,16 @@ impl Engine {
                 return Ok(OptionChange::Hash(tt, value));
             }
             CLEAR_HASH => return Ok(OptionChange::ClearHash),
+            EVAL_FILE => {
+                let path = value.as_str().unwrap_or("");
+                let game = self.session.game();
+                let install = evalfile::prepare(game, path).map_err(|e| {
+                    format!(
+                        "cannot use {path} as EvalFile: {e}; {game} keeps the evaluation it had"
+                    )
+                })?;
+                return Ok(OptionChange::Eval(value, install));
+            }
             _ => {}
         }
         if let Some(&game) = GameId::ALL.iter().find(|&&g| table_option(g) == Some(name)) {
@@ -303,6 +316,12 @@ impl Engine {
                 self.options.set(HASH, value);
             }
             OptionChange::ClearHash => self.tt.clear(),
+            OptionChange::Eval(value, install) => match install() {
+                Ok(()) => self.options.set(EVAL_FILE, value),
+                Err(e) => self.out.error(format!(
+                    "cannot use {value} as EvalFile: {e}; the evaluation stays as it was"
+                )),
+            },
             OptionChange::Table {
                 game,
                 name,
@@ -364,6 +383,14 @@ impl Engine {
             })
         };
         let hold = g.infinite || g.ponder;
+        if let Some((soft, hard)) = budget {
+            log::debug!(
+                "time for this move: soft {} ms, hard {} ms{}",
+                soft.as_millis(),
+                hard.as_millis(),
+                if g.ponder { " (from ponderhit)" } else { "" }
+            );
+        }
         if let (Some((soft, hard)), false) = (budget, g.ponder) {
             limits.arm(soft, hard);
         }

@@ -530,11 +530,6 @@ pub fn tag_number(r: &Record, name: &str) -> Option<u64> {
     r.tag(name).and_then(|v| v.trim().parse().ok())
 }
 
-/// Whether `s` is one of the record result tokens.
-pub fn is_result(s: &str) -> bool {
-    RESULTS.contains(&s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -297,9 +297,17 @@ pub enum Mode {
     Replay(PathBuf),
 }
 
-/// Parses the command line. clap's own errors (and `--help`) come back as
-/// `Err(Ok(clap::Error))`, the referee's checks as `Err(Err(Usage))`.
-pub fn parse<I, T>(args: I) -> Result<Mode, Result<clap::Error, Usage>>
+/// Why a command line gives no `Mode`.
+#[derive(Debug)]
+pub enum CliError {
+    /// clap's own errors, and `--help` and `--version` (which clap prints).
+    Clap(clap::Error),
+    /// The referee's checks of what clap accepted.
+    Usage(Usage),
+}
+
+/// Parses the command line.
+pub fn parse<I, T>(args: I) -> Result<Mode, CliError>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
@@ -313,15 +321,15 @@ where
     let matches = cmd
         .clone()
         .try_get_matches_from(args)
-        .map_err(|e| Ok(without_far_fetched_suggestion(e, &cmd)))?;
-    let cli = Cli::from_arg_matches(&matches).map_err(Ok)?;
+        .map_err(|e| CliError::Clap(without_far_fetched_suggestion(e, &cmd)))?;
+    let cli = Cli::from_arg_matches(&matches).map_err(CliError::Clap)?;
     // Each --engine occurrence is one engine.
     let engines: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
     let env = |k: &str| std::env::var(k).ok();
-    check(cli, engines, &super::records::shell_words(&words), &env).map_err(Err)
+    check(cli, engines, &super::records::shell_words(&words), &env).map_err(CliError::Usage)
 }
 
 /// clap suggests the most similar option even when it is not similar at
@@ -889,8 +897,8 @@ mod tests {
     fn usage(args: &str) -> String {
         let argv = std::iter::once("koma-referee").chain(args.split_whitespace());
         match parse(argv) {
-            Err(Err(Usage(m))) => m,
-            Err(Ok(e)) => e.to_string(),
+            Err(CliError::Usage(Usage(m))) => m,
+            Err(CliError::Clap(e)) => e.to_string(),
             Ok(m) => panic!("{args} was accepted: {m:?}"),
         }
     }
@@ -1022,7 +1030,7 @@ mod tests {
 
     fn clap_error(args: &[&str]) -> String {
         match parse(std::iter::once("koma-referee").chain(args.iter().copied())) {
-            Err(Ok(e)) => e.render().to_string(),
+            Err(CliError::Clap(e)) => e.render().to_string(),
             other => panic!("{args:?}: {other:?}"),
         }
     }

@@ -42,11 +42,11 @@ where
 {
     let mode = match cli::parse(args) {
         Ok(m) => m,
-        Err(Ok(clap_err)) => {
+        Err(cli::CliError::Clap(clap_err)) => {
             let _ = clap_err.print();
             return ExitCode::from(if clap_err.use_stderr() { 2 } else { 0 });
         }
-        Err(Err(usage)) => return usage_error(&usage),
+        Err(cli::CliError::Usage(usage)) => return usage_error(&usage),
     };
     match mode {
         cli::Mode::Replay(p) => replay::run_replay(&p),

@@ -5,7 +5,7 @@
 //! Zero counts are regularised to 1e-3 as fastchess does; the equations are
 //! solved with the ITP method to a tighter tolerance than fastchess's.
 
-use super::stats::Tally;
+use super::stats::{Tally, mean_var};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Model {
@@ -130,12 +130,6 @@ fn regularize(c: u64) -> f64 {
 /// Expected score at a logistic Elo difference.
 pub fn logistic_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
-
-fn mean_var<const N: usize>(x: &[f64; N], p: &[f64; N]) -> (f64, f64) {
-    let mu: f64 = (0..N).map(|i| x[i] * p[i]).sum();
-    let var = (0..N).map(|i| p[i] * (x[i] - mu) * (x[i] - mu)).sum();
-    (mu, var)
 }
 
 /// The distribution closest (in likelihood) to `probs` whose expected

@@ -139,19 +139,23 @@ impl Estimate {
     }
 }
 
-/// Mean and variance of a discrete distribution given as (value, count).
-fn mean_var(points: &[(f64, u64)]) -> Option<(u64, f64, f64)> {
-    let count: u64 = points.iter().map(|p| p.1).sum();
-    if count == 0 {
+/// Mean and variance of a discrete distribution: values `x` with
+/// probabilities `p` (summing to 1). The SPRT's likelihoods use it too.
+pub(super) fn mean_var(x: &[f64], p: &[f64]) -> (f64, f64) {
+    let mu: f64 = x.iter().zip(p).map(|(x, p)| x * p).sum();
+    let var = x.iter().zip(p).map(|(x, p)| p * (x - mu) * (x - mu)).sum();
+    (mu, var)
+}
+
+/// Number, mean and variance of observations of the values `x`, seen
+/// `counts` times each; `None` before the first.
+fn observed<const N: usize>(x: [f64; N], counts: [u64; N]) -> Option<(u64, f64, f64)> {
+    let n: u64 = counts.iter().sum();
+    if n == 0 {
         return None;
     }
-    let n = count as f64;
-    let mu = points.iter().map(|&(x, c)| x * c as f64).sum::<f64>() / n;
-    let var = points
-        .iter()
-        .map(|&(x, c)| c as f64 / n * (x - mu) * (x - mu))
-        .sum::<f64>();
-    Some((count, mu, var))
+    let (mu, var) = mean_var(&x, &counts.map(|c| c as f64 / n as f64));
+    Some((n, mu, var))
 }
 
 fn estimate(count: u64, score: f64, variance: f64, pentanomial: bool) -> Estimate {
@@ -191,21 +195,14 @@ fn estimate(count: u64, score: f64, variance: f64, pentanomial: bool) -> Estimat
 
 /// Elo from wins, draws and losses (fastchess `EloWDL`).
 pub fn elo_wdl(t: &Tally) -> Option<Estimate> {
-    let (n, mu, var) = mean_var(&[(1.0, t.wins), (0.5, t.draws), (0.0, t.losses)])?;
+    let (n, mu, var) = observed([1.0, 0.5, 0.0], [t.wins, t.draws, t.losses])?;
     Some(estimate(n, mu, var, false))
 }
 
 /// Elo from colour-swapped pairs (fastchess `EloPentanomial`): the pair
 /// score is halved so it is a per-game score again.
 pub fn elo_penta(p: &Penta) -> Option<Estimate> {
-    let b = p.buckets();
-    let (n, mu, var) = mean_var(&[
-        (0.0, b[0]),
-        (0.25, b[1]),
-        (0.5, b[2]),
-        (0.75, b[3]),
-        (1.0, b[4]),
-    ])?;
+    let (n, mu, var) = observed([0.0, 0.25, 0.5, 0.75, 1.0], p.buckets())?;
     Some(estimate(n, mu, var, true))
 }
 

@@ -5,6 +5,7 @@
 
 pub mod board;
 pub mod engine;
+pub mod eval_file;
 pub mod nana_table;
 pub mod openings;
 pub mod positions;

@@ -1,46 +1,66 @@
 //! Hasami evaluation, in centipawns from the side to move's view. Each
-//! term is what a strong player counts; the weights were set by fixed-node
-//! self-play matches (see the commit messages).
+//! term is what a strong player counts, times its weight from the weights
+//! file (`weights.bin`, see `weights.md` for how it is made).
 
-use super::board::{Bitboard, FULL, RANK_1, RANK_9, Square, down, left, right, up};
-use super::{Hasami, WinRule};
-use crate::core::{Color, Game, sandwich};
-
-#[derive(Clone, Debug)]
-pub struct Weights {
-    /// Per man more than the opponent.
-    pub man: i32,
-    /// The side one capture from the win (per `HasamiWin`).
-    pub goal_near: i32,
-    /// Two captures from the win.
-    pub goal_two: i32,
-    /// Per move.
-    pub mobility: i32,
-    /// Side to move: own men an enemy move could capture next.
-    pub hanging_us: i32,
-    /// Side to move: enemy men we can capture now.
-    pub hanging_them: i32,
-    /// Men on the edge (no sandwich across the edge).
-    pub edge: i32,
-    /// Men with an own man orthogonally next to them.
-    pub pair: i32,
-    /// Percent added to the material term at the 300-ply limit (linear in
-    /// the ply), where the side ahead wins.
-    pub late: i32,
-}
-
-/// The tuned weights; a candidate set is tried by building it.
-const WEIGHTS: Weights = Weights {
-    man: 100,
-    goal_near: 60,
-    goal_two: 25,
-    mobility: 2,
-    hanging_us: 40,
-    hanging_them: 20,
-    edge: 8,
-    pair: 6,
-    late: 50,
+use super::board::{
+    Bitboard, FULL, RANK_1, RANK_9, SQUARES, Square, down, left, right, squares, up,
 };
+use super::{Hasami, MEN, WinRule};
+use crate::core::{Color, Game, sandwich};
+use crate::eval::file::Params;
+use crate::eval::net::Active;
+use crate::eval::{Slot, Sum, Terms};
+
+/// The terms, in the order of the weights file.
+pub const TERMS: usize = 10;
+pub const NAMES: [&str; TERMS] = [
+    "man",
+    "late",
+    "goal_near",
+    "goal_two",
+    "mobility",
+    "hanging_us",
+    "hanging_them",
+    "edge",
+    "pair",
+    "tempo",
+];
+/// Per man more than the opponent.
+const MAN: usize = 0;
+/// Per man more than the opponent at the 300-ply limit, where the side
+/// ahead wins; linear in the ply from nothing at the start.
+const LATE: usize = 1;
+/// The side one capture from the win (per `HasamiWin`).
+const GOAL_NEAR: usize = 2;
+/// Two captures from the win.
+const GOAL_TWO: usize = 3;
+/// Per move.
+const MOBILITY: usize = 4;
+/// Side to move: own men an enemy move could capture next.
+const HANGING_US: usize = 5;
+/// Side to move: enemy men we can capture now.
+const HANGING_THEM: usize = 6;
+/// Men on the edge (no sandwich across the edge).
+const EDGE: usize = 7;
+/// Men with an own man orthogonally next to them.
+const PAIR: usize = 8;
+/// Having the move (zero by hand; fitting may find it worth something).
+const TEMPO: usize = 9;
+
+/// The weights set by hand and fixed-node matches before they were
+/// fitted to self-play data: where fitting starts.
+pub const HAND_MADE: [i32; TERMS] = [100, 50, 60, 25, 2, 40, 20, 8, 6, 0];
+
+/// The network's inputs per view: own and enemy men on each square.
+pub const INPUTS: usize = 2 * SQUARES;
+pub const HIDDEN: usize = 32;
+
+pub type Weights = Params<TERMS, INPUTS, HIDDEN>;
+
+static BUILT_IN: Weights = Weights::from_bytes_const(Hasami::NAME, include_bytes!("weights.bin"));
+
+/// The weights in force (the `EvalFile` option replaces them).
+pub static WEIGHTS: Slot<Weights> = Slot::new(&BUILT_IN);
 
 /// Squares one side's men slide to, and how many moves that is.
 pub fn reach(men: Bitboard, empty: Bitboard) -> (Bitboard, u32) {
@@ -113,39 +133,74 @@ fn needed(pos: &Hasami, c: Color) -> i32 {
     }
 }
 
-fn goal(w: &Weights, needed: i32) -> i32 {
+fn goal<A: Terms>(a: &mut A, needed: i32, sign: i32) {
     match needed {
-        1 => w.goal_near,
-        2 => w.goal_two,
-        _ => 0,
+        1 => a.add(GOAL_NEAR, sign),
+        2 => a.add(GOAL_TWO, sign),
+        _ => {}
     }
 }
 
-fn side_static(w: &Weights, men: Bitboard) -> i32 {
-    (men & EDGE).count_ones() as i32 * w.edge
-        + (men & super::board::orthogonal(men)).count_ones() as i32 * w.pair
-}
+const EDGES: Bitboard = RANK_1 | RANK_9 | super::board::FILE_A | super::board::FILE_I;
 
-const EDGE: Bitboard = RANK_1 | RANK_9 | super::board::FILE_A | super::board::FILE_I;
-
-pub fn evaluate(pos: &Hasami) -> i32 {
-    let w = &WEIGHTS;
+/// The evaluation's terms, from the side to move's view.
+pub fn terms<A: Terms>(pos: &Hasami, a: &mut A) {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.men(us), pos.men(them));
     let empty = !(ours | theirs) & FULL;
-    let material = (ours.count_ones() as i32 - theirs.count_ones() as i32) * w.man;
-    let mut s = material + material * w.late * pos.ply().min(300) as i32 / 300 / 100;
-    s += goal(w, needed(pos, us)) - goal(w, needed(pos, them));
+    let men = ours.count_ones() as i32 - theirs.count_ones() as i32;
+    a.add(MAN, men);
+    a.add(TEMPO, 1);
+    a.scaled(300, |a| a.add(LATE, men * pos.ply().min(300) as i32));
+    goal(a, needed(pos, us), 1);
+    goal(a, needed(pos, them), -1);
     let (reach_us, mob_us) = reach(ours, empty);
     let (reach_them, mob_them) = reach(theirs, empty);
-    s += (mob_us as i32 - mob_them as i32) * w.mobility;
-    s += side_static(w, ours) - side_static(w, theirs);
-    if w.hanging_us != 0 {
-        s -= exposed(pos, ours, theirs, reach_them).count_ones() as i32 * w.hanging_us;
-    }
-    if w.hanging_them != 0 {
-        s += exposed(pos, theirs, ours, reach_us).count_ones() as i32 * w.hanging_them;
-    }
-    s
+    a.add(MOBILITY, mob_us as i32 - mob_them as i32);
+    let count = |b: Bitboard| b.count_ones() as i32;
+    a.add(EDGE, count(ours & EDGES) - count(theirs & EDGES));
+    let paired = |men: Bitboard| count(men & super::board::orthogonal(men));
+    a.add(PAIR, paired(ours) - paired(theirs));
+    a.add(HANGING_US, -count(exposed(pos, ours, theirs, reach_them)));
+    a.add(HANGING_THEM, count(exposed(pos, theirs, ours, reach_us)));
 }
+
+/// The network's active inputs from each side's view (the side to move's
+/// first): a side sees its own men as the first player's, the board
+/// turned half a circle for the second player.
+pub fn inputs(pos: &Hasami) -> Active<{ 2 * MEN as usize }> {
+    let mut act = Active::default();
+    let us = pos.side_to_move();
+    for (v, view) in [us, us.opponent()].into_iter().enumerate() {
+        for (side, c) in [view, view.opponent()].into_iter().enumerate() {
+            for sq in squares(pos.men(c)) {
+                let s = match view {
+                    Color::First => sq.index(),
+                    Color::Second => SQUARES - 1 - sq.index(),
+                };
+                act.push(v, side * SQUARES + s);
+            }
+        }
+    }
+    act
+}
+
+/// The static evaluation in centipawns from the side to move's view.
+#[inline]
+pub fn evaluate(pos: &Hasami) -> i32 {
+    evaluate_with(pos, WEIGHTS.get())
+}
+
+/// The static evaluation with the given weights.
+#[inline]
+pub fn evaluate_with(pos: &Hasami, w: &Weights) -> i32 {
+    let mut s = Sum::new(&w.terms);
+    terms(pos, &mut s);
+    crate::eval::bounded(match &w.net {
+        None => s.total,
+        Some(net) => s.total.wrapping_add(net.evaluate(&inputs(pos))),
+    })
+}
+
+crate::impl_evaluation!(Hasami, self);

@@ -1,63 +1,82 @@
 //! Kani Nari Ebi evaluation, in centipawns from the side to move's view.
-//! Each term is what a strong player counts; the weights were set by
-//! fixed-node self-play matches (see the commit messages).
+//! Each term is what a strong player counts, times its weight from the
+//! weights file (`weights.bin`, see `weights.md` for how it is made).
 
 use super::KaniNariEbi;
 use super::board::{self, Bitboard, DIAGONAL, east, north, south, squares, west};
 use super::movegen::{PIECES, resting};
 use crate::core::sandwich::exposed_along;
 use crate::core::{Color, Game};
+use crate::eval::file::Params;
+use crate::eval::net::Active;
+use crate::eval::{Slot, Sum, Terms};
 
-/// The weights, by name.
-#[derive(Clone, Debug)]
-pub struct Weights {
-    /// Pieces on the board: three captures win, so each lost piece weighs
-    /// more than the one before. By pieces left (3, 4); 5 is the zero.
-    pub lost_one: i32,
-    pub lost_two: i32,
-    /// Own Shrimps: three win. Values of one and of two Shrimps.
-    pub shrimp_one: i32,
-    pub shrimp_two: i32,
-    /// Per file a Crab has advanced toward the promotion column.
-    pub crab_advance: i32,
-    /// Crabs that can reach the promotion column with their next movement.
-    pub promo_ready: i32,
-    /// The same with two Shrimps already: the next movement wins.
-    pub promo_wins: i32,
-    /// Crabs with no enemy piece between them and the promotion column on
-    /// their rank (the lane may open for them).
-    pub crab_open: i32,
-    /// Per normal movement.
-    pub mobility: i32,
-    /// Per movement short of four: close to the no-legal-movement loss.
-    pub low_mobility: i32,
-    /// Side to move: own pieces an enemy movement could sandwich next.
-    pub hanging_us: i32,
-    /// Extra for a hanging Shrimp of the side to move.
-    pub hanging_shrimp: i32,
-    /// Side to move: enemy pieces we can sandwich now.
-    pub hanging_them: i32,
-    /// The side not to move threatens to win with its next movement.
-    pub threat_win: i32,
-}
+/// The terms, in the order of the weights file.
+pub const TERMS: usize = 15;
+pub const NAMES: [&str; TERMS] = [
+    "lost_one",
+    "lost_two",
+    "shrimp_one",
+    "shrimp_two",
+    "crab_advance",
+    "promo_ready",
+    "promo_wins",
+    "crab_open",
+    "mobility",
+    "low_mobility",
+    "hanging_us",
+    "hanging_shrimp",
+    "hanging_them",
+    "threat_win",
+    "tempo",
+];
+/// Pieces on the board: three captures win, so each lost piece weighs
+/// more than the one before. By pieces left (4, 3 or fewer); 5 is the zero.
+const LOST_ONE: usize = 0;
+const LOST_TWO: usize = 1;
+/// Own Shrimps: three win. One and two Shrimps.
+const SHRIMP_ONE: usize = 2;
+const SHRIMP_TWO: usize = 3;
+/// Per file a Crab has advanced toward the promotion column.
+const CRAB_ADVANCE: usize = 4;
+/// Crabs that can reach the promotion column with their next movement.
+const PROMO_READY: usize = 5;
+/// The same with two Shrimps already: the next movement wins.
+const PROMO_WINS: usize = 6;
+/// Crabs with no enemy piece between them and the promotion column on
+/// their rank (the lane may open for them).
+const CRAB_OPEN: usize = 7;
+/// Per normal movement.
+const MOBILITY: usize = 8;
+/// Per movement short of four: close to the no-legal-movement loss.
+const LOW_MOBILITY: usize = 9;
+/// Side to move: own pieces an enemy movement could sandwich next.
+const HANGING_US: usize = 10;
+/// Extra for a hanging Shrimp of the side to move.
+const HANGING_SHRIMP: usize = 11;
+/// Side to move: enemy pieces we can sandwich now.
+const HANGING_THEM: usize = 12;
+/// The side not to move threatens to win with its next movement.
+const THREAT_WIN: usize = 13;
+/// Having the move (zero by hand; fitting may find it worth something).
+const TEMPO: usize = 14;
 
-/// The tuned weights; a candidate set is tried by building it.
-const WEIGHTS: Weights = Weights {
-    lost_one: 100,
-    lost_two: 280,
-    shrimp_one: 45,
-    shrimp_two: 150,
-    crab_advance: 8,
-    promo_ready: 15,
-    promo_wins: 200,
-    crab_open: 10,
-    mobility: 4,
-    low_mobility: 30,
-    hanging_us: 30,
-    hanging_shrimp: 30,
-    hanging_them: 15,
-    threat_win: 300,
-};
+/// The weights set by hand and fixed-node matches before they were
+/// fitted to self-play data: where fitting starts.
+pub const HAND_MADE: [i32; TERMS] = [100, 280, 45, 150, 8, 15, 200, 10, 4, 30, 30, 30, 15, 300, 0];
+
+/// The network's inputs per view: own and enemy Crabs and Shrimps on each
+/// square (see `inputs`).
+pub const INPUTS: usize = 4 * board::SQUARES;
+pub const HIDDEN: usize = 32;
+
+pub type Weights = Params<TERMS, INPUTS, HIDDEN>;
+
+static BUILT_IN: Weights =
+    Weights::from_bytes_const(KaniNariEbi::NAME, include_bytes!("weights.bin"));
+
+/// The weights in force (the `EvalFile` option replaces them).
+pub static WEIGHTS: Slot<Weights> = Slot::new(&BUILT_IN);
 
 /// `LANE[c][s]`: the squares of the rank of `s` from beside it up to and
 /// including `c`'s promotion column.
@@ -124,63 +143,129 @@ pub fn exposed(ours: Bitboard, theirs: Bitboard, their_reach: Bitboard) -> Bitbo
         | exposed_along(ours, theirs, landing, west, east)
 }
 
-/// The terms that do not depend on who is to move, for side `c`.
-fn static_side(w: &Weights, pos: &KaniNariEbi, c: Color, r: &Reach) -> i32 {
+/// The terms that do not depend on who is to move, for side `c`, counted
+/// `sign` times.
+fn side_terms<A: Terms>(a: &mut A, pos: &KaniNariEbi, c: Color, r: &Reach, sign: i32) {
     let own = pos.pieces(c);
     let shrimps = pos.shrimps(c);
     let crabs = own & !shrimps;
-    let mut s = match own.count_ones() {
-        n if n >= PIECES => 0,
-        4 => -w.lost_one,
-        _ => -w.lost_two,
-    };
-    s += match shrimps.count_ones() {
-        0 => 0,
-        1 => w.shrimp_one,
-        _ => w.shrimp_two,
-    };
+    match own.count_ones() {
+        n if n >= PIECES => {}
+        4 => a.add(LOST_ONE, -sign),
+        _ => a.add(LOST_TWO, -sign),
+    }
+    match shrimps.count_ones() {
+        0 => {}
+        1 => a.add(SHRIMP_ONE, sign),
+        _ => a.add(SHRIMP_TWO, sign),
+    }
     let enemy = pos.pieces(c.opponent());
+    let (mut advance, mut open) = (0, 0);
     for sq in squares(crabs) {
-        let advanced = match c {
+        advance += match c {
             Color::First => sq.file(),
             Color::Second => board::FILES - 1 - sq.file(),
-        };
-        s += advanced as i32 * w.crab_advance;
+        } as i32;
         if LANE[c.index()][sq.index()] & enemy == 0 {
-            s += w.crab_open;
+            open += 1;
         }
     }
-    s += r.promo_ready as i32 * w.promo_ready;
-    s += r.movements as i32 * w.mobility;
-    s -= 4u32.saturating_sub(r.movements) as i32 * w.low_mobility;
-    s
+    a.add(CRAB_ADVANCE, sign * advance);
+    a.add(CRAB_OPEN, sign * open);
+    a.add(PROMO_READY, sign * r.promo_ready as i32);
+    a.add(MOBILITY, sign * r.movements as i32);
+    a.add(
+        LOW_MOBILITY,
+        -sign * 4u32.saturating_sub(r.movements) as i32,
+    );
 }
 
-pub fn evaluate(pos: &KaniNariEbi) -> i32 {
-    let w = &WEIGHTS;
+/// Whether the side not to move wins with its next normal movement: a
+/// promotion to its third Shrimp, or its third capture.
+pub fn threatened(pos: &KaniNariEbi) -> bool {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let ours = pos.pieces(us);
+    let two_shrimps = pos.shrimps(them).count_ones() == 2;
+    let last_three = ours.count_ones() == PIECES - 2;
+    if !two_shrimps && !last_three {
+        return false;
+    }
+    let theirs = pos.pieces(them);
+    let r = reach(theirs, pos.shrimps(them), ours, board::home(us));
+    (two_shrimps && r.promo_ready > 0) || (last_three && exposed(ours, theirs, r.squares) != 0)
+}
+
+/// The evaluation's terms, from the side to move's view.
+pub fn terms<A: Terms>(pos: &KaniNariEbi, a: &mut A) {
     let us = pos.side_to_move();
     let them = us.opponent();
     let (ours, theirs) = (pos.pieces(us), pos.pieces(them));
     let r_us = reach(ours, pos.shrimps(us), theirs, board::home(them));
     let r_them = reach(theirs, pos.shrimps(them), ours, board::home(us));
-    let mut s = static_side(w, pos, us, &r_us) - static_side(w, pos, them, &r_them);
+    side_terms(a, pos, us, &r_us, 1);
+    side_terms(a, pos, them, &r_them, -1);
+    a.add(TEMPO, 1);
     let hanging_us = exposed(ours, theirs, r_them.squares);
     let hanging_them = exposed(theirs, ours, r_us.squares);
-    s -= hanging_us.count_ones() as i32 * w.hanging_us;
-    s -= (hanging_us & pos.shrimps(us)).count_ones() as i32 * w.hanging_shrimp;
-    s += hanging_them.count_ones() as i32 * w.hanging_them;
+    a.add(HANGING_US, -(hanging_us.count_ones() as i32));
+    a.add(
+        HANGING_SHRIMP,
+        -((hanging_us & pos.shrimps(us)).count_ones() as i32),
+    );
+    a.add(HANGING_THEM, hanging_them.count_ones() as i32);
     // The side not to move wins next unless we stop it: a promotion to the
     // third Shrimp, or the third capture.
     let they_win_next = (pos.shrimps(them).count_ones() == 2 && r_them.promo_ready > 0)
         || (ours.count_ones() == 3 && hanging_us != 0);
     if they_win_next {
-        s -= w.threat_win;
+        a.add(THREAT_WIN, -1);
     }
     if pos.shrimps(them).count_ones() == 2 {
-        s -= r_them.promo_ready as i32 * w.promo_wins;
+        a.add(PROMO_WINS, -(r_them.promo_ready as i32));
     }
     if pos.shrimps(us).count_ones() == 2 {
-        s += r_us.promo_ready as i32 * w.promo_wins;
+        a.add(PROMO_WINS, r_us.promo_ready as i32);
     }
-    s
 }
+
+/// The network's active inputs from each side's view (the side to move's
+/// first): a side sees its own pieces as the first player's, the board
+/// turned half a circle for the second player.
+pub fn inputs(pos: &KaniNariEbi) -> Active<{ 2 * PIECES as usize }> {
+    let mut act = Active::default();
+    let us = pos.side_to_move();
+    for (v, view) in [us, us.opponent()].into_iter().enumerate() {
+        for (side, c) in [view, view.opponent()].into_iter().enumerate() {
+            let shrimps = pos.shrimps(c);
+            for sq in squares(pos.pieces(c)) {
+                let s = match view {
+                    Color::First => sq.index(),
+                    Color::Second => board::SQUARES - 1 - sq.index(),
+                };
+                let kind = usize::from(shrimps & sq.bit() != 0);
+                act.push(v, (side * 2 + kind) * board::SQUARES + s);
+            }
+        }
+    }
+    act
+}
+
+/// The static evaluation in centipawns from the side to move's view.
+#[inline]
+pub fn evaluate(pos: &KaniNariEbi) -> i32 {
+    evaluate_with(pos, WEIGHTS.get())
+}
+
+/// The static evaluation with the given weights.
+#[inline]
+pub fn evaluate_with(pos: &KaniNariEbi, w: &Weights) -> i32 {
+    let mut s = Sum::new(&w.terms);
+    terms(pos, &mut s);
+    crate::eval::bounded(match &w.net {
+        None => s.total,
+        Some(net) => s.total.wrapping_add(net.evaluate(&inputs(pos))),
+    })
+}
+
+crate::impl_evaluation!(KaniNariEbi, self);

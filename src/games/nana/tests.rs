@@ -760,7 +760,7 @@ fn perft_agrees_with_the_naive_implementation() {
 /// The naive perft of the non-start positions of `tests/data/nana.perft`
 /// (slow: run with `--ignored` in release).
 #[test]
-#[ignore]
+#[ignore = "slow: the naive implementation at depth 5; run in release"]
 fn naive_perft_of_the_file_positions() {
     for (fen, d) in [
         ("2k/3/K2[RBrb] w 2", 5),
@@ -783,7 +783,7 @@ fn naive_perft_of_the_file_positions() {
 
 /// The naive perft to depth 6 (slow: run with `--ignored` in release).
 #[test]
-#[ignore]
+#[ignore = "slow: the naive implementation at depth 6; run in release"]
 fn naive_perft_depth_6() {
     let t = std::time::Instant::now();
     for d in 5..=6 {
@@ -793,29 +793,6 @@ fn naive_perft_depth_6() {
     }
 }
 
-/// Nodes per second of perft 6 from the start, for the report: run with
-/// `cargo test --release --lib nana -- --ignored --nocapture perft_speed`.
-#[test]
-#[ignore]
-fn perft_speed() {
-    let p = Nana::start(&NoRules);
-    let mut rates = vec![];
-    for _ in 0..7 {
-        let t = std::time::Instant::now();
-        let n = perft(&p, 6);
-        let s = t.elapsed().as_secs_f64();
-        assert_eq!(n, 17_671_782);
-        rates.push(n as f64 / s / 1e6);
-    }
-    rates.sort_by(f64::total_cmp);
-    println!(
-        "perft 6 = 17671782: best {:.1} Mnodes/s, median {:.1}, worst {:.1}",
-        rates[rates.len() - 1],
-        rates[rates.len() / 2],
-        rates[0]
-    );
-}
-
 /// The spec's "rule 5 is not applied to the opponent's replies" never
 /// changes a result: over every placement of the Kings and of at most two
 /// cubes of each family (board square, owner and state, or either hand)
@@ -823,7 +800,7 @@ fn perft_speed() {
 /// opponent only replies that rule 5 would forbid. Exhaustive; about 20 s
 /// in release.
 #[test]
-#[ignore]
+#[ignore = "slow: exhaustive, about 20 s in release"]
 fn rule_5_on_the_replies_never_changes_a_result() {
     let fams = [Family::Orth, Family::Orth, Family::Diag, Family::Diag];
     // 0, 1: in a hand; 2..74: board (square, owner, state); 74: absent.

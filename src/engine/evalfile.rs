@@ -1,0 +1,34 @@
+//! The `EvalFile` option: a weights file for the current game, read and
+//! checked whole before anything changes, then put in force for that game
+//! (the process has one evaluation per game). An empty value puts the
+//! built-in weights back.
+
+use crate::eval::Evaluation;
+use crate::games::{GameId, hasami, kaninariebi, nana, negaeri};
+use std::path::Path;
+
+/// Puts checked weights in force; fails only past the number of distinct
+/// weight sets one process keeps.
+pub type Install = Box<dyn FnOnce() -> Result<(), String> + Send>;
+
+fn prepare_for<G: Evaluation>(path: &str) -> Result<Install, String> {
+    if path.is_empty() {
+        return Ok(Box::new(|| {
+            G::reset_weights();
+            Ok(())
+        }));
+    }
+    let w = G::read_weights(Path::new(path))?;
+    Ok(Box::new(move || G::put_weights(w)))
+}
+
+/// Reads and checks the weights file `path` of `game` (empty: the
+/// built-in weights); the error says what is wrong with the file.
+pub fn prepare(game: GameId, path: &str) -> Result<Install, String> {
+    match game {
+        GameId::KaniNariEbi => prepare_for::<kaninariebi::KaniNariEbi>(path),
+        GameId::Hasami => prepare_for::<hasami::Hasami>(path),
+        GameId::Nana => prepare_for::<nana::Nana>(path),
+        GameId::Negaeri => prepare_for::<negaeri::Negaeri>(path),
+    }
+}

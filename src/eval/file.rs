@@ -1,0 +1,377 @@
+//! The weights file: one game's evaluation weights, built into the engine
+//! (`src/games/<game>/weights.bin`) or loaded by the `EvalFile` option.
+//!
+//! Layout, little-endian: a 48-byte header, then the weights.
+//!
+//! | offset | size | field |
+//! | --- | --- | --- |
+//! | 0 | 8 | magic `KOMAEVAL` |
+//! | 8 | 4 | version (1) |
+//! | 12 | 16 | the game's `UCI_Variant` name, ASCII, padded with zero bytes |
+//! | 28 | 4 | `N`: the evaluation's terms |
+//! | 32 | 4 | `IN`: the network's inputs (0: no network) |
+//! | 36 | 4 | `H`: the network's hidden units per view (0: no network) |
+//! | 40 | 4 | CRC-32 (IEEE) of bytes 0..40 and of everything after byte 48 |
+//! | 44 | 4 | zero |
+//! | 48 | 4 `N` | the terms' weights, `i32` centipawns, in the game's term order |
+//!
+//! With a network, then (see `net`): `IN * H` input weights (`i16`, input
+//! by input), `H` hidden biases (`i16`), `2 * H` output weights (`i16`, the
+//! side to move's view first) and the output bias (`i32`). With a network
+//! the evaluation is the network's output plus the terms'.
+
+use super::MAX_WEIGHT;
+use super::net::Network;
+use crate::core::binary_file::{read_announced, size_error};
+use crate::core::crc32::crc32;
+use std::path::Path;
+
+pub const MAGIC: &[u8; 8] = b"KOMAEVAL";
+pub const VERSION: u32 = 1;
+pub const HEADER: usize = 48;
+
+/// One game's weights: `N` terms and maybe a network of `IN` inputs and
+/// `H` hidden units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params<const N: usize, const IN: usize, const H: usize> {
+    pub terms: [i32; N],
+    pub net: Option<Network<IN, H>>,
+}
+
+/// The file size for `n` terms and a network of `inputs` x `hidden`
+/// (`inputs == 0`: none).
+pub const fn file_size(n: usize, inputs: usize, hidden: usize) -> usize {
+    let net = if inputs == 0 {
+        0
+    } else {
+        2 * (inputs * hidden + 3 * hidden) + 4
+    };
+    HEADER + 4 * n + net
+}
+
+const fn u32_at(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
+}
+
+const fn i16_at(b: &[u8], o: usize) -> i16 {
+    i16::from_le_bytes([b[o], b[o + 1]])
+}
+
+/// The game name field for `name`.
+const fn name_field(name: &str) -> [u8; 16] {
+    let mut f = [0u8; 16];
+    let b = name.as_bytes();
+    let mut i = 0;
+    while i < b.len() && i < 16 {
+        f[i] = b[i];
+        i += 1;
+    }
+    f
+}
+
+const fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
+    /// Weights of the terms only.
+    pub const fn terms_only(terms: [i32; N]) -> Self {
+        Params { terms, net: None }
+    }
+
+    /// The weights of a file's bytes for game `game`, checked only as far
+    /// as a build-time constant can be (the built-in file; its checksum is
+    /// checked by a test): a bad file fails the build.
+    pub const fn from_bytes_const(game: &str, bytes: &[u8]) -> Self {
+        match Self::parse(game, bytes) {
+            Ok(p) => p,
+            Err(e) => panic!("{}", e),
+        }
+    }
+
+    const fn parse(game: &str, b: &[u8]) -> Result<Self, &'static str> {
+        if b.len() < HEADER {
+            return Err("truncated: shorter than the 48-byte header");
+        }
+        let (head, _) = b.split_at(8);
+        if !same_bytes(head, MAGIC) {
+            return Err("not a Koma weights file (it does not start with KOMAEVAL)");
+        }
+        if u32_at(b, 8) != VERSION {
+            return Err("a weights file of another version");
+        }
+        let (_, rest) = b.split_at(12);
+        let (name, _) = rest.split_at(16);
+        if !same_bytes(name, &name_field(game)) {
+            return Err("the weights of another game");
+        }
+        if u32_at(b, 28) as usize != N {
+            return Err("another number of terms");
+        }
+        let (inputs, hidden) = (u32_at(b, 32) as usize, u32_at(b, 36) as usize);
+        let with_net = inputs != 0 || hidden != 0;
+        if with_net && (inputs != IN || hidden != H) {
+            return Err("a network of another shape");
+        }
+        let want = file_size(N, if with_net { IN } else { 0 }, H);
+        if b.len() != want {
+            return Err("not the size its header announces");
+        }
+        let mut terms = [0i32; N];
+        let mut o = HEADER;
+        let mut i = 0;
+        while i < N {
+            terms[i] = u32_at(b, o) as i32;
+            if terms[i] > MAX_WEIGHT || terms[i] < -MAX_WEIGHT {
+                return Err("a term's weight is outside ±100000 centipawns");
+            }
+            o += 4;
+            i += 1;
+        }
+        if !with_net {
+            return Ok(Params { terms, net: None });
+        }
+        let mut input = [[0i16; H]; IN];
+        let mut i = 0;
+        while i < IN {
+            let mut j = 0;
+            while j < H {
+                input[i][j] = i16_at(b, o);
+                o += 2;
+                j += 1;
+            }
+            i += 1;
+        }
+        let mut bias = [0i16; H];
+        let mut j = 0;
+        while j < H {
+            bias[j] = i16_at(b, o);
+            o += 2;
+            j += 1;
+        }
+        let mut output = [[0i16; H]; 2];
+        let mut v = 0;
+        while v < 2 {
+            let mut j = 0;
+            while j < H {
+                output[v][j] = i16_at(b, o);
+                o += 2;
+                j += 1;
+            }
+            v += 1;
+        }
+        let output_bias = u32_at(b, o) as i32;
+        if output_bias > MAX_WEIGHT || output_bias < -MAX_WEIGHT {
+            return Err("the network's output bias is outside ±100000 centipawns");
+        }
+        Ok(Params {
+            terms,
+            net: Some(Network {
+                input,
+                bias,
+                output,
+                output_bias,
+            }),
+        })
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self, game: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&name_field(game));
+        let (inputs, hidden) = if self.net.is_some() { (IN, H) } else { (0, 0) };
+        for n in [N, inputs, hidden] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
+        out.extend_from_slice(&[0; 8]);
+        for t in self.terms {
+            out.extend_from_slice(&t.to_le_bytes());
+        }
+        if let Some(net) = &self.net {
+            for row in &net.input {
+                for w in row {
+                    out.extend_from_slice(&w.to_le_bytes());
+                }
+            }
+            for w in net.bias.iter().chain(net.output.iter().flatten()) {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+            out.extend_from_slice(&net.output_bias.to_le_bytes());
+        }
+        let crc = crc32(crc32(0, &out[..40]), &out[HEADER..]);
+        out[40..44].copy_from_slice(&crc.to_le_bytes());
+        out
+    }
+
+    /// Checks a header; returns the file size it announces. The errors
+    /// name what differs.
+    fn check_header(game: &str, b: &[u8]) -> Result<usize, String> {
+        if b.len() < HEADER {
+            return Err(format!(
+                "truncated: {} bytes, less than the {HEADER}-byte header",
+                b.len()
+            ));
+        }
+        if &b[..8] != MAGIC {
+            return Err("not a Koma weights file (it does not start with KOMAEVAL)".into());
+        }
+        let version = u32_at(b, 8);
+        if version != VERSION {
+            return Err(format!(
+                "weights file version {version}, this Koma reads version {VERSION}"
+            ));
+        }
+        if b[12..28] != name_field(game) {
+            let name: String = b[12..28]
+                .iter()
+                .take_while(|&&c| c != 0)
+                .map(|&c| if c.is_ascii_graphic() { c as char } else { '?' })
+                .collect();
+            return Err(format!("the weights of {name}, not of {game}"));
+        }
+        let n = u32_at(b, 28) as usize;
+        if n != N {
+            return Err(format!("{n} terms, {game} has {N}"));
+        }
+        let (inputs, hidden) = (u32_at(b, 32) as usize, u32_at(b, 36) as usize);
+        if (inputs, hidden) == (0, 0) {
+            return Ok(file_size(N, 0, 0));
+        }
+        if (inputs, hidden) != (IN, H) {
+            return Err(format!(
+                "a network of {inputs} inputs and {hidden} hidden units, {game}'s has {IN} and {H}"
+            ));
+        }
+        Ok(file_size(N, IN, H))
+    }
+
+    /// The weights of a file's bytes, checked whole.
+    pub fn from_bytes(game: &str, b: &[u8]) -> Result<Self, String> {
+        let want = Self::check_header(game, b)?;
+        if b.len() != want {
+            return Err(size_error(b.len() as u64, want as u64));
+        }
+        let stored = u32_at(b, 40);
+        let crc = crc32(crc32(0, &b[..40]), &b[HEADER..]);
+        if crc != stored {
+            return Err(format!(
+                "checksum mismatch (stored {stored:08x}, computed {crc:08x}): the file is corrupt"
+            ));
+        }
+        Self::parse(game, b).map_err(str::to_string)
+    }
+
+    /// Loads a weights file of `game`. Only a regular file of exactly the
+    /// size its header announces is read (at most one header from anything
+    /// else): the path comes from outside. The error describes the file
+    /// without naming it.
+    pub fn load(game: &str, path: &Path) -> Result<Self, String> {
+        let bytes = read_announced(path, HEADER, |h| {
+            Self::check_header(game, h).map(|n| n as u64)
+        })?;
+        Self::from_bytes(game, &bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type P = Params<3, 4, 2>;
+
+    fn with_net() -> P {
+        Params {
+            terms: [1, -2, 300],
+            net: Some(Network {
+                input: [[1, 2], [3, 4], [-5, 6], [7, -8]],
+                bias: [9, 10],
+                output: [[11, -12], [13, 14]],
+                output_bias: -15,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_weights_file_reads_back_what_was_written_with_and_without_a_network() {
+        for p in [with_net(), P::terms_only([5, 6, 7])] {
+            let bytes = p.to_bytes("hasami");
+            let want = file_size(3, if p.net.is_some() { 4 } else { 0 }, 2);
+            assert_eq!(bytes.len(), want);
+            assert_eq!(P::from_bytes("hasami", &bytes), Ok(p.clone()));
+            assert_eq!(P::from_bytes_const("hasami", &bytes), p);
+        }
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_weights_file_is_refused_with_the_reason() {
+        let good = with_net().to_bytes("nana");
+        let err = |b: &[u8]| P::from_bytes("nana", b).unwrap_err();
+        assert!(err(&good[..47]).contains("truncated"));
+        assert!(err(&good[..good.len() - 1]).contains("truncated"));
+        let mut longer = good.clone();
+        longer.push(0);
+        assert!(err(&longer).contains("longer"));
+        let mut flipped = good.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert!(err(&flipped).contains("checksum"));
+        let mut magic = good.clone();
+        magic[0] = b'X';
+        assert!(err(&magic).contains("not a Koma weights file"));
+        let mut version = good.clone();
+        version[8] = 2;
+        assert!(err(&version).contains("version 2"));
+        assert_eq!(
+            P::from_bytes("hasami", &good).unwrap_err(),
+            "the weights of nana, not of hasami"
+        );
+        let other = Params::<4, 4, 2>::terms_only([0; 4]).to_bytes("nana");
+        assert!(err(&other).contains("4 terms, nana has 3"));
+        let shape = Params::<3, 4, 3> {
+            terms: [0; 3],
+            net: Some(Network {
+                input: [[0; 3]; 4],
+                bias: [0; 3],
+                output: [[0; 3]; 2],
+                output_bias: 0,
+            }),
+        }
+        .to_bytes("nana");
+        assert!(
+            err(&shape).contains("4 inputs and 3 hidden units"),
+            "{}",
+            err(&shape)
+        );
+    }
+
+    #[test]
+    fn only_a_regular_file_of_the_announced_size_is_loaded() {
+        let dir = std::env::temp_dir().join(format!("koma-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(
+            P::load("nana", &dir)
+                .unwrap_err()
+                .contains("not a regular file")
+        );
+        assert!(
+            P::load("nana", &dir.join("missing"))
+                .unwrap_err()
+                .contains("cannot read it")
+        );
+        let f = dir.join("w.bin");
+        std::fs::write(&f, with_net().to_bytes("nana")).unwrap();
+        assert_eq!(P::load("nana", &f), Ok(with_net()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,124 @@
+//! The self-play data file (`koma datagen` writes it, `koma tune` reads it).
+//!
+//! Plain text, one line each:
+//! - first a header, `#koma-datagen <settings>`: resuming refuses a file
+//!   made with other settings;
+//! - per position, `<game>;<position>;<score>;<result>`: the game's index
+//!   (from 0), the position string, the search's score in centipawns from
+//!   the side to move's view, and the game's result, first player first
+//!   (`1-0`, `0-1`, `1/2-1/2`);
+//! - after each game's positions, `#end <game> <result>`: a game is in the
+//!   file once this line is (resuming drops anything after the last one).
+
+use crate::core::Outcome;
+
+/// One position of a self-play game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub game: u64,
+    pub position: String,
+    /// Centipawns from the side to move's view.
+    pub score: i32,
+    pub result: Outcome,
+}
+
+/// One line of the file.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Line {
+    Header(String),
+    Position(Record),
+    End { game: u64, result: Outcome },
+}
+
+pub const HEADER_TAG: &str = "#koma-datagen ";
+const END_TAG: &str = "#end ";
+
+impl Record {
+    pub fn to_line(&self) -> String {
+        format!(
+            "{};{};{};{}",
+            self.game,
+            self.position,
+            self.score,
+            self.result.score_text()
+        )
+    }
+}
+
+pub fn end_line(game: u64, result: Outcome) -> String {
+    format!("{END_TAG}{game} {}", result.score_text())
+}
+
+/// Reads one line (without its line end); the error says what is wrong.
+pub fn parse_line(s: &str) -> Result<Line, String> {
+    if let Some(h) = s.strip_prefix(HEADER_TAG) {
+        return Ok(Line::Header(h.to_string()));
+    }
+    let result = |t: &str| {
+        t.parse::<Outcome>()
+            .map_err(|_| format!("result {t:?} is not 1-0, 0-1 or 1/2-1/2"))
+    };
+    let game = |t: &str| {
+        t.parse::<u64>()
+            .map_err(|_| format!("game number {t:?} is not a number"))
+    };
+    if let Some(rest) = s.strip_prefix(END_TAG) {
+        let (g, r) = rest
+            .split_once(' ')
+            .ok_or_else(|| format!("end line {s:?} lacks a result"))?;
+        return Ok(Line::End {
+            game: game(g)?,
+            result: result(r)?,
+        });
+    }
+    let fields: Vec<&str> = s.split(';').collect();
+    let [g, position, score, r] = fields[..] else {
+        return Err(format!("{} fields, a position line has 4", fields.len()));
+    };
+    Ok(Line::Position(Record {
+        game: game(g)?,
+        position: position.to_string(),
+        score: score
+            .parse()
+            .map_err(|_| format!("score {score:?} is not a number"))?,
+        result: result(r)?,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Color;
+
+    #[test]
+    fn every_line_of_the_data_file_reads_back_what_was_written() {
+        let r = Record {
+            game: 41,
+            position: "1C1sc/C1S2/2cCs/C2c1/5 w 12".into(),
+            score: -37,
+            result: Outcome::Win(Color::Second),
+        };
+        assert_eq!(parse_line(&r.to_line()), Ok(Line::Position(r)));
+        let e = end_line(41, Outcome::Draw);
+        assert_eq!(
+            parse_line(&e),
+            Ok(Line::End {
+                game: 41,
+                result: Outcome::Draw
+            })
+        );
+        assert_eq!(
+            parse_line("#koma-datagen variant=nana"),
+            Ok(Line::Header("variant=nana".into()))
+        );
+    }
+
+    #[test]
+    fn a_damaged_data_line_is_refused_with_the_reason() {
+        assert!(parse_line("1;pos;12").unwrap_err().contains("3 fields"));
+        assert!(parse_line("x;pos;12;1-0").unwrap_err().contains("game"));
+        assert!(parse_line("1;pos;a;1-0").unwrap_err().contains("score"));
+        assert!(parse_line("1;pos;3;2-0").unwrap_err().contains("result"));
+        assert!(parse_line("#end 3").unwrap_err().contains("result"));
+    }
+}
