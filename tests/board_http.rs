@@ -326,6 +326,11 @@ fn bad_requests_get_a_4xx_with_a_message() {
         (get(a, "/etc/passwd"), 404, "nothing at"),
         (request(a, "DELETE", "/api/tables", None), 405, "not allowed"),
         (post(a, "/", json!({})), 405, "not allowed"),
+        (post(a, "/api/games", json!({})), 405, "POST is not allowed on /api/games"),
+        (get(a, "/api/tables/1/move"), 405, "GET is not allowed"),
+        (get(a, "/api/positions"), 405, "GET is not allowed"),
+        (post(a, "/api/tables/1/record", json!({})), 405, "POST is not allowed"),
+        (post(a, "/api/tables/1/nothing", json!({})), 404, "no such API route"),
     ];
     for (r, status, words) in cases {
         assert_eq!(r.status, status, "{words}: {} {}", r.head, r.body);

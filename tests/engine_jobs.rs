@@ -26,12 +26,23 @@ fn perft_sum(lines: &[String]) -> (u64, u64) {
     (rows, total)
 }
 
-#[test]
-fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
+/// Starts `job`, lets it run 200 ms, ends it with `end`: the process
+/// must be gone within 100 ms.
+fn ends_within_100_ms(job: &str, end: impl FnOnce(&mut Koma)) {
     let _serial = one_at_a_time();
     let mut k = Koma::spawn();
-    k.send("go perft 50");
+    k.send(job);
     std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    end(&mut k);
+    assert!(k.wait_exit(T));
+    let took = t.elapsed();
+    assert!(took < Duration::from_millis(100), "took {took:?}");
+}
+
+/// `isready` answered within 500 ms while a job runs: the lines up to
+/// `readyok`.
+fn ready_at_once(k: &mut Koma) -> Vec<String> {
     let t = Instant::now();
     k.send("isready");
     let lines = k.read_until(T, |l| l == "readyok");
@@ -40,7 +51,12 @@ fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
         "{:?}",
         t.elapsed()
     );
-    assert_eq!(lines, ["readyok"], "the perft goes on");
+    lines
+}
+
+/// `stop` ends the running job within 100 ms, its count marked partial:
+/// the lines up to `Nodes searched`.
+fn stop_ends_it_partial(k: &mut Koma) -> Vec<String> {
     let t = Instant::now();
     k.send("stop");
     let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
@@ -49,8 +65,18 @@ fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
         "{:?}",
         t.elapsed()
     );
-    let last = lines.last().unwrap();
-    assert!(last.ends_with(" (partial)"), "{lines:?}");
+    assert!(lines.last().unwrap().ends_with(" (partial)"), "{lines:?}");
+    lines
+}
+
+#[test]
+fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("go perft 50");
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(ready_at_once(&mut k), ["readyok"], "the perft goes on");
+    let lines = stop_ends_it_partial(&mut k);
     // Every counted node is in a row; the move cut short is marked.
     let (rows, total) = perft_sum(&lines);
     assert_eq!(rows, total, "{lines:?}");
@@ -69,28 +95,12 @@ fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
 
 #[test]
 fn end_of_input_during_go_perft_exits_within_100_ms() {
-    let _serial = one_at_a_time();
-    let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.close_stdin();
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+    ends_within_100_ms("go perft 50", Koma::close_stdin);
 }
 
 #[test]
 fn quit_during_go_perft_exits_within_100_ms() {
-    let _serial = one_at_a_time();
-    let mut k = Koma::spawn();
-    k.send("go perft 50");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.send("quit");
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+    ends_within_100_ms("go perft 50", |k| k.send("quit"));
 }
 
 #[test]
@@ -99,42 +109,19 @@ fn bench_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
     let mut k = Koma::spawn();
     k.send("bench");
     std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.send("isready");
-    let lines = k.read_until(T, |l| l == "readyok");
-    assert!(
-        t.elapsed() < Duration::from_millis(500),
-        "{:?}",
-        t.elapsed()
-    );
+    let lines = ready_at_once(&mut k);
     assert!(
         !lines.iter().any(|l| l.starts_with("Nodes searched")),
         "{lines:?}"
     );
-    let t = Instant::now();
-    k.send("stop");
-    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
-    assert!(
-        t.elapsed() < Duration::from_millis(100),
-        "{:?}",
-        t.elapsed()
-    );
-    assert!(lines.last().unwrap().ends_with(" (partial)"), "{lines:?}");
+    stop_ends_it_partial(&mut k);
     k.send("isready");
     k.read_until(T, |l| l == "readyok");
 }
 
 #[test]
 fn end_of_input_during_bench_exits_within_100_ms() {
-    let _serial = one_at_a_time();
-    let mut k = Koma::spawn();
-    k.send("bench");
-    std::thread::sleep(Duration::from_millis(200));
-    let t = Instant::now();
-    k.close_stdin();
-    assert!(k.wait_exit(T));
-    let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+    ends_within_100_ms("bench", Koma::close_stdin);
 }
 
 /// Runs `koma ARGS` to its end with `input` on stdin and `RUST_LOG` set

@@ -240,7 +240,7 @@ fn a_table_file_of_the_wrong_size_is_refused_by_its_size_without_reading_it() {
     let ix = koma::games::nana::index::Index::get();
     f.set_len(64 + ix.len() as u64 + 1).unwrap();
     let e = refused_at_once(&long.display().to_string());
-    assert!(e.contains("the file is longer than its entries"), "{e}");
+    assert!(e.contains("the file is longer than its header says"), "{e}");
     let _ = std::fs::remove_file(short);
     let _ = std::fs::remove_file(long);
 }

@@ -200,29 +200,48 @@ fn body<T: for<'de> Deserialize<'de>>(req: &Request) -> Result<T, (u16, String)>
     serde_json::from_slice(&req.body).map_err(|e| (400, format!("bad JSON body: {e}")))
 }
 
+/// Each path once, with the method it answers: any other method on a
+/// known path is a 405.
 fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
     let path = req.path.as_str();
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
-    let get = req.method == "GET" || req.method == "HEAD";
-    let post = req.method == "POST";
-    match (parts.as_slice(), get, post) {
-        ([""] | ["index.html"], true, _) => Ok(Response::new(
-            200,
-            "text/html; charset=utf-8",
-            access.page.as_str(),
-        )),
-        (["board.js"], true, _) => Ok(Response::new(
-            200,
-            "text/javascript; charset=utf-8",
-            BOARD_JS,
-        )),
-        (["board.css"], true, _) => Ok(Response::new(200, "text/css; charset=utf-8", BOARD_CSS)),
-        (["favicon.ico"], true, _) => Ok(Response::new(204, "image/x-icon", Vec::new())),
-        (["api", "games"], true, _) => ok(games(reg)),
-        (["api", "tables"], true, _) => ok(tables(reg)),
-        (["api", "tables"], _, true) => new_table(reg, req),
-        (["api", "tables", id], true, _) => show(reg, req, id),
-        (["api", "tables", id, "move"], _, true) => {
+    let is_get = req.method == "GET" || req.method == "HEAD";
+    let only = |method: &str, answer: &dyn Fn() -> Answer| {
+        let allowed = if method == "GET" {
+            is_get
+        } else {
+            req.method == method
+        };
+        if allowed {
+            answer()
+        } else {
+            Err((405, format!("{} is not allowed on {path}", req.method)))
+        }
+    };
+    let get = |answer: &dyn Fn() -> Answer| only("GET", answer);
+    let post = |answer: &dyn Fn() -> Answer| only("POST", answer);
+    match parts.as_slice() {
+        [""] | ["index.html"] => get(&|| {
+            Ok(Response::new(
+                200,
+                "text/html; charset=utf-8",
+                access.page.as_str(),
+            ))
+        }),
+        ["board.js"] => get(&|| {
+            Ok(Response::new(
+                200,
+                "text/javascript; charset=utf-8",
+                BOARD_JS,
+            ))
+        }),
+        ["board.css"] => get(&|| Ok(Response::new(200, "text/css; charset=utf-8", BOARD_CSS))),
+        ["favicon.ico"] if is_get => Ok(Response::new(204, "image/x-icon", Vec::new())),
+        ["api", "games"] => get(&|| ok(games(reg))),
+        ["api", "tables"] if is_get => ok(tables(reg)),
+        ["api", "tables"] => post(&|| new_table(reg, req)),
+        ["api", "tables", id] => get(&|| show(reg, req, id)),
+        ["api", "tables", id, "move"] => post(&|| {
             let t = table(reg, id)?;
             let m: MoveReq = body(req)?;
             let text = parse_move(m.mv.trim())
@@ -230,22 +249,22 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             t.human_move(&text, m.ply)?;
             let st = t.lock();
             ok(st.json(t.id, None, None))
-        }
-        (["api", "tables", id, "undo"], _, true) => {
+        }),
+        ["api", "tables", id, "undo"] => post(&|| {
             let t = table(reg, id)?;
             t.undo()?;
             let st = t.lock();
             ok(st.json(t.id, None, None))
-        }
-        (["api", "tables", id, "close"], _, true) => {
+        }),
+        ["api", "tables", id, "close"] => post(&|| {
             let id = table_id(id)?;
             if reg.close(id) {
                 ok(json!({ "closed": id }))
             } else {
                 Err((404, format!("no game {id}")))
             }
-        }
-        (["api", "tables", id, "record"], true, _) => {
+        }),
+        ["api", "tables", id, "record"] => get(&|| {
             let t = table(reg, id)?;
             let st = t.lock();
             let r = records::record_of(&st);
@@ -256,36 +275,15 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
                     format!("attachment; filename=\"{name}\""),
                 ),
             )
-        }
-        (["api", "records"], _, true) => {
+        }),
+        ["api", "records"] => post(&|| {
             let r: RecordsReq = body(req)?;
             ok(records::list(&r.text))
-        }
-        (["api", "positions"], _, true) => positions(req),
-        (["api", ..], _, _) | ([""] | ["index.html"] | ["board.js"] | ["board.css"], _, _) => {
-            if known_route(&parts) {
-                Err((405, format!("{} is not allowed on {path}", req.method)))
-            } else {
-                Err((404, format!("no such API route {path}")))
-            }
-        }
+        }),
+        ["api", "positions"] => post(&|| positions(req)),
+        ["api", ..] => Err((404, format!("no such API route {path}"))),
         _ => Err((404, format!("nothing at {path}"))),
     }
-}
-
-fn known_route(parts: &[&str]) -> bool {
-    matches!(
-        parts,
-        [""] | ["index.html"]
-            | ["board.js"]
-            | ["board.css"]
-            | ["api", "games"]
-            | ["api", "tables"]
-            | ["api", "tables", _]
-            | ["api", "tables", _, "move" | "undo" | "close" | "record"]
-            | ["api", "records"]
-            | ["api", "positions"]
-    )
 }
 
 fn table_id(s: &str) -> Result<u64, (u16, String)> {

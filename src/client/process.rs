@@ -320,14 +320,6 @@ fn kill_group(pid: u32) {
 #[cfg(not(unix))]
 fn kill_group(_pid: u32) {}
 
-/// What an unreadable stdout line is reported as.
-fn unreadable(line: &Line) -> &'static str {
-    match line {
-        Line::TooLong => "a line longer than 1 MiB",
-        _ => "a line that is not UTF-8",
-    }
-}
-
 fn spawn_reader(
     stdout: impl Read + Send + 'static,
     tx: Sender<Event>,
@@ -346,7 +338,7 @@ fn spawn_reader(
                         Event::Line(now, s)
                     }
                     other => {
-                        let what = unreadable(&other);
+                        let what = other.unreadable().unwrap_or("an unreadable line");
                         engine_log::line(log.as_ref(), &tag, Dir::FromEngine, &format!("<{what}>"));
                         Event::Unreadable(now, what)
                     }
@@ -377,7 +369,7 @@ fn spawn_stderr_drain(
                 let text = match line {
                     Line::Text(s) => s,
                     Line::NotUtf8(b) => String::from_utf8_lossy(&b).into_owned(),
-                    Line::TooLong => "<a line longer than 1 MiB>".into(),
+                    Line::TooLong => format!("<{}>", Line::TooLong.unreadable().unwrap_or("")),
                 };
                 engine_log::line(log.as_ref(), &tag, Dir::Stderr, &text);
             }

@@ -56,6 +56,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const RANKS: u8;
     /// `move_key` maps every move into `0..MOVE_KEYS` (history tables).
     const MOVE_KEYS: usize;
+    /// `cont_key` maps every move into `0..CONT_KEYS` (the continuation
+    /// history holds `CONT_KEYS` squared entries).
+    const CONT_KEYS: usize = Self::MOVE_KEYS;
+    /// Whether `in_check` can hold in this game (the search then keeps the
+    /// moves that give check when it prunes).
+    const CHECKS: bool = false;
+    /// The search's settings for this game (set by matches).
+    const TUNING: Tuning = Tuning::DEFAULT;
     /// The engine option naming a file of solved positions (see
     /// `load_table`), for games that have one.
     const TABLE_OPTION: Option<&'static str> = None;
@@ -168,10 +176,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn move_key(&self, mv: Self::Move) -> usize;
 
     /// An id for the transposition table, distinct for distinct legal moves
-    /// of one position. The default is `move_key`; games whose `move_key`
-    /// can map two moves to one key override it.
+    /// of one position and below 2^24 - 1. The default is `move_key`;
+    /// games whose `move_key` can map two moves to one key override it.
     fn move_id(&self, mv: Self::Move) -> u32 {
         self.move_key(mv) as u32
+    }
+
+    /// A small index in `0..CONT_KEYS` of what the move does (the piece
+    /// kind and where it goes, as most engines key it) for the search's
+    /// continuation history, which pairs a move with the moves before it.
+    /// The default is `move_key`; games with many keys override it.
+    fn cont_key(&self, mv: Self::Move) -> usize {
+        self.move_key(mv)
     }
 
     /// Loads the game's table of solved positions from a file, checking it
@@ -194,13 +210,76 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         MoveHint::default()
     }
 
-    /// Whether the opponent could take the side to move's King with its
-    /// next move, in games where taking the King ends the game. The search
-    /// does not prune (futility, null move, reductions) in such a position,
-    /// nor reduce a move that makes one. The default is `false` (no King).
+    /// Whether the opponent threatens to end the game with its next move:
+    /// to take the side to move's King, in games where that wins (a game
+    /// without a King may name its own immediate threat). The search does
+    /// not prune (futility, null move) in such a position, nor prune a move
+    /// that makes one, and reduces both less. The default is `false`.
     fn in_check(&self) -> bool {
         false
     }
+
+    /// Whether the opponent is `in_check` after the move. Asked for moves
+    /// before they are played (the search's pruning), so games answer
+    /// without playing it where they can. The default is `false`.
+    fn gives_check(&self, _mv: Self::Move) -> bool {
+        false
+    }
+}
+
+/// Per-game settings of the search (the game carries them, the search reads
+/// them): each was set by matches between engines differing in it alone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Late move reductions: a move at depth `d`, number `n`, is reduced by
+    /// `(lmr_base + lmr_scale * ln d * ln n) / 100` plies.
+    pub lmr_base: i32,
+    pub lmr_scale: i32,
+    /// Futility pruning: a quiet move is skipped where the static
+    /// evaluation plus `futility_base + futility_per_ply * depth` stays
+    /// below alpha (centipawns).
+    pub futility_base: i32,
+    pub futility_per_ply: i32,
+    /// Reverse futility pruning: a node at depth `reverse_futility_depth`
+    /// or less is cut where the evaluation is `reverse_futility`
+    /// centipawns per ply above beta.
+    pub reverse_futility: i32,
+    pub reverse_futility_depth: i32,
+    /// Late move pruning (quiet moves after the first `3 + depth^2`) at
+    /// depth `late_move_depth` or less.
+    pub late_move_depth: i32,
+    /// Quiet moves with a bad history are pruned near the horizon.
+    pub history_pruning: bool,
+    /// A hash move far better than the others is searched a ply deeper.
+    pub singular_extension: bool,
+    /// Late quiet root moves are reduced.
+    pub root_reductions: bool,
+    /// Reductions grow at expected cut nodes and where the evaluation did
+    /// not improve.
+    pub node_reductions: bool,
+    /// Moves that give check, and every move of a node in check, are
+    /// reduced a ply less than others (without it, not at all).
+    pub reduce_checks: bool,
+    /// What a draw costs the side the search is for, in centipawns.
+    pub contempt: i32,
+}
+
+impl Tuning {
+    pub const DEFAULT: Tuning = Tuning {
+        lmr_base: 50,
+        lmr_scale: 50,
+        futility_base: 60,
+        futility_per_ply: 100,
+        reverse_futility: 90,
+        reverse_futility_depth: 8,
+        late_move_depth: 64,
+        history_pruning: true,
+        singular_extension: true,
+        root_reductions: true,
+        node_reductions: true,
+        reduce_checks: true,
+        contempt: 0,
+    };
 }
 
 /// The mirror image of `pos` under the game's `MIRROR`, if the game has

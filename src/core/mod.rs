@@ -2,6 +2,7 @@
 //! buffers, game results, rule options, the `Game` trait and the generic text
 //! forms of moves and positions. Nothing here knows a concrete game.
 
+pub mod binary_file;
 pub mod color;
 pub mod coord;
 pub mod crc32;
@@ -20,7 +21,7 @@ pub mod zobrist;
 
 pub use color::Color;
 pub use coord::Coord;
-pub use game::{Game, MoveHint, PositionError, game_status, mirror};
+pub use game::{Game, MoveHint, PositionError, Tuning, game_status, mirror};
 pub use history::{History, status_with_history};
 pub use line::{GameLine, LineError, ReplayError};
 pub use movelist::{MoveList, MoveSink};

@@ -22,8 +22,8 @@
 
 use super::MAX_WEIGHT;
 use super::net::Network;
+use crate::core::binary_file::{read_announced, size_error};
 use crate::core::crc32::crc32;
-use std::io::Read;
 use std::path::Path;
 
 pub const MAGIC: &[u8; 8] = b"KOMAEVAL";
@@ -278,60 +278,11 @@ impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
     /// else): the path comes from outside. The error describes the file
     /// without naming it.
     pub fn load(game: &str, path: &Path) -> Result<Self, String> {
-        let regular = |m: &std::fs::Metadata| {
-            if m.is_file() {
-                Ok(m.len())
-            } else {
-                Err("not a regular file".to_string())
-            }
-        };
-        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
-        regular(&meta)?;
-        let mut file = open_without_blocking(path).map_err(|e| format!("cannot read it: {e}"))?;
-        // Again on the open file: the path may have changed since.
-        let len = regular(
-            &file
-                .metadata()
-                .map_err(|e| format!("cannot read it: {e}"))?,
-        )?;
-        let mut bytes = Vec::with_capacity(HEADER);
-        (&mut file)
-            .take(HEADER as u64)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read it: {e}"))?;
-        let want = Self::check_header(game, &bytes)? as u64;
-        if len != want {
-            return Err(size_error(len, want));
-        }
-        bytes
-            .try_reserve_exact(want as usize - HEADER)
-            .map_err(|_| format!("no memory for its {want} bytes"))?;
-        file.take(want - HEADER as u64)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read it: {e}"))?;
+        let bytes = read_announced(path, HEADER, |h| {
+            Self::check_header(game, h).map(|n| n as u64)
+        })?;
         Self::from_bytes(game, &bytes)
     }
-}
-
-fn size_error(len: u64, want: u64) -> String {
-    format!(
-        "{len} bytes, expected {want}: the file is {}",
-        if len < want {
-            "truncated"
-        } else {
-            "longer than its header says"
-        }
-    )
-}
-
-/// Opens for reading without waiting for a writer, should the path be a
-/// FIFO after all (opening one blocks until the other end opens).
-fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NONBLOCK);
-    o.open(path)
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! trips, legality lookup agreeing with generation, incremental hash equal
 //! to the from-scratch hash, bulk count equal to generation, tactical marks
 //! equal to `is_tactical`, tactical generation inside it, null moves that
-//! only hand the move over, and playouts that end without a panic.
+//! only hand the move over, `gives_check` equal to playing the move and
+//! asking `in_check`, and playouts that end without a panic.
 
 use crate::core::{Game, History, MoveSink, game_status, status_with_history};
 use crate::protocol::{parse_move, parse_position};
@@ -110,6 +111,13 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
             pos.side_to_move().opponent(),
             "{ms} in {s}"
         );
+        // The search's before-the-move check test and history index.
+        assert_eq!(
+            pos.gives_check(m),
+            next.in_check(),
+            "gives_check({ms}) in {s}"
+        );
+        assert!(pos.cont_key(m) < G::CONT_KEYS, "cont_key({ms}) in {s}");
     }
 }
 

@@ -17,6 +17,18 @@ pub enum Line {
     NotUtf8(Vec<u8>),
 }
 
+impl Line {
+    /// What a line that could not be read is called in messages (`None`
+    /// for text).
+    pub fn unreadable(&self) -> Option<&'static str> {
+        match self {
+            Line::Text(_) => None,
+            Line::TooLong => Some("a line longer than 1 MiB"),
+            Line::NotUtf8(_) => Some("a line that is not UTF-8"),
+        }
+    }
+}
+
 pub struct LineReader<R: Read> {
     inner: BufReader<R>,
     max: usize,
@@ -110,6 +122,13 @@ mod tests {
             all(&input, 100),
             vec![Line::TooLong, Line::Text("isready".into())]
         );
+    }
+
+    #[test]
+    fn an_unreadable_line_is_named_with_the_real_cap() {
+        assert_eq!(MAX_LINE, 1 << 20, "Line::unreadable says 1 MiB");
+        assert_eq!(Line::TooLong.unreadable(), Some("a line longer than 1 MiB"));
+        assert_eq!(Line::Text("uci".into()).unreadable(), None);
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! Move ordering: the hash move, then tactical moves, then killers, then
-//! quiet moves by their history score. Moves are picked one at a time
-//! (selection), since a cutoff usually comes early.
+//! Move ordering: the hash move, then tactical moves by their history,
+//! then killers, then quiet moves by their history: the side's history of
+//! the move and the continuation history (how the move fared after each of
+//! the two moves before it). Moves are picked one at a time (selection),
+//! since a cutoff usually comes early.
 
 use super::MAX_PLY;
 use crate::core::Game;
@@ -8,36 +10,79 @@ use crate::core::Game;
 pub const HASH_MOVE: i32 = 1 << 30;
 pub const TACTICAL: i32 = 1 << 28;
 pub const KILLER: i32 = 1 << 27;
-/// History scores stay inside ±HISTORY_MAX.
-pub const HISTORY_MAX: i32 = 1 << 20;
+/// Every history entry stays inside ±HISTORY_MAX.
+pub const HISTORY_MAX: i32 = 16_384;
+/// `cont_key` of "no move" (the root's past); any key at or above
+/// `CONT_KEYS` means none.
+pub const NO_CONT: usize = usize::MAX;
 
-/// Quiet moves that caused cutoffs: two killers per ply and a history table
-/// per side and move key.
+/// What a cutoff at `depth` adds to the history of the move that made it
+/// (and takes from the moves tried before it).
+pub fn bonus(depth: i32) -> i32 {
+    (32 * depth * depth + 64 * depth).min(2_000)
+}
+
+/// Gravity update: the bonus shrinks as the entry nears the bound, so old
+/// results fade.
+#[inline]
+fn update(h: &mut i32, bonus: i32) {
+    let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
+/// Quiet moves that caused cutoffs: two killers per ply; history tables per
+/// side and move key, for quiet and for tactical moves; the continuation
+/// history by the previous move's and this move's `cont_key`.
 pub struct Heuristics<M> {
     pub killers: Vec<[Option<M>; 2]>,
-    history: Vec<i32>,
+    quiet: Vec<i32>,
+    tactical: Vec<i32>,
+    cont: Vec<i32>,
     keys: usize,
+    cont_keys: usize,
 }
 
 impl<M: Copy + Eq> Heuristics<M> {
-    pub fn new(keys: usize) -> Self {
+    pub fn new(keys: usize, cont_keys: usize) -> Self {
         Heuristics {
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * keys],
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            quiet: vec![0; 2 * keys],
+            tactical: vec![0; 2 * keys],
+            cont: vec![0; cont_keys * cont_keys],
             keys,
+            cont_keys,
         }
     }
 
-    pub fn history(&self, side: usize, key: usize) -> i32 {
-        self.history[side * self.keys + key]
+    pub fn quiet(&self, side: usize, key: usize) -> i32 {
+        self.quiet[side * self.keys + key]
     }
 
-    /// Gravity update: the bonus shrinks as the entry nears the bound, so
-    /// old results fade.
-    pub fn update_history(&mut self, side: usize, key: usize, bonus: i32) {
-        let h = &mut self.history[side * self.keys + key];
-        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *h += bonus - (*h as i64 * bonus.abs() as i64 / HISTORY_MAX as i64) as i32;
+    pub fn tactical(&self, side: usize, key: usize) -> i32 {
+        self.tactical[side * self.keys + key]
+    }
+
+    /// The continuation history of a move (`cont_key`) after `prev`.
+    pub fn cont(&self, prev: usize, key: usize) -> i32 {
+        if prev >= self.cont_keys {
+            0
+        } else {
+            self.cont[prev * self.cont_keys + key]
+        }
+    }
+
+    pub fn update_quiet(&mut self, side: usize, key: usize, bonus: i32) {
+        update(&mut self.quiet[side * self.keys + key], bonus);
+    }
+
+    pub fn update_tactical(&mut self, side: usize, key: usize, bonus: i32) {
+        update(&mut self.tactical[side * self.keys + key], bonus);
+    }
+
+    pub fn update_cont(&mut self, prev: usize, key: usize, bonus: i32) {
+        if prev < self.cont_keys {
+            update(&mut self.cont[prev * self.cont_keys + key], bonus);
+        }
     }
 
     pub fn add_killer(&mut self, ply: usize, m: M) {
@@ -53,12 +98,26 @@ impl<M: Copy + Eq> Heuristics<M> {
     }
 }
 
+/// What the ordering knows of a node: the hash move and the continuation
+/// keys of the two moves before it.
+pub struct Node {
+    pub hash_move: Option<u32>,
+    pub ply: usize,
+    pub prev: [usize; 2],
+}
+
+/// A quiet move's history: its own, twice, and its continuations.
+pub fn quiet_history<G: Game>(pos: &G, m: G::Move, node: &Node, h: &Heuristics<G::Move>) -> i32 {
+    let side = pos.side_to_move().index();
+    let ck = pos.cont_key(m);
+    2 * h.quiet(side, pos.move_key(m)) + h.cont(node.prev[0], ck) + h.cont(node.prev[1], ck)
+}
+
 /// Scores every move of `moves` into `scores` for `pick`.
 pub fn score_moves<G: Game>(
     pos: &G,
     moves: &[G::Move],
-    hash_move: Option<u32>,
-    ply: usize,
+    node: &Node,
     h: &Heuristics<G::Move>,
     scores: &mut Vec<i32>,
     tactical: &mut Vec<bool>,
@@ -68,14 +127,14 @@ pub fn score_moves<G: Game>(
     let side = pos.side_to_move().index();
     pos.mark_tactical(moves, tactical);
     for (&m, &t) in moves.iter().zip(tactical.iter()) {
-        let s = if hash_move == Some(pos.move_id(m)) {
+        let s = if node.hash_move == Some(pos.move_id(m)) {
             HASH_MOVE
         } else if t {
-            TACTICAL + h.history(side, pos.move_key(m)) / 64
-        } else if h.is_killer(ply, m) {
+            TACTICAL + h.tactical(side, pos.move_key(m))
+        } else if h.is_killer(node.ply, m) {
             KILLER
         } else {
-            h.history(side, pos.move_key(m))
+            quiet_history(pos, m, node, h)
         };
         scores.push(s);
     }

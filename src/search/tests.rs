@@ -221,3 +221,31 @@ fn a_finished_game_gives_no_move() {
         g.visit(Over);
     }
 }
+
+/// Zugzwang and the null move in Nana: where the side to move may pass
+/// (`play_null`, a side holding a cube), a fixed-depth search still finds
+/// every win and loss within four plies with its exact score, as plain
+/// minimax does; a null move that hid a zugzwang would miss one.
+#[test]
+fn nana_null_move_hides_no_win_or_loss_within_four_plies() {
+    use crate::games::nana::Nana;
+    let (mut wins, mut losses) = (0, 0);
+    for pos in near_ends::<Nana>(400, 23)
+        .into_iter()
+        .filter(|p| p.play_null().is_some())
+        .take(100)
+    {
+        let exact = minimax(&pos, 4, 0);
+        if !is_mate(exact) {
+            continue;
+        }
+        let r = run(&pos, &Limits::depth(6));
+        assert_eq!(r.score, exact, "{}", pos.to_text());
+        if exact > 0 {
+            wins += 1;
+        } else {
+            losses += 1;
+        }
+    }
+    assert!(wins > 10 && losses > 0, "too few sampled: {wins}, {losses}");
+}

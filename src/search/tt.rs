@@ -1,8 +1,11 @@
-//! The transposition table, shared by all search threads without locks:
-//! each entry is two atomics, the key stored XOR the data, so a torn write
-//! reads as a miss. It stores move ids (`Game::move_id`), not moves, so one
-//! table serves every game; a stored move is used only if it matches one of
-//! the position's legal moves.
+//! The transposition table, shared by all search threads without locks.
+//! Entries come four to a bucket of one cache line (one memory fetch per
+//! probe, which the search starts early with `prefetch`). An entry is two
+//! atomics: the data, and the key's upper half with the bound and the
+//! generation, stored XOR the data, so that a torn write reads as a miss
+//! (the bucket index checks the key's lower bits). It stores move ids
+//! (`Game::move_id`), not moves, so one table serves every game; a stored
+//! move is used only if it matches one of the position's legal moves.
 
 use super::Score;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -18,50 +21,83 @@ pub enum Bound {
 pub struct Hit {
     pub move_id: Option<u32>,
     pub score: Score,
+    /// The static evaluation of the position, when it was stored.
+    pub eval: Option<Score>,
     pub depth: i32,
     pub bound: Bound,
 }
 
 #[derive(Default)]
 struct Entry {
-    key_xor_data: AtomicU64,
+    check: AtomicU64,
     data: AtomicU64,
 }
 
+#[derive(Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; 4]);
+
 pub struct Tt {
-    entries: Box<[Entry]>,
-    /// Buckets of two entries: index `2 * (key & mask)`; the first keeps the
-    /// deepest result, the second the latest.
+    buckets: Box<[Bucket]>,
     mask: u64,
     generation: AtomicU8,
 }
 
-const NO_MOVE: u64 = u32::MAX as u64;
+const KEY_BITS: u64 = 0xffff_ffff_0000_0000;
+const NO_MOVE: u64 = (1 << 24) - 1;
+const NO_EVAL: i16 = i16::MIN;
+/// Generations wrap at 64.
+const GENERATIONS: u8 = 64;
 
-fn pack(move_id: Option<u32>, score: Score, depth: i32, bound: Bound, generation: u8) -> u64 {
-    let m = move_id.map_or(NO_MOVE, u64::from);
-    let s = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
+/// Data word: move id (24 bits), score (16), static evaluation (16),
+/// depth (8).
+fn pack(move_id: Option<u32>, score: Score, eval: Option<Score>, depth: i32) -> u64 {
+    let m = move_id.map_or(NO_MOVE, |m| u64::from(m).min(NO_MOVE - 1));
+    let s = score.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16 as u16 as u64;
+    let e = eval.map_or(NO_EVAL, |e| {
+        e.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16
+    }) as u16 as u64;
     let d = depth.clamp(0, 255) as u64;
-    m | s << 32 | d << 48 | (bound as u64) << 56 | ((generation & 63) as u64) << 58
+    m | s << 24 | e << 40 | d << 56
 }
 
-fn unpack(data: u64) -> Option<(Hit, u8)> {
-    let bound = match (data >> 56) & 3 {
+/// The check word's lower half: bound (2 bits) and generation (6).
+fn extra(bound: Bound, generation: u8) -> u64 {
+    bound as u64 | u64::from(generation % GENERATIONS) << 2
+}
+
+/// The entry's hit and generation, if it holds `key`.
+fn read(e: &Entry, key: u64) -> Option<(Hit, u8)> {
+    let data = e.data.load(Ordering::Relaxed);
+    let check = e.check.load(Ordering::Relaxed) ^ data;
+    if check & KEY_BITS != key & KEY_BITS {
+        return None;
+    }
+    let bound = match check & 3 {
         1 => Bound::Exact,
         2 => Bound::Lower,
         3 => Bound::Upper,
         _ => return None,
     };
     let m = data & NO_MOVE;
+    let eval = (data >> 40) as u16 as i16;
     Some((
         Hit {
             move_id: (m != NO_MOVE).then_some(m as u32),
-            score: ((data >> 32) & 0xffff) as u16 as i16 as Score,
-            depth: ((data >> 48) & 0xff) as i32,
+            score: ((data >> 24) as u16 as i16) as Score,
+            eval: (eval != NO_EVAL).then_some(eval as Score),
+            depth: (data >> 56) as i32,
             bound,
         },
-        (data >> 58) as u8,
+        ((check >> 2) & 63) as u8,
     ))
+}
+
+/// Depth and generation of whatever the entry holds (`None`: empty).
+fn occupant(e: &Entry) -> Option<(i32, u8)> {
+    let data = e.data.load(Ordering::Relaxed);
+    let check = e.check.load(Ordering::Relaxed) ^ data;
+    (check & 3 != 0).then_some(((data >> 56) as i32, ((check >> 2) & 63) as u8))
 }
 
 impl Tt {
@@ -69,7 +105,7 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let buckets = Self::buckets(mb);
         Tt {
-            entries: (0..2 * buckets).map(|_| Entry::default()).collect(),
+            buckets: (0..buckets).map(|_| Bucket::default()).collect(),
             mask: buckets as u64 - 1,
             generation: AtomicU8::new(0),
         }
@@ -79,11 +115,11 @@ impl Tt {
     /// had (the `Hash` option comes from outside).
     pub fn try_new(mb: usize) -> Result<Tt, std::collections::TryReserveError> {
         let buckets = Self::buckets(mb);
-        let mut entries = Vec::new();
-        entries.try_reserve_exact(2 * buckets)?;
-        entries.resize_with(2 * buckets, Entry::default);
+        let mut table = Vec::new();
+        table.try_reserve_exact(buckets)?;
+        table.resize_with(buckets, Bucket::default);
         Ok(Tt {
-            entries: entries.into_boxed_slice(),
+            buckets: table.into_boxed_slice(),
             mask: buckets as u64 - 1,
             generation: AtomicU8::new(0),
         })
@@ -91,21 +127,23 @@ impl Tt {
 
     /// The bytes a table of `mb` megabytes takes.
     pub fn bytes_for(mb: usize) -> usize {
-        2 * Self::buckets(mb) * std::mem::size_of::<Entry>()
+        Self::buckets(mb) * std::mem::size_of::<Bucket>()
     }
 
     /// Buckets in a table of `mb` megabytes: the largest power of two
     /// that fits (at least one).
     fn buckets(mb: usize) -> usize {
         let bytes = mb.max(1).saturating_mul(1 << 20);
-        let buckets = (bytes / (2 * std::mem::size_of::<Entry>())).max(1);
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         1usize << (usize::BITS - 1 - buckets.leading_zeros())
     }
 
     pub fn clear(&self) {
-        for e in self.entries.iter() {
-            e.key_xor_data.store(0, Ordering::Relaxed);
-            e.data.store(0, Ordering::Relaxed);
+        for b in self.buckets.iter() {
+            for e in &b.0 {
+                e.check.store(0, Ordering::Relaxed);
+                e.data.store(0, Ordering::Relaxed);
+            }
         }
         self.generation.store(0, Ordering::Relaxed);
     }
@@ -115,60 +153,90 @@ impl Tt {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn bucket(&self, key: u64) -> usize {
-        2 * (key & self.mask) as usize
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets[(key & self.mask) as usize]
+    }
+
+    /// Starts loading the bucket of `key` into the cache, so that a probe
+    /// soon after does not wait for memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is only a hint; it never faults, even on
+            // an invalid address, and `p` points into the table.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let b = self.bucket(key);
-        for e in &self.entries[b..b + 2] {
-            let data = e.data.load(Ordering::Relaxed);
-            if e.key_xor_data.load(Ordering::Relaxed) ^ data == key {
-                return unpack(data).map(|(h, _)| h);
-            }
-        }
-        None
+        self.bucket(key)
+            .0
+            .iter()
+            .find_map(|e| read(e, key))
+            .map(|(h, _)| h)
     }
 
-    pub fn store(&self, key: u64, move_id: Option<u32>, score: Score, depth: i32, bound: Bound) {
-        let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let b = self.bucket(key);
-        let deep = &self.entries[b];
-        let old = deep.data.load(Ordering::Relaxed);
-        let same_key = deep.key_xor_data.load(Ordering::Relaxed) ^ old == key;
-        let replace_deep = match unpack(old) {
-            None => true,
-            Some((h, g)) => same_key || g != generation || depth >= h.depth,
-        };
-        let e = if replace_deep {
-            deep
-        } else {
-            &self.entries[b + 1]
-        };
-        // Keep a known move when the new result has none.
-        let move_id = move_id.or_else(|| {
-            if same_key && replace_deep {
-                unpack(old).and_then(|(h, _)| h.move_id)
-            } else {
-                None
+    /// Stores a result: over the entry of the same position (keeping its
+    /// move when the new result has none, and a deeper result of the same
+    /// search unless the new one is exact or nearly as deep), else over
+    /// the entry worth least: empty, then old and shallow.
+    pub fn store(
+        &self,
+        key: u64,
+        move_id: Option<u32>,
+        score: Score,
+        eval: Option<Score>,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let generation = self.generation.load(Ordering::Relaxed) % GENERATIONS;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.0[0];
+        let mut victim_worth = i32::MAX;
+        let mut move_id = move_id;
+        for e in &bucket.0 {
+            if let Some((old, g)) = read(e, key) {
+                if bound != Bound::Exact && g == generation && depth + 4 <= old.depth {
+                    return;
+                }
+                move_id = move_id.or(old.move_id);
+                victim = e;
+                break;
             }
-        });
-        let data = pack(move_id, score, depth, bound, generation);
-        e.data.store(data, Ordering::Relaxed);
-        e.key_xor_data.store(key ^ data, Ordering::Relaxed);
+            let worth = match occupant(e) {
+                None => i32::MIN,
+                Some((d, g)) => {
+                    let age = (generation + GENERATIONS - g) % GENERATIONS;
+                    d - 8 * i32::from(age)
+                }
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = e;
+            }
+        }
+        let data = pack(move_id, score, eval, depth);
+        let check = (key & KEY_BITS) | extra(bound, generation);
+        victim.data.store(data, Ordering::Relaxed);
+        victim.check.store(check ^ data, Ordering::Relaxed);
     }
 
     /// Permille of a sample of entries written in this search.
     pub fn hashfull(&self) -> u32 {
-        let generation = self.generation.load(Ordering::Relaxed) & 63;
-        let sample = self.entries.len().min(1000);
-        let used = self.entries[..sample]
+        let generation = self.generation.load(Ordering::Relaxed) % GENERATIONS;
+        let sample = self.buckets.len().min(250);
+        let used = self.buckets[..sample]
             .iter()
-            .filter(|e| {
-                unpack(e.data.load(Ordering::Relaxed)).is_some_and(|(_, g)| g == generation)
-            })
+            .flat_map(|b| b.0.iter())
+            .filter(|e| occupant(e).is_some_and(|(_, g)| g == generation))
             .count();
-        (used * 1000 / sample.max(1)) as u32
+        (used * 1000 / (4 * sample).max(1)) as u32
     }
 }
 
@@ -179,27 +247,69 @@ mod tests {
     #[test]
     fn stored_entries_come_back_with_their_fields() {
         let tt = Tt::new(1);
-        tt.store(0xdead_beef, Some(77), -1234, 9, Bound::Lower);
+        tt.store(0xdead_beef, Some(77), -1234, Some(56), 9, Bound::Lower);
         let h = tt.probe(0xdead_beef).unwrap();
         assert_eq!(
-            (h.move_id, h.score, h.depth, h.bound),
-            (Some(77), -1234, 9, Bound::Lower)
+            (h.move_id, h.score, h.eval, h.depth, h.bound),
+            (Some(77), -1234, Some(56), 9, Bound::Lower)
         );
         assert!(tt.probe(0xdead_beee).is_none());
+        assert!(
+            tt.probe(0xdead_beef ^ (1 << 40)).is_none(),
+            "same bucket, other key"
+        );
+        tt.store(5, None, 0, None, 1, Bound::Exact);
+        assert_eq!(tt.probe(5).unwrap().eval, None);
     }
 
     #[test]
     fn a_result_without_a_move_keeps_the_known_move() {
         let tt = Tt::new(1);
-        tt.store(42, Some(5), 10, 3, Bound::Exact);
-        tt.store(42, None, 20, 4, Bound::Upper);
+        tt.store(42, Some(5), 10, None, 3, Bound::Exact);
+        tt.store(42, None, 20, None, 4, Bound::Upper);
         assert_eq!(tt.probe(42).unwrap().move_id, Some(5));
+    }
+
+    #[test]
+    fn a_deeper_result_of_this_search_is_kept() {
+        let tt = Tt::new(1);
+        tt.store(42, Some(5), 10, None, 12, Bound::Lower);
+        tt.store(42, Some(6), 20, None, 3, Bound::Upper);
+        assert_eq!(tt.probe(42).unwrap().depth, 12);
+        tt.store(42, Some(6), 20, None, 3, Bound::Exact);
+        assert_eq!(tt.probe(42).unwrap().depth, 3, "exact results replace");
+        tt.new_search();
+        tt.store(42, Some(7), 20, None, 12, Bound::Lower);
+        tt.store(42, Some(8), 20, None, 2, Bound::Lower);
+        tt.new_search();
+        tt.store(42, Some(9), 20, None, 1, Bound::Upper);
+        assert_eq!(
+            tt.probe(42).unwrap().move_id,
+            Some(9),
+            "older results yield"
+        );
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_shallowest_entry() {
+        let tt = Tt::new(1);
+        let buckets = tt.mask + 1;
+        // Five keys of one bucket, differing in the upper half.
+        let key = |i: u64| 7 + (i << 32) * buckets.max(1);
+        for (i, d) in [(0, 9), (1, 3), (2, 7), (3, 8)] {
+            tt.store(key(i), None, 0, None, d, Bound::Exact);
+        }
+        tt.store(key(4), None, 0, None, 5, Bound::Exact);
+        assert!(tt.probe(key(1)).is_none(), "the depth-3 entry went");
+        for i in [0, 2, 3, 4] {
+            assert!(tt.probe(key(i)).is_some(), "{i}");
+        }
     }
 
     #[test]
     fn mate_scores_fit() {
         let tt = Tt::new(1);
-        tt.store(1, None, -29_990, 1, Bound::Exact);
+        tt.store(1, None, -29_990, None, 1, Bound::Exact);
         assert_eq!(tt.probe(1).unwrap().score, -29_990);
     }
 
@@ -212,6 +322,7 @@ mod tests {
                 k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 None,
                 0,
+                None,
                 1,
                 Bound::Exact,
             );

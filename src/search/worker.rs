@@ -4,12 +4,12 @@
 //! transposition table, half of them one ply deeper, and are stopped by
 //! the main thread.
 
-use super::ordering::{self, Heuristics};
+use super::ordering::{self, Heuristics, NO_CONT};
 use super::path::Path;
 use super::score::MATE;
 use super::tt::Bound;
 use super::{Context, MAX_PLY, Report, Score, SearchResult, is_mate};
-use crate::core::{Color, End, Game, History, Outcome};
+use crate::core::{Color, End, Game, History, Outcome, Tuning};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 const INF: Score = MATE + 1;
@@ -21,6 +21,66 @@ const MATE_BOUND: Score = MATE - 1_000;
 const QS_MAX: usize = 4;
 /// Delta pruning margin in quiescence.
 const QS_DELTA: Score = 50;
+/// The evaluation of a node in check (none).
+const NO_EVAL: Score = Score::MIN;
+/// `cont_stack` entry of a null move.
+const NULL_CONT: usize = NO_CONT - 1;
+/// Move numbers the reduction table distinguishes.
+const LMR_MOVES: usize = 256;
+
+/// The quiet and the tactical moves a node searched without a cutoff
+/// (the history punishes them when a later move cuts); at most 64 each.
+struct SearchedMoves<M> {
+    quiet: [Option<M>; 64],
+    tactical: [Option<M>; 64],
+    counts: [usize; 2],
+}
+
+impl<M: Copy> Default for SearchedMoves<M> {
+    fn default() -> Self {
+        SearchedMoves {
+            quiet: [None; 64],
+            tactical: [None; 64],
+            counts: [0; 2],
+        }
+    }
+}
+
+impl<M: Copy> SearchedMoves<M> {
+    fn push(&mut self, m: M, quiet: bool) {
+        let (list, n) = if quiet {
+            (&mut self.quiet, &mut self.counts[0])
+        } else {
+            (&mut self.tactical, &mut self.counts[1])
+        };
+        if *n < list.len() {
+            list[*n] = Some(m);
+            *n += 1;
+        }
+    }
+
+    fn quiet(&self) -> impl Iterator<Item = &M> {
+        self.quiet[..self.counts[0]].iter().flatten()
+    }
+
+    fn tactical(&self) -> impl Iterator<Item = &M> {
+        self.tactical[..self.counts[1]].iter().flatten()
+    }
+}
+
+/// Reductions by depth and move number: `(base + scale * ln d * ln n) /
+/// 100` plies (the game's `Tuning`).
+fn lmr_table(t: &Tuning) -> Box<[[u8; LMR_MOVES]; 64]> {
+    let mut table = Box::new([[0u8; LMR_MOVES]; 64]);
+    for (d, row) in table.iter_mut().enumerate().skip(1) {
+        for (n, r) in row.iter_mut().enumerate().skip(1) {
+            let x =
+                f64::from(t.lmr_base) + f64::from(t.lmr_scale) * (d as f64).ln() * (n as f64).ln();
+            *r = (x / 100.0).clamp(0.0, 60.0) as u8;
+        }
+    }
+    table
+}
 
 #[derive(Clone, Debug)]
 pub struct RootMove<M> {
@@ -51,21 +111,25 @@ pub struct Worker<'a, G: Game> {
     scores: Vec<Vec<i32>>,
     tactical: Vec<Vec<bool>>,
     seldepth: usize,
+    /// Static evaluations by ply (`NO_EVAL` in check).
+    evals: [Score; MAX_PLY + 1],
+    /// `cont_key` of the move played at each ply (`NULL_CONT`: a null move).
+    cont_stack: [usize; MAX_PLY + 1],
+    /// Null moves are off below this ply (a null move's verification).
+    nmp_min_ply: usize,
+    lmr_table: Box<[[u8; LMR_MOVES]; 64]>,
 }
 
-/// Reductions for late quiet moves, by depth and move number: about
-/// ln(depth) * ln(n) / 2, as in most engines.
-fn lmr(depth: i32, n: usize) -> i32 {
-    let d = (depth.max(1) as f64).ln();
-    let m = (n.max(1) as f64).ln();
-    (0.5 + d * m / 2.0) as i32
-}
-
-fn end_score(end: End, side: Color, ply: usize) -> Score {
+/// The score of a finished game for `side`, to move at `ply`. A draw is
+/// worth the game's contempt less than nothing to the side to move at the
+/// root (and as much more to the other): the search plays on in an equal
+/// position rather than repeat it.
+fn end_score<G: Game>(end: End, side: Color, ply: usize) -> Score {
     match end.outcome {
         Outcome::Win(c) if c == side => MATE - ply as Score,
         Outcome::Win(_) => -(MATE - ply as Score),
-        Outcome::Draw => 0,
+        Outcome::Draw if ply.is_multiple_of(2) => -G::TUNING.contempt,
+        Outcome::Draw => G::TUNING.contempt,
     }
 }
 
@@ -122,12 +186,16 @@ impl<'a, G: Game> Worker<'a, G> {
             stopped: false,
             keys: Path::new(history.keys()),
             root_moves,
-            heur: Heuristics::new(G::MOVE_KEYS),
+            heur: Heuristics::new(G::MOVE_KEYS, G::CONT_KEYS),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             scores: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             tactical: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             seldepth: 0,
+            evals: [NO_EVAL; MAX_PLY + 1],
+            cont_stack: [NO_CONT; MAX_PLY + 1],
+            nmp_min_ply: 0,
+            lmr_table: lmr_table(&G::TUNING),
         }
     }
 
@@ -297,17 +365,45 @@ impl<'a, G: Game> Worker<'a, G> {
     fn root_search(&mut self, depth: i32, pv_idx: usize, mut alpha: Score, beta: Score) -> Score {
         let root = self.root;
         let mut best = -INF;
+        self.evals[0] = NO_EVAL;
+        let check = root.in_check();
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let child = root.play(m);
+            self.ctx.tt.prefetch(child.hash());
             self.keys.push(child.repetition_key());
+            self.cont_stack[0] = root.cont_key(m);
             self.visit();
             let s = if i == pv_idx {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha, true)
+                -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, false, None)
             } else {
-                let s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false);
+                // Late quiet root moves are searched shallower first.
+                let n = i - pv_idx + 1;
+                let mut r = 0;
+                if G::TUNING.root_reductions
+                    && depth >= 3
+                    && n >= 4
+                    && !check
+                    && !root.is_tactical(m)
+                    && !child.in_check()
+                {
+                    r = (self.lmr(depth, n) - 1).clamp(0, depth - 2);
+                }
+                let mut s = -self.negamax(
+                    &child,
+                    depth - 1 - r,
+                    1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                    true,
+                    None,
+                );
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false, false, None);
+                }
                 if s > alpha && s < beta {
-                    -self.negamax(&child, depth - 1, 1, -beta, -alpha, true)
+                    -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, false, None)
                 } else {
                     s
                 }
@@ -355,12 +451,17 @@ impl<'a, G: Game> Worker<'a, G> {
             if pv_idx == 0 && best > -INF {
                 self.ctx
                     .tt
-                    .store(root.hash(), Some(id), to_tt(best, 0), depth, bound);
+                    .store(root.hash(), Some(id), to_tt(best, 0), None, depth, bound);
             }
         }
         best
     }
 
+    /// The search of one node below the root. `cut_node`: a node where a
+    /// fail high is expected (the null-window children of a PV node's later
+    /// moves, and alternately below). `excluded`: a move left out (the
+    /// singular extension's test search of the other moves).
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &G,
@@ -369,6 +470,8 @@ impl<'a, G: Game> Worker<'a, G> {
         mut alpha: Score,
         mut beta: Score,
         pv_node: bool,
+        cut_node: bool,
+        excluded: Option<G::Move>,
     ) -> Score {
         // Step 1. Ends: the rules, repetition, limits, mate distance.
         self.pv_len[ply] = ply;
@@ -377,19 +480,19 @@ impl<'a, G: Game> Worker<'a, G> {
             return 0;
         }
         if let Some(end) = pos.terminal() {
-            return end_score(end, pos.side_to_move(), ply);
+            return end_score::<G>(end, pos.side_to_move(), ply);
         }
         // A position seen before on this path or in the game: scored as the
         // game's repetition rule would end it (a draw, or Negaeri's count).
         if self.repeats() {
-            return end_score(pos.repetition_end(), pos.side_to_move(), ply);
+            return end_score::<G>(pos.repetition_end(), pos.side_to_move(), ply);
         }
         // No legal move decides before a move-count limit does.
         if let Some(end) = pos.limit_end() {
             return if !pos.has_moves() {
                 -(MATE - ply as Score)
             } else {
-                end_score(end, pos.side_to_move(), ply)
+                end_score::<G>(end, pos.side_to_move(), ply)
             };
         }
         if ply >= MAX_PLY - 1 {
@@ -401,20 +504,27 @@ impl<'a, G: Game> Worker<'a, G> {
         if alpha >= beta {
             return alpha;
         }
+
         // Step 2. The horizon: quiescence search.
         if depth <= 0 {
             return self.qsearch(pos, ply, alpha, beta, 0, None);
         }
 
         // Step 3. Transposition table: a deep enough bound ends the node.
+        // The test search of a singular extension ignores it (the same
+        // position with a move left out is another tree).
         let key = pos.hash();
-        let hit = self.ctx.tt.probe(key);
+        let hit = if excluded.is_none() {
+            self.ctx.tt.probe(key)
+        } else {
+            None
+        };
         let hash_move = hit.and_then(|h| h.move_id);
-        if let Some(h) = hit
+        let tt_score = hit.map(|h| from_tt(h.score, ply));
+        if let (Some(h), Some(s)) = (hit, tt_score)
             && !pv_node
             && h.depth >= depth
         {
-            let s = from_tt(h.score, ply);
             let usable = match h.bound {
                 Bound::Exact => true,
                 Bound::Lower => s >= beta,
@@ -425,34 +535,96 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
-        // Step 4. Static evaluation. With the King attacked it says nothing,
-        // and no node in check is pruned (mates were lost that way).
-        let eval = pos.evaluate();
+        // Step 4. Static evaluation (kept from the table when it is there),
+        // and a better guess from the table's bound when it has one. With
+        // the King attacked it says nothing, and no node in check is
+        // pruned (mates were lost that way).
         let check = pos.in_check();
-        // Step 5. Reverse futility: far above beta at low depth, a quiet move will
-        // not bring the score back below it.
-        if !pv_node && !check && depth <= 4 && !is_mate(beta) && eval - 90 * depth >= beta {
-            return eval;
+        let static_eval = if excluded.is_some() {
+            self.evals[ply]
+        } else if check {
+            NO_EVAL
+        } else {
+            hit.and_then(|h| h.eval).unwrap_or_else(|| pos.evaluate())
+        };
+        self.evals[ply] = static_eval;
+        let eval = match (hit, tt_score) {
+            (Some(h), Some(s)) if !check && !is_mate(s) => match h.bound {
+                Bound::Exact => s,
+                Bound::Lower if s > static_eval => s,
+                Bound::Upper if s < static_eval => s,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+        // Improving: the evaluation rose since our previous move, so
+        // pruning can be bolder where it did not.
+        let improving = !check && {
+            let before = if ply >= 2 && self.evals[ply - 2] != NO_EVAL {
+                Some(self.evals[ply - 2])
+            } else if ply >= 4 && self.evals[ply - 4] != NO_EVAL {
+                Some(self.evals[ply - 4])
+            } else {
+                None
+            };
+            before.is_none_or(|b| static_eval > b)
+        };
+        self.heur.killers[ply + 1] = [None; 2];
+        let tuning = &G::TUNING;
+
+        let prunable = !pv_node && !check && excluded.is_none();
+        // Step 5. Reverse futility: far above beta at low depth, a quiet
+        // move will not bring the score back below it.
+        if prunable
+            && depth <= tuning.reverse_futility_depth
+            && !is_mate(beta)
+            && eval - tuning.reverse_futility * (depth - i32::from(improving)) >= beta
+        {
+            return (eval + beta) / 2;
         }
-        // Step 6. Null move: if passing still fails high, a real move would too
-        // (only where the game says passing is a sound lower bound).
-        if !pv_node
-            && !check
+
+        // Step 6. Null move: if passing still fails high, a real move would
+        // too (only where the game says passing is a sound lower bound).
+        // Deep ones are verified by a search without null moves for this
+        // side, against zugzwang.
+        if prunable
             && depth >= 3
             && eval >= beta
+            && static_eval + 15 * depth >= beta + 45
+            && ply >= self.nmp_min_ply
+            && self.cont_stack[ply.saturating_sub(1)] != NULL_CONT
             && !is_mate(beta)
             && let Some(null) = pos.play_null()
         {
-            let r = 3 + depth / 4;
+            let r = (3 + depth / 3 + ((eval - beta) / 200).min(3)).min(depth);
+            self.ctx.tt.prefetch(null.hash());
             self.keys.push(null.repetition_key());
+            self.cont_stack[ply] = NULL_CONT;
             self.visit();
-            let s = -self.negamax(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+            let s = -self.negamax(
+                &null,
+                depth - r,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                false,
+                !cut_node,
+                None,
+            );
             self.keys.pop();
             if self.stopped {
                 return 0;
             }
-            if s >= beta {
-                return if is_mate(s) { beta } else { s };
+            if s >= beta && !is_mate(s) {
+                if self.nmp_min_ply > 0 || depth < 12 {
+                    return s;
+                }
+                self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+                let v = self.negamax(pos, depth - r, ply, beta - 1, beta, false, false, None);
+                self.nmp_min_ply = 0;
+                if v >= beta {
+                    return s;
+                }
             }
         }
 
@@ -474,72 +646,189 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         let mut tactical = std::mem::take(&mut self.tactical[ply]);
-        ordering::score_moves(
-            pos,
-            &moves,
+        let node = ordering::Node {
             hash_move,
             ply,
-            &self.heur,
-            &mut scores,
-            &mut tactical,
-        );
+            prev: [
+                if ply >= 1 {
+                    self.cont_stack[ply - 1]
+                } else {
+                    NO_CONT
+                },
+                if ply >= 2 {
+                    self.cont_stack[ply - 2]
+                } else {
+                    NO_CONT
+                },
+            ],
+        };
+        ordering::score_moves(pos, &moves, &node, &self.heur, &mut scores, &mut tactical);
 
         // Step 9. The move loop.
-        let side = pos.side_to_move().index();
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        let mut move_count = 0usize;
+        let mut searched = SearchedMoves::<G::Move>::default();
+        // Once the remaining quiet moves are all prunable the list is no
+        // longer sorted: games without a King stop there, the others look
+        // on for quiet moves that attack the King.
+        let mut skip_quiets = false;
+        let lmp_limit = (3 + depth * depth) as usize;
         for i in 0..moves.len() {
-            ordering::pick(&mut moves, &mut scores, &mut tactical, i);
+            if !skip_quiets {
+                ordering::pick(&mut moves, &mut scores, &mut tactical, i);
+            }
             let m = moves[i];
-            let quiet = !tactical[i];
-            let child = pos.play(m);
-            // Step 10. Late move and futility pruning: near the horizon, with a
-            // non-losing move in hand, late quiet moves and quiet moves
-            // that cannot lift a score far below alpha are skipped.
-            if !pv_node
-                && !check
-                && quiet
-                && i > 0
-                && depth <= 3
-                && best > -MATE_BOUND
-                && (i >= 3 + (depth * depth) as usize || eval + 100 * depth <= alpha)
-                && !child.in_check()
-            {
+            if Some(m) == excluded {
                 continue;
             }
-            // Step 11. Search: late quiet moves reduced (LMR), the others
-            // with a null window first (PVS).
-            self.keys.push(child.repetition_key());
-            self.visit();
-            let s = if i == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, pv_node)
+            move_count += 1;
+            let quiet = !tactical[i];
+            let gives_check = G::CHECKS && pos.gives_check(m);
+            let hist = if quiet {
+                if scores[i] >= ordering::KILLER {
+                    ordering::quiet_history(pos, m, &node, &self.heur)
+                } else {
+                    scores[i]
+                }
             } else {
-                // Late quiet moves are searched shallower first; a move
-                // that beats alpha there is searched again at full depth.
-                let mut r = 0;
-                if depth >= 3
-                    && quiet
-                    && !check
-                    && i >= if pv_node { 4 } else { 2 }
-                    && !child.in_check()
+                0
+            };
+            let mut new_depth = depth - 1;
+
+            // Step 10. Pruning at shallow depth, before the move is played:
+            // with a non-losing move in hand, late quiet moves, quiet moves
+            // with a bad history and quiet moves that cannot lift a score
+            // far below alpha are skipped. Moves attacking the King stay.
+            if !pv_node && !check && best > -MATE_BOUND && quiet && !gives_check {
+                if skip_quiets {
+                    continue;
+                }
+                if move_count >= lmp_limit && depth <= tuning.late_move_depth {
+                    skip_quiets = true;
+                    if !G::CHECKS {
+                        break;
+                    }
+                    continue;
+                }
+                let lmr_depth = (new_depth - self.lmr(depth, move_count)).max(0);
+                if tuning.history_pruning && lmr_depth < 4 && hist < -2_000 * depth {
+                    continue;
+                }
+                if lmr_depth < 8
+                    && eval + tuning.futility_base + tuning.futility_per_ply * lmr_depth <= alpha
                 {
-                    r = lmr(depth, i);
+                    continue;
+                }
+            }
+
+            // Step 11. Singular extension: a hash move far better than
+            // every other move (their search at half depth, with a window
+            // below the table's score, fails low) is searched one ply
+            // deeper; if another move also beats beta, the node is cut.
+            let mut extension = 0;
+            if tuning.singular_extension
+                && depth >= 7
+                && excluded.is_none()
+                && hash_move == Some(pos.move_id(m))
+                && let (Some(h), Some(s)) = (hit, tt_score)
+                && h.bound != Bound::Upper
+                && h.depth >= depth - 3
+                && !is_mate(s)
+            {
+                let singular_beta = s - 2 * depth;
+                let v = self.negamax(
+                    pos,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    false,
+                    cut_node,
+                    Some(m),
+                );
+                if self.stopped {
+                    break;
+                }
+                if v < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: two moves beat beta.
+                    best = singular_beta;
+                    break;
+                } else if s >= beta {
+                    extension = -1;
+                }
+            }
+            new_depth += extension;
+
+            // Step 12. Search: late moves reduced (LMR), the others with a
+            // null window first (PVS).
+            let child = pos.play(m);
+            self.ctx.tt.prefetch(child.hash());
+            self.keys.push(child.repetition_key());
+            self.cont_stack[ply] = pos.cont_key(m);
+            self.visit();
+            let s = if move_count == 1 {
+                -self.negamax(
+                    &child,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    pv_node,
+                    !cut_node && !pv_node,
+                    None,
+                )
+            } else {
+                let mut r = 0;
+                let checks = gives_check || check;
+                if depth >= 2
+                    && quiet
+                    && move_count >= if pv_node { 4 } else { 2 }
+                    && (tuning.reduce_checks || !checks)
+                {
+                    r = self.lmr(depth, move_count);
                     if pv_node {
                         r -= 1;
+                    }
+                    if tuning.node_reductions {
+                        r += i32::from(cut_node) + i32::from(!improving);
                     }
                     if scores[i] >= ordering::KILLER {
                         r -= 1;
                     }
-                    r = r.clamp(0, depth - 2);
+                    if checks {
+                        r -= 1;
+                    }
+                    r -= hist / 12_000;
+                    r = r.min(new_depth - 1).max(0);
                 }
-                let mut s =
-                    -self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha, false);
+                let mut s = -self.negamax(
+                    &child,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                    true,
+                    None,
+                );
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                    s = -self.negamax(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        false,
+                        !cut_node,
+                        None,
+                    );
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, true);
+                    s = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, true, false, None);
                 }
                 s
             };
@@ -547,54 +836,96 @@ impl<'a, G: Game> Worker<'a, G> {
             if self.stopped {
                 break;
             }
-            // Step 12. A new best move; a cutoff rewards the quiet move in
-            // the killers and the history and punishes the ones before it.
+
+            // Step 13. A new best move; a cutoff rewards the move in its
+            // history (and a quiet one in the killers and the continuation
+            // history) and punishes the moves of its kind tried before it.
             if s > best {
                 best = s;
                 if s > alpha {
                     alpha = s;
                     best_move = Some(m);
-                    self.update_pv(ply, m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
                     if s >= beta {
-                        if quiet {
-                            let bonus = depth * depth * 16;
-                            self.heur.add_killer(ply, m);
-                            self.heur.update_history(side, pos.move_key(m), bonus);
-                            for &q in moves[..i]
-                                .iter()
-                                .zip(&tactical[..i])
-                                .filter(|(_, t)| !**t)
-                                .map(|(q, _)| q)
-                            {
-                                self.heur.update_history(side, pos.move_key(q), -bonus);
-                            }
-                        }
+                        self.reward(pos, m, quiet, depth, &node, &searched);
                         break;
                     }
                 }
             }
+            searched.push(m, quiet);
         }
         self.scores[ply] = scores;
         self.tactical[ply] = tactical;
         if self.stopped {
             return 0;
         }
-        // Step 13. The result into the transposition table.
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.ctx.tt.store(
-            key,
-            best_move.map(|m| pos.move_id(m)),
-            to_tt(best, ply),
-            depth,
-            bound,
-        );
+        // Only the excluded move, or every move pruned: no result of our own.
+        if move_count == 0 || best == -INF {
+            return if excluded.is_some() {
+                alpha
+            } else {
+                best.max(-(MATE - ply as Score))
+            };
+        }
+
+        // Step 14. The result into the transposition table.
+        if excluded.is_none() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.ctx.tt.store(
+                key,
+                best_move.map(|m| pos.move_id(m)),
+                to_tt(best, ply),
+                (static_eval != NO_EVAL).then_some(static_eval),
+                depth,
+                bound,
+            );
+        }
         best
+    }
+
+    /// The history updates of a cutoff by `m` at `depth`.
+    fn reward(
+        &mut self,
+        pos: &G,
+        m: G::Move,
+        quiet: bool,
+        depth: i32,
+        node: &ordering::Node,
+        searched: &SearchedMoves<G::Move>,
+    ) {
+        let side = pos.side_to_move().index();
+        let bonus = ordering::bonus(depth);
+        if quiet {
+            self.heur.add_killer(node.ply, m);
+            let ck = pos.cont_key(m);
+            self.heur.update_quiet(side, pos.move_key(m), bonus);
+            self.heur.update_cont(node.prev[0], ck, bonus);
+            self.heur.update_cont(node.prev[1], ck, bonus);
+            for &q in searched.quiet() {
+                let ck = pos.cont_key(q);
+                self.heur.update_quiet(side, pos.move_key(q), -bonus);
+                self.heur.update_cont(node.prev[0], ck, -bonus);
+                self.heur.update_cont(node.prev[1], ck, -bonus);
+            }
+        } else {
+            self.heur.update_tactical(side, pos.move_key(m), bonus);
+        }
+        for &t in searched.tactical() {
+            self.heur.update_tactical(side, pos.move_key(t), -bonus);
+        }
+    }
+
+    /// The late move reduction of move number `n` at `depth`.
+    fn lmr(&self, depth: i32, n: usize) -> i32 {
+        i32::from(self.lmr_table[depth.clamp(0, 63) as usize][n.min(LMR_MOVES - 1)])
     }
 
     /// Tactical moves only, until the position is quiet: the side to move
@@ -618,7 +949,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply > 0
             && let Some(end) = pos.terminal()
         {
-            return end_score(end, pos.side_to_move(), ply);
+            return end_score::<G>(end, pos.side_to_move(), ply);
         }
         // No special case for a King in check here: searching every reply
         // found a few more mates but lost games (measured, see the log).
@@ -630,7 +961,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply > 0
             && let Some(end) = pos.limit_end()
         {
-            return end_score(end, pos.side_to_move(), ply);
+            return end_score::<G>(end, pos.side_to_move(), ply);
         }
         let stand = known_eval.unwrap_or_else(|| pos.evaluate());
         if stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX {

@@ -1,7 +1,7 @@
 //! The 9x9 board as 81-bit sets in a `u128`, squares, neighbour tables and
 //! Zobrist keys.
 
-use crate::core::{Coord, zobrist};
+use crate::core::zobrist;
 
 pub const FILES: u8 = 9;
 pub const RANKS: u8 = 9;
@@ -66,40 +66,9 @@ pub static ADJACENT: [Bitboard; SQUARES] = {
     t
 };
 
-/// A square index: `rank * 9 + file`, always on the board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+crate::core::coord::square_type!(files: FILES, ranks: RANKS, bitboard: Bitboard);
 
 impl Square {
-    pub const fn new(file: u8, rank: u8) -> Square {
-        Square(rank * FILES + file)
-    }
-
-    pub fn from_coord(c: Coord) -> Option<Square> {
-        c.on_board(FILES, RANKS)
-            .then(|| Square::new(c.file, c.rank))
-    }
-
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    pub const fn file(self) -> u8 {
-        self.0 % FILES
-    }
-
-    pub const fn rank(self) -> u8 {
-        self.0 / FILES
-    }
-
-    pub const fn bit(self) -> Bitboard {
-        1 << self.0
-    }
-
-    pub fn coord(self) -> Coord {
-        Coord::new(self.file(), self.rank())
-    }
-
     /// The neighbour in direction `d` (see `DIRS`), if on the board.
     #[inline]
     pub fn step(self, d: usize) -> Option<Square> {
@@ -143,19 +112,6 @@ pub static CROSS: [Bitboard; SQUARES] = {
     }
     t
 };
-
-/// The squares of a set, lowest first.
-#[inline]
-pub fn squares(mut b: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
-        }
-        let s = b.trailing_zeros() as u8;
-        b &= b - 1;
-        Some(Square(s))
-    })
-}
 
 const KEYS: [u64; 2 * SQUARES + 1] = zobrist::keys(0x4841_5341_4d49);
 pub static ZOBRIST_MEN: [[u64; SQUARES]; 2] = {

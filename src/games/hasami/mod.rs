@@ -15,7 +15,9 @@ mod text;
 pub use board::Square;
 pub use rules::{HasamiRules, WinRule};
 
-use crate::core::{Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, StepText};
+use crate::core::{
+    Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, StepText, Tuning,
+};
 use board::{Bitboard, ZOBRIST_MEN, ZOBRIST_SIDE};
 
 /// Men each side starts with; captures are counted from what is missing.
@@ -89,6 +91,12 @@ impl Game for Hasami {
     /// Rook moves, sandwiches, corners and the win counts know no left
     /// or right.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    /// The destination: every man is alike.
+    const CONT_KEYS: usize = board::SQUARES;
+    const TUNING: Tuning = Tuning {
+        contempt: 20,
+        ..Tuning::DEFAULT
+    };
 
     fn start(rules: &HasamiRules) -> Self {
         let men = [board::RANK_1, board::RANK_9];
@@ -262,5 +270,9 @@ impl Game for Hasami {
 
     fn move_key(&self, mv: Move) -> usize {
         mv.from.index() * board::SQUARES + mv.to.index()
+    }
+
+    fn cont_key(&self, mv: Move) -> usize {
+        mv.to.index()
     }
 }

@@ -2,7 +2,7 @@
 //! the precomputed tables move generation reads (diagonal and orthogonal
 //! neighbours, Crab slides, River currents) and the Zobrist keys.
 
-use crate::core::{Color, Coord, zobrist};
+use crate::core::{Color, zobrist};
 
 pub const FILES: u8 = 5;
 pub const RANKS: u8 = 5;
@@ -26,62 +26,14 @@ pub const fn home(c: Color) -> Bitboard {
     }
 }
 
-/// A square index: `rank * 5 + file`, always on the board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+crate::core::coord::square_type!(files: FILES, ranks: RANKS, bitboard: Bitboard);
 
 impl Square {
-    pub const fn new(file: u8, rank: u8) -> Square {
-        Square(rank * FILES + file)
-    }
-
     /// The square of an index below 25 (callers take it from a bitboard).
     #[inline]
     pub const fn from_index(i: u32) -> Square {
         Square(i as u8)
     }
-
-    pub fn from_coord(c: Coord) -> Option<Square> {
-        c.on_board(FILES, RANKS)
-            .then(|| Square::new(c.file, c.rank))
-    }
-
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    #[inline]
-    pub const fn file(self) -> u8 {
-        self.0 % FILES
-    }
-
-    #[inline]
-    pub const fn rank(self) -> u8 {
-        self.0 / FILES
-    }
-
-    #[inline]
-    pub const fn bit(self) -> Bitboard {
-        1 << self.0
-    }
-
-    pub fn coord(self) -> Coord {
-        Coord::new(self.file(), self.rank())
-    }
-}
-
-/// The squares of a set, lowest first.
-#[inline]
-pub fn squares(mut b: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
-        }
-        let s = b.trailing_zeros();
-        b &= b - 1;
-        Some(Square::from_index(s))
-    })
 }
 
 /// The orthogonal neighbours of every square of a set.

@@ -180,6 +180,22 @@ fn side_terms<A: Terms>(a: &mut A, pos: &KaniNariEbi, c: Color, r: &Reach, sign:
     );
 }
 
+/// Whether the side not to move wins with its next normal movement: a
+/// promotion to its third Shrimp, or its third capture.
+pub fn threatened(pos: &KaniNariEbi) -> bool {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let ours = pos.pieces(us);
+    let two_shrimps = pos.shrimps(them).count_ones() == 2;
+    let last_three = ours.count_ones() == PIECES - 2;
+    if !two_shrimps && !last_three {
+        return false;
+    }
+    let theirs = pos.pieces(them);
+    let r = reach(theirs, pos.shrimps(them), ours, board::home(us));
+    (two_shrimps && r.promo_ready > 0) || (last_three && exposed(ours, theirs, r.squares) != 0)
+}
+
 /// The evaluation's terms, from the side to move's view.
 pub fn terms<A: Terms>(pos: &KaniNariEbi, a: &mut A) {
     let us = pos.side_to_move();

@@ -308,6 +308,10 @@ impl Game for KaniNariEbi {
     /// diagonally, captures look along both lines, and the current's
     /// direction is free. Swapping files would swap the home columns.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Ranks);
+    /// The normal movement's resting square, the kind the piece rests as,
+    /// and whether a Bond follows.
+    const CONT_KEYS: usize = 4 * board::SQUARES;
+    const CHECKS: bool = true;
 
     fn start(rules: &KaniRules) -> Self {
         let pieces = [board::FILE_A, board::FILE_E];
@@ -441,6 +445,23 @@ impl Game for KaniNariEbi {
         }
     }
 
+    /// No King here: the check is the opponent's win with its next normal
+    /// movement, its third Shrimp by a promotion or its third capture, as
+    /// the evaluation sees it (a win by a Bond step is not looked for).
+    fn in_check(&self) -> bool {
+        eval::threatened(self)
+    }
+
+    /// Only a side with two Shrimps, or facing three pieces, threatens a
+    /// win: a quiet turn that leaves neither is not played to find out.
+    fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side;
+        let could = mv.tactical()
+            || self.shrimps(us).count_ones() >= 2
+            || self.pieces(us.opponent()).count_ones() <= PIECES - 2;
+        could && self.play(mv).in_check()
+    }
+
     /// Turns that capture or promote, as generation noted them (`mv` must
     /// come from `generate` or `find_move`).
     #[inline]
@@ -451,6 +472,12 @@ impl Game for KaniNariEbi {
     /// The packed turn itself: `move_key` keys a Bond turn by its Bond only.
     fn move_id(&self, mv: Move) -> u32 {
         mv.0 & TURN
+    }
+
+    fn cont_key(&self, mv: Move) -> usize {
+        let m = mv.first();
+        let shrimp = m.promote || self.shrimps & m.from.bit() != 0;
+        m.to.index() * 4 + usize::from(shrimp) * 2 + usize::from(mv.bond().is_some())
     }
 
     fn move_key(&self, mv: Move) -> usize {

@@ -1659,3 +1659,45 @@ fn hint_diagonal_steps_enter_one_rank_up_or_down_where_the_current_agrees() {
     );
     assert_eq!(river_via(&p, "b3c5"), [["c4", "c2"]]);
 }
+
+/// The search's "check" in a game without a King: where `in_check` holds,
+/// the opponent, were it to move, would win (third Shrimp or third capture)
+/// with a turn without a Bond step (every movement is one). The converse
+/// is not asked: one movement can capture whole lines, and `in_check` only
+/// looks for the last capture (the count of missed wins is printed).
+/// Checked on positions from random games.
+#[test]
+fn in_check_means_the_opponent_wins_with_its_next_movement() {
+    let r = rules();
+    let mut rng = Lcg(7);
+    let (mut checks, mut missed) = (0, 0);
+    for _ in 0..80 {
+        let mut pos = KaniNariEbi::start(&r);
+        for _ in 0..200 {
+            if game_status(&pos).is_some() {
+                break;
+            }
+            let mut text = pos.to_text();
+            text.side = text.side.opponent();
+            if let Ok(turned) = KaniNariEbi::from_text(&text, &r) {
+                let mut replies = <KaniNariEbi as Game>::MoveList::default();
+                turned.generate(&mut replies);
+                let wins = replies.iter().any(|&m| {
+                    m.bond().is_none()
+                        && turned.play(m).terminal().is_some_and(|e| {
+                            matches!(e.reason, EndReason::Captures | EndReason::Shrimps)
+                        })
+                });
+                let check = pos.in_check();
+                assert!(!check || wins, "{}", pos.to_text());
+                checks += usize::from(check);
+                missed += usize::from(wins && !check);
+            }
+            let mut moves = <KaniNariEbi as Game>::MoveList::default();
+            pos.generate(&mut moves);
+            pos = pos.play(moves[rng.below(moves.len())]);
+        }
+    }
+    eprintln!("{checks} checks, {missed} wins not seen as checks");
+    assert!(checks > 20, "only {checks} checks in the sample");
+}

@@ -2,7 +2,7 @@
 //! King and the eight cube states), their attack tables per side, square and
 //! state, and the Zobrist keys.
 
-use crate::core::{Color, Coord, zobrist};
+use crate::core::{Color, zobrist};
 
 pub const FILES: u8 = 3;
 pub const RANKS: u8 = 3;
@@ -16,17 +16,9 @@ pub const ALL: Bitboard = 0x1ff;
 /// b2, where nothing may be dropped.
 pub const CENTER: Bitboard = 1 << 4;
 
-/// A square index: `rank * 3 + file`, always on the board (a1 = 0, c3 = 8).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+crate::core::coord::square_type!(files: FILES, ranks: RANKS, bitboard: Bitboard);
 
 impl Square {
-    /// `file` and `rank` from 0; both must be below 3.
-    pub const fn new(file: u8, rank: u8) -> Square {
-        assert!(file < FILES && rank < RANKS);
-        Square(rank * FILES + file)
-    }
-
     /// The square with index `i` (`rank * 3 + file`), if below 9.
     pub const fn from_index(i: usize) -> Option<Square> {
         if i < SQUARES {
@@ -34,31 +26,6 @@ impl Square {
         } else {
             None
         }
-    }
-
-    pub fn from_coord(c: Coord) -> Option<Square> {
-        c.on_board(FILES, RANKS)
-            .then(|| Square::new(c.file, c.rank))
-    }
-
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    pub const fn file(self) -> u8 {
-        self.0 % FILES
-    }
-
-    pub const fn rank(self) -> u8 {
-        self.0 / FILES
-    }
-
-    pub const fn bit(self) -> Bitboard {
-        1 << self.0
-    }
-
-    pub fn coord(self) -> Coord {
-        Coord::new(self.file(), self.rank())
     }
 
     /// All nine squares, a1 first.
@@ -71,19 +38,6 @@ impl std::fmt::Display for Square {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.coord().fmt(f)
     }
-}
-
-/// The squares of a set, lowest first.
-#[inline]
-pub fn squares(mut b: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
-        }
-        let s = b.trailing_zeros() as u8;
-        b &= b - 1;
-        Some(Square(s))
-    })
 }
 
 /// What stands on a square: the King or one state of a cube. The discriminant

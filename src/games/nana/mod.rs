@@ -43,7 +43,7 @@ pub use movegen::{drop_allowed, step_mates};
 
 use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
-    PositionText, StepText, Tablebase,
+    PositionText, StepText, Tablebase, Tuning,
 };
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
@@ -329,6 +329,14 @@ impl Game for Nana {
     /// Swallow's wings step both ways), and the closed square b2 is on the
     /// middle file.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    const CHECKS: bool = true;
+    /// Moves that give check, and the moves of a node in check, are not
+    /// reduced: reducing them by a ply less, as the other games do, lost
+    /// matches here (a King hunt on a 3x3 board is the whole game).
+    const TUNING: Tuning = Tuning {
+        reduce_checks: false,
+        ..Tuning::DEFAULT
+    };
 
     fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Tablebase<Nana>>, String> {
         let t = tablebase::NanaTable::load(index::Index::get(), path)?;
@@ -483,11 +491,48 @@ impl Game for Nana {
         self.is_capture(mv)
     }
 
+    /// A pass for null-move pruning, once both Kings are placed and only
+    /// for a side holding a cube: it can always drop it somewhere, which
+    /// is nearly a pass. Without one, zugzwang is common on this board.
+    /// (A search test checks that no short win or loss is missed where
+    /// this pass is offered.)
+    fn play_null(&self) -> Option<Self> {
+        if self.hand.iter().any(|h| h.count(Family::King) > 0)
+            || self.hand[self.side.index()].cubes() == 0
+        {
+            return None;
+        }
+        Some(Nana {
+            side: self.side.opponent(),
+            hash: self.hash ^ ZOBRIST_SIDE,
+            ..self.clone()
+        })
+    }
+
     fn in_check(&self) -> bool {
         let us = self.side;
         self.board
             .king(us)
             .is_some_and(|k| self.board.attacked_by(us.opponent(), k))
+    }
+
+    /// Played on the bare board: no hands, no hash.
+    fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side;
+        let them = us.opponent();
+        let mut after = self.board;
+        match mv {
+            Move::Drop { kind, to } => after.put(us, kind, to),
+            Move::Step { from, to } => {
+                if after.mine(them) & to.bit() != 0 {
+                    after.remove(them, to);
+                }
+                let kind = after.kind(from);
+                after.remove(us, from);
+                after.put(us, kind.next(), to);
+            }
+        }
+        after.king(them).is_some_and(|ek| after.attacked_by(us, ek))
     }
 
     fn move_key(&self, mv: Move) -> usize {

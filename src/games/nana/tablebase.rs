@@ -25,8 +25,8 @@
 use super::Nana;
 use super::board::Family;
 use super::index::{Index, Material};
+use crate::core::binary_file::{read_announced, size_error};
 use crate::core::{Color, Game, TableValue, Tablebase};
-use std::io::Read;
 use std::path::Path;
 
 pub const UNKNOWN: u8 = 0;
@@ -120,16 +120,6 @@ fn u64_at(bytes: &[u8], o: usize) -> u64 {
     u64::from(u32_at(bytes, o)) | (u64::from(u32_at(bytes, o + 4)) << 32)
 }
 
-/// Opens for reading without waiting for a writer, should the path be a
-/// FIFO after all (opening one blocks until the other end opens).
-fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NONBLOCK);
-    o.open(path)
-}
-
 fn material_bytes(m: Material) -> [u8; 4] {
     [m.orth[0], m.orth[1], m.diag[0], m.diag[1]]
 }
@@ -203,22 +193,11 @@ impl NanaTable {
         Ok(HEADER as u64 + entries)
     }
 
-    fn size_error(len: u64, want: u64) -> String {
-        format!(
-            "{len} bytes, expected {want}: the file is {}",
-            if len < want {
-                "truncated"
-            } else {
-                "longer than its entries"
-            }
-        )
-    }
-
     /// The table of the game of `ix` from a file's bytes, checked whole.
     pub fn from_bytes(ix: &'static Index, bytes: &[u8]) -> Result<NanaTable, String> {
         let want = Self::check_header(ix, bytes)?;
         if bytes.len() as u64 != want {
-            return Err(Self::size_error(bytes.len() as u64, want));
+            return Err(size_error(bytes.len() as u64, want));
         }
         let values = &bytes[HEADER..];
         let stored = u32_at(bytes, 60);
@@ -250,38 +229,7 @@ impl NanaTable {
     /// hang the engine nor fill its memory. The error describes the file
     /// without naming it.
     pub fn load(ix: &'static Index, path: &Path) -> Result<NanaTable, String> {
-        let regular = |m: &std::fs::Metadata| {
-            if m.is_file() {
-                Ok(m.len())
-            } else {
-                Err("not a regular file".to_string())
-            }
-        };
-        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
-        regular(&meta)?;
-        let mut file = open_without_blocking(path).map_err(|e| format!("cannot read it: {e}"))?;
-        // Again on the open file: the path may have changed since.
-        let len = regular(
-            &file
-                .metadata()
-                .map_err(|e| format!("cannot read it: {e}"))?,
-        )?;
-        let mut header = Vec::with_capacity(HEADER);
-        (&mut file)
-            .take(HEADER as u64)
-            .read_to_end(&mut header)
-            .map_err(|e| format!("cannot read it: {e}"))?;
-        let want = Self::check_header(ix, &header)?;
-        if len != want {
-            return Err(Self::size_error(len, want));
-        }
-        let mut bytes = header;
-        bytes
-            .try_reserve_exact(want as usize - HEADER)
-            .map_err(|_| format!("no memory for its {want} bytes"))?;
-        file.take(want - HEADER as u64)
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read it: {e}"))?;
+        let bytes = read_announced(path, HEADER, |h| Self::check_header(ix, h))?;
         NanaTable::from_bytes(ix, &bytes)
     }
 

@@ -2,7 +2,7 @@
 //! precomputed step and ray tables move generation and flipping read, and
 //! the Zobrist keys.
 
-use crate::core::{Color, Coord, zobrist};
+use crate::core::{Color, zobrist};
 
 pub const FILES: u8 = 6;
 pub const RANKS: u8 = 6;
@@ -26,53 +26,7 @@ pub const EDGE: Bitboard = {
     b
 };
 
-/// A square index: `rank * 6 + file`, always on the board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
-
-impl Square {
-    pub const fn new(file: u8, rank: u8) -> Square {
-        Square(rank * FILES + file)
-    }
-
-    pub fn from_coord(c: Coord) -> Option<Square> {
-        c.on_board(FILES, RANKS)
-            .then(|| Square::new(c.file, c.rank))
-    }
-
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    pub const fn file(self) -> u8 {
-        self.0 % FILES
-    }
-
-    pub const fn rank(self) -> u8 {
-        self.0 / FILES
-    }
-
-    pub const fn bit(self) -> Bitboard {
-        1 << self.0
-    }
-
-    pub fn coord(self) -> Coord {
-        Coord::new(self.file(), self.rank())
-    }
-}
-
-/// The squares of a set, lowest first.
-#[inline]
-pub fn squares(mut b: Bitboard) -> impl Iterator<Item = Square> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            return None;
-        }
-        let s = b.trailing_zeros() as u8;
-        b &= b - 1;
-        Some(Square(s))
-    })
-}
+crate::core::coord::square_type!(files: FILES, ranks: RANKS, bitboard: Bitboard);
 
 /// The kinds of piece. The three that can be in hand come first, so a hand
 /// is indexed by kind; `promoted(k) = k + 4` for those three.

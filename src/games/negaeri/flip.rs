@@ -73,6 +73,16 @@ pub fn sandwiched(src: usize, ours: Bitboard, flippable: Bitboard, edge: bool) -
     out
 }
 
+/// The enemy pieces loyal to the enemy King on `their_king` (its square
+/// and the eight around it; none without a King): they never flip.
+#[inline]
+pub fn loyal(their_king: Bitboard) -> Bitboard {
+    match their_king {
+        0 => 0,
+        k => k | KING[k.trailing_zeros() as usize],
+    }
+}
+
 /// Resolves a drop on `dropped`: `ours` and `theirs` are the two sides'
 /// pieces before the drop (the dropped piece not yet in `ours`),
 /// `their_king` the enemy King's square set (may be empty), `limit` the
@@ -87,10 +97,7 @@ pub fn resolve(
     limit: u8,
 ) -> Flips {
     let mut flips = Flips::default();
-    let loyal = match their_king {
-        0 => 0,
-        k => k | KING[k.trailing_zeros() as usize],
-    };
+    let loyal = loyal(their_king);
     let mut ours = ours | (1 << dropped);
     let mut theirs = theirs;
     let mut frontier: Bitboard = 1 << dropped;
@@ -123,10 +130,7 @@ pub fn flips_any(
     their_king: Bitboard,
     edge: bool,
 ) -> bool {
-    let loyal = match their_king {
-        0 => 0,
-        k => k | KING[k.trailing_zeros() as usize],
-    };
+    let loyal = loyal(their_king);
     sandwiched(dropped, ours | (1 << dropped), theirs & !loyal, edge) != 0
 }
 
@@ -164,10 +168,7 @@ pub fn level1(
     their_king: Bitboard,
     edge: bool,
 ) -> (Bitboard, Bitboard) {
-    let loyal = match their_king {
-        0 => 0,
-        k => k | KING[k.trailing_zeros() as usize],
-    };
+    let loyal = loyal(their_king);
     let flippable = theirs & !loyal;
     let empty = ALL & !(ours | theirs);
     let (mut targets, mut drops) = (0, 0);

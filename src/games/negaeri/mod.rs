@@ -197,6 +197,9 @@ impl Game for Negaeri {
     /// sandwiches close along every line; only the start position is
     /// lopsided (the King on c1), which the rules of play do not see.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    /// Piece kind (7) or dropped kind (3) by destination, then the pass.
+    const CONT_KEYS: usize = 10 * board::SQUARES + 1;
+    const CHECKS: bool = true;
 
     fn start(rules: &NegaeriRules) -> Self {
         let mut p = Negaeri {
@@ -412,6 +415,19 @@ impl Game for Negaeri {
         movegen::tactical(self, out);
     }
 
+    /// Drops flip exactly on `flip::level1`'s drop squares, found for the
+    /// whole board once instead of once per drop.
+    fn mark_tactical(&self, moves: &[Move], out: &mut Vec<bool>) {
+        let us = self.side;
+        let (ours, theirs) = (self.colors[us.index()], self.colors[us.opponent().index()]);
+        let (_, drops) = flip::level1(ours, theirs, self.king(us.opponent()), self.rules.edge);
+        out.extend(moves.iter().map(|&m| match m {
+            Move::Step { to, .. } => theirs & to.bit() != 0,
+            Move::Drop { to, .. } => drops & to.bit() != 0,
+            Move::Pass => false,
+        }));
+    }
+
     fn is_tactical(&self, mv: Move) -> bool {
         let us = self.side;
         match mv {
@@ -442,6 +458,62 @@ impl Game for Negaeri {
         Kind::ALL
             .into_iter()
             .any(|kind| board::attacks(kind, us, k, occ) & self.pieces_of(them, kind) != 0)
+    }
+
+    /// Board moves and drops that do not flip are worked out on the
+    /// bitboards; a flipping drop (its flipped pieces may attack too) and
+    /// the pass are played.
+    fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side.index();
+        let them = self.side.opponent();
+        let their_king = self.king(them);
+        if their_king == 0 {
+            return false;
+        }
+        let ek = their_king.trailing_zeros() as usize;
+        match mv {
+            Move::Step { from, to } => {
+                if to.bit() == their_king {
+                    return false;
+                }
+                let Some(moved) = self.kind_at(from) else {
+                    return false;
+                };
+                let ours = self.colors[us] ^ from.bit() ^ to.bit();
+                let occ = ours | (self.colors[them.index()] & !to.bit());
+                Kind::ALL.into_iter().any(|k| {
+                    // What stood on `to` (taken) is not ours.
+                    let mut mine = self.kinds[k.index()] & ours & !to.bit();
+                    if k == moved {
+                        mine |= to.bit();
+                    }
+                    board::attacks(k, them, ek, occ) & mine != 0
+                })
+            }
+            Move::Drop { kind, to } if !self.is_tactical(mv) => {
+                let occ = self.occupied() | to.bit();
+                if board::attacks(kind, them, ek, occ) & to.bit() != 0 {
+                    return true;
+                }
+                // Otherwise only an attack already standing (a drop opens
+                // no line).
+                Kind::ALL.into_iter().any(|k| {
+                    board::attacks(k, them, ek, occ) & self.kinds[k.index()] & self.colors[us] != 0
+                })
+            }
+            _ => self.play(mv).in_check(),
+        }
+    }
+
+    fn cont_key(&self, mv: Move) -> usize {
+        const SQ: usize = board::SQUARES;
+        match mv {
+            Move::Step { from, to } => {
+                self.kind_at(from).map_or(0, |k| k.index()) * SQ + to.index()
+            }
+            Move::Drop { kind, to } => (Kind::ALL.len() + kind.index()) * SQ + to.index(),
+            Move::Pass => (Kind::ALL.len() + 3) * SQ,
+        }
     }
 
     fn move_key(&self, mv: Move) -> usize {

@@ -67,8 +67,8 @@ const MAX_TACTICAL: usize = 194 + 35;
 /// The moves quiescence search looks at, best first: captures of the King,
 /// then other captures by the value of the piece taken (the least valuable
 /// taker first among equals), then drops that flip something, by what the
-/// flips swing (the pieces lost by the opponent and gained, promoted, by
-/// the mover, less what the drop spends from hand). One drop per square, of
+/// first level of flips swings (the pieces lost by the opponent and gained,
+/// promoted, by the mover, less what the drop spends from hand). One drop per square, of
 /// the cheapest kind in hand: what flips does not depend on the kind
 /// dropped, and the cheapest piece risks least. Drops whose swing is below
 /// `MIN_FLIP_GAIN` are left out, and only the `QUIESCENCE_DROPS` best.
@@ -99,18 +99,14 @@ pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
     {
         let their_king = pos.king(c.opponent());
         let (_, drops) = flip::level1(ours, theirs, their_king, pos.rules.edge);
+        let flippable = theirs & !flip::loyal(their_king);
         let cost = eval::hand_value(kind) - eval::value(kind);
         let mut drop_list = MoveList::<(i32, Move), 36>::new();
         for to in squares(drops) {
-            let flips = flip::resolve(
-                to.index(),
-                ours,
-                theirs,
-                their_king,
-                pos.rules.edge,
-                pos.rules.chain_limit,
-            );
-            let gain = eval::flip_swing(pos, flips.all) - cost;
+            // Ranked by the first level: chains are rare, and resolving
+            // every drop's chain to keep three cost more than it found.
+            let flipped = flip::sandwiched(to.index(), ours | to.bit(), flippable, pos.rules.edge);
+            let gain = eval::flip_swing(pos, flipped) - cost;
             if gain >= MIN_FLIP_GAIN {
                 drop_list.push((gain, Move::Drop { kind, to }));
             }
