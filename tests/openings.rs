@@ -135,3 +135,71 @@ fn the_referee_plays_a_shipped_suite_by_name_and_says_so() {
     assert!(String::from_utf8_lossy(&report.stdout).contains(&words));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--window=LO,HI` of a suite's command.
+fn window_of(command: &str) -> (i32, i32) {
+    let w = command
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("--window="))
+        .unwrap_or_else(|| panic!("no --window in {command}"));
+    let (lo, hi) = w.split_once(',').unwrap();
+    (lo.parse().unwrap(), hi.parse().unwrap())
+}
+
+/// The number after `word ` in a header field (`lowest -30`).
+fn number_after(field: &str, word: &str) -> i32 {
+    let rest = &field[field.find(word).unwrap() + word.len()..];
+    let n: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| *c == '-' || *c == '+' || c.is_ascii_digit())
+        .collect();
+    n.parse().unwrap_or_else(|_| panic!("{field}"))
+}
+
+#[test]
+fn every_game_ships_a_default_suite_of_good_openings_with_its_command() {
+    use koma::games::GameId;
+    use koma::openings::check::check_suite;
+    for &g in GameId::ALL {
+        let rules = koma::core::with_defaults(g.rule_specs(), &[]);
+        let s = suite::shipped(g, "default", &rules)
+            .unwrap_or_else(|e| panic!("{g}: no default suite: {e}"));
+        let path = format!("suites/{g}.txt");
+        let file = std::fs::read_to_string(path.as_str()).unwrap();
+        assert_eq!(
+            suite::parse(&file).as_ref(),
+            Ok(&s),
+            "{path} is the embedded suite"
+        );
+        assert!(s.lines.len() >= 500, "{path}: {} openings", s.lines.len());
+        let h = &s.header;
+        let command = h.field("command").unwrap();
+        assert!(
+            command.starts_with(&format!("koma openings --variant {g} --name default "))
+                && command.ends_with(&format!(" --out {path}")),
+            "{path}: its command makes it again: {command}"
+        );
+        assert!(h.field("build").unwrap().contains(", bench "), "{path}");
+        // Every rule option is spelled out, at its default.
+        assert_eq!(h.rules.len(), g.rule_specs().len(), "{path}: {:?}", h.rules);
+        assert!(h.fits(&rules));
+        // The kept scores lie inside the command's window.
+        let (lo, hi) = window_of(command);
+        let scores = h.field("scores").unwrap();
+        assert!(number_after(scores, "lowest") >= lo, "{path}: {scores}");
+        assert!(number_after(scores, "highest") <= hi, "{path}: {scores}");
+        let made = h.field("made").unwrap();
+        assert!(
+            made.starts_with(&format!("{} kept", s.lines.len())),
+            "{made}"
+        );
+        // Legal, unfinished, no position twice, no mirror images.
+        let checked = check_suite(&s, None, 2).unwrap();
+        assert!(
+            checked.problems.is_empty(),
+            "{path}: {:?}",
+            checked.problems
+        );
+    }
+}

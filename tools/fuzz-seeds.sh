@@ -99,6 +99,12 @@ done
 printf '%s\n' "# a comment" "; another" "" "startpos moves a1a2 i9i8" "a1a2 i9i8" \
     "3/3/3[KRBkrb] w 1 moves K@b2" "fen 3/3/3[KRBkrb] w 1" "startpos moves a3c5" \
     > "$S/openings/forms"
+# Suites: each shipped suite's header and first five openings.
+for g in "${games[@]}"; do
+    [ -f "suites/$g.txt" ] || continue
+    { grep '^#' "suites/$g.txt" | sed 's/^# positions: .*/# positions: 5/'
+        grep -v '^#' "suites/$g.txt" | head -5; } > "$S/openings/suite-$g"
+done
 
 # HTTP requests: the page, each route, and the broken heads of
 # tests/board_http.rs.

@@ -1,7 +1,7 @@
 //! The opening-suite file: the referee's openings-file format (one opening
 //! per line, `#` comment lines) whose leading comments are `# key: value`
 //! lines saying what the suite is for and how it was made; and the suites
-//! shipped in the repository (`tools/openings/`), embedded in the binaries.
+//! shipped in the repository (`suites/`), embedded in the binaries.
 
 use crate::core::{MoveText, OptionValue};
 use crate::games::GameId;
@@ -176,11 +176,26 @@ pub struct Shipped {
     pub text: &'static str,
 }
 
-/// Every shipped suite; `tools/openings/make.sh` makes them again.
-pub const SHIPPED: &[Shipped] = &[Shipped {
-    path: "tools/openings/kaninariebi.txt",
-    text: include_str!("../../tools/openings/kaninariebi.txt"),
-}];
+/// Every shipped suite; `tools/openings/make.sh` makes them again (each
+/// header's `command` makes its own).
+pub const SHIPPED: &[Shipped] = &[
+    Shipped {
+        path: "suites/kaninariebi.txt",
+        text: include_str!("../../suites/kaninariebi.txt"),
+    },
+    Shipped {
+        path: "suites/hasami.txt",
+        text: include_str!("../../suites/hasami.txt"),
+    },
+    Shipped {
+        path: "suites/nana.txt",
+        text: include_str!("../../suites/nana.txt"),
+    },
+    Shipped {
+        path: "suites/negaeri.txt",
+        text: include_str!("../../suites/negaeri.txt"),
+    },
+];
 
 /// The shipped suite called `name` for `variant` under `rules` (every rule
 /// option of the game with its value in the match); the error says what

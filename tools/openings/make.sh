@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the shipped opening suites again (tools/openings/<game>.txt, embedded
+# Makes the shipped opening suites again (suites/<game>.txt, embedded
 # in koma-referee for --openings suite=default). Each suite's header repeats
 # its command and names the build that made it: the search decides what is
 # kept, so another build (another `koma bench` signature) makes another suite.
@@ -17,7 +17,7 @@ make_suite() { # game, then the generator's settings
     echo "== $g" >&2
     local t0=$SECONDS
     nice -n 5 "$koma" openings --variant "$g" --name default "$@" $threads \
-        --out "tools/openings/$g.txt"
+        --out "suites/$g.txt"
     echo "== $g: $((SECONDS - t0)) s" >&2
 }
 

@@ -1,23 +1,27 @@
 //! Opening files as the referee reads them (`--openings file=…`): every
 //! line checked for each game with its default rules, as start-up does,
-//! then random plies added as the referee adds them. Input: the file's
-//! text.
+//! then random plies added as the referee adds them; and the same text
+//! read as an opening suite (`--openings suite=…`, `koma openings --check`).
+//! Input: the file's text.
 //!
 //! Properties: a line a game accepts, written back canonically
 //! (`startpos`/`fen <position>` and `moves …`), reads and checks to the
 //! same opening; random plies added to it keep it legal and the game
-//! going.
+//! going. A suite that reads, written again, reads back to the same header
+//! and openings.
 
 use koma::core::Game;
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::record::{OpeningLine, parse_opening, parse_openings};
 use koma::referee::opening::{Opening, add_random_plies, check};
 use koma::referee::schedule::Rng;
+use koma::referee::suite;
 
 pub fn openings(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    suite_round_trip(text);
     let Ok(lines) = parse_openings(text) else {
         return;
     };
@@ -29,6 +33,24 @@ pub fn openings(data: &[u8]) {
             });
         }
     }
+}
+
+/// A suite file (header and move lists) written back by the generator's
+/// writer reads to the same suite.
+fn suite_round_trip(text: &str) {
+    let Ok(s) = suite::parse(text) else {
+        return;
+    };
+    if s.lines.iter().any(|(_, l)| l.start.is_some()) {
+        // The writer writes move lists from the start position only.
+        return;
+    }
+    let moves: Vec<_> = s.lines.iter().map(|(_, l)| l.moves.clone()).collect();
+    let written = suite::write(&s.header, &moves);
+    let back = suite::parse(&written).unwrap_or_else(|e| panic!("{written}: {e}"));
+    assert_eq!(back.header, s.header, "{written}");
+    let back_moves: Vec<_> = back.lines.iter().map(|(_, l)| l.moves.clone()).collect();
+    assert_eq!(back_moves, moves, "{written}");
 }
 
 struct Book<'a> {

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The measured quality of the shipped opening suites (the README's table):
+#   scores    each suite's positions scored by a search two plies deeper than
+#             the one that made it: the distribution (koma openings --check)
+#   selfplay  Koma against itself at a fixed node count over the whole suite:
+#             draw rate and first player's score
+#   sprt      SPRTs between nodes=N and nodes=2N of this build, with the suite
+#             (order=random) and with --random-plies, several seeds each: the
+#             games each needed
+#   summary   the figures of whatever has been played, as tables
+# Every match writes a record file in $OUT and resumes from it when the same
+# command runs again (kill it at any time); finished work is not redone.
+# Usage: tools/openings/quality.sh scores|selfplay|sprt|summary [GAME...]
+#   OUT      results directory (default target/openings-quality)
+#   KOMA, REFEREE  binaries (default target/release/koma, target/release/koma-referee)
+#   NODES    the weaker engine's nodes per move in sprt (default 1000; the other 2x)
+#   SELF_NODES  nodes per move in selfplay (default 2000)
+#   SEEDS    SPRT seeds per opening method (default "1 2 3 4 5")
+#   ELO1     the SPRT's elo1 (elo0 is 0; default 50)
+#   CONC     games at once (default 2)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+koma=${KOMA:-target/release/koma}
+ref=${REFEREE:-target/release/koma-referee}
+out=${OUT:-target/openings-quality}
+nodes=${NODES:-1000}
+self_nodes=${SELF_NODES:-2000}
+seeds=${SEEDS:-1 2 3 4 5}
+elo1=${ELO1:-50}
+conc=${CONC:-2}
+max_plies=300
+mkdir -p "$out"
+what=${1:?usage: tools/openings/quality.sh scores|selfplay|sprt|summary [GAME...]}
+shift
+games=${*:-kaninariebi hasami nana negaeri}
+
+suite_file() { echo "suites/$1.txt"; }
+positions() { sed -n 's/^# positions: //p' "$(suite_file "$1")"; }
+# The depth that made the suite, from its header's search line.
+gen_depth() { sed -n 's/^# search: depth \([0-9]*\).*/\1/p' "$(suite_file "$1")"; }
+# Random plies comparable with the suite's playouts: their shortest length.
+random_plies() { sed -n 's/^# playouts: [a-z: ]*\([0-9]*\) to .*/\1/p' "$(suite_file "$1")"; }
+
+scores() {
+    local g=$1 f="$out/scores-$1.txt"
+    [ -s "$f" ] && return
+    local d=$(($(gen_depth "$g") + 2))
+    nice -n 5 "$koma" openings --check "$(suite_file "$g")" --depth "$d" > "$f.tmp"
+    mv "$f.tmp" "$f"
+}
+
+selfplay() {
+    local g=$1
+    # Both engines are the same program at the same node count, so the
+    # colour-swapped game of a pair would repeat the first move for move
+    # (ucinewgame clears the table): one game per opening says the same.
+    nice -n 5 "$ref" --variant "$g" \
+        --engine cmd="$koma" name=a --engine cmd="$koma" name=b --each nodes="$self_nodes" \
+        --openings suite=default --games 1 --rounds "$(positions "$g")" \
+        --max-plies "$max_plies" --concurrency "$conc" --rating-interval 0 \
+        --pgnout "$out/selfplay-$g.pgn" > "$out/selfplay-$g.log" 2>&1 || true
+}
+
+sprt() {
+    local g=$1 method seed openings
+    for seed in $seeds; do
+        for method in suite random; do
+            local f="$out/sprt-$g-$method-$seed"
+            grep -q "^SPRT: " "$f.log" 2>/dev/null && continue
+            if [ $method = suite ]; then
+                openings="--openings suite=default order=random"
+            else
+                openings="--random-plies $(random_plies "$g")"
+            fi
+            nice -n 5 "$ref" --variant "$g" \
+                --engine cmd="$koma" name=strong nodes=$((2 * nodes)) \
+                --engine cmd="$koma" name=weak nodes="$nodes" \
+                --sprt elo0=0 elo1="$elo1" --games 2 --rounds 20000 --seed "$seed" $openings \
+                --max-plies "$max_plies" --concurrency "$conc" --rating-interval 0 \
+                --pgnout "$f.pgn" > "$f.log" 2>&1 || true
+        done
+    done
+}
+
+# First player's wins, draws and losses in a record file.
+first_player() {
+    awk '/^\[Result "1-0"\]/ {w++} /^\[Result "1\/2-1\/2"\]/ {d++} /^\[Result "0-1"\]/ {l++}
+         END {n = w + d + l; if (n == 0) {print "no games"; exit}
+              printf "%d games: first player %d wins, %d draws, %d losses; draw rate %.1f %%, first player score %.1f %%\n",
+                     n, w, d, l, 100 * d / n, 100 * (w + d / 2) / n}' "$1"
+}
+
+summary() {
+    local g=$1 method seed n
+    echo "== $g ($(positions "$g") openings)"
+    [ -s "$out/scores-$g.txt" ] && sed -n 's/^scores at /scores at /p' "$out/scores-$g.txt"
+    [ -s "$out/selfplay-$g.pgn" ] && echo "selfplay nodes=$self_nodes: $(first_player "$out/selfplay-$g.pgn")"
+    for method in suite random; do
+        local counts=() line
+        for seed in $seeds; do
+            line=$(grep -h "^SPRT: " "$out/sprt-$g-$method-$seed.log" 2>/dev/null | tail -1 || true)
+            [ -n "$line" ] || continue
+            counts+=("$(echo "$line" | sed 's/.* after \([0-9]*\) games/\1/')$(echo "$line" | grep -q H0 && echo '(H0)')")
+        done
+        [ ${#counts[@]} -gt 0 ] || continue
+        local what=$([ $method = suite ] && echo "suite, order=random" || echo "--random-plies $(random_plies "$g")")
+        echo "sprt nodes=$((2 * nodes)) vs $nodes [0, $elo1], $what: games ${counts[*]}; mean $(printf '%s\n' "${counts[@]}" | tr -d '(H0)' | awk '{s += $1} END {printf "%.0f", s / NR}')"
+        local pgns=()
+        for seed in $seeds; do
+            [ -s "$out/sprt-$g-$method-$seed.pgn" ] && pgns+=("$out/sprt-$g-$method-$seed.pgn")
+        done
+        echo "  all these: $(cat "${pgns[@]}" | first_player /dev/stdin)"
+    done
+}
+
+for g in $games; do
+    case $what in
+    scores | selfplay | sprt | summary) "$what" "$g" ;;
+    *)
+        echo "unknown job $what" >&2
+        exit 2 ;;
+    esac
+done
