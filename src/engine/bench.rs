@@ -142,3 +142,24 @@ pub fn run(out: &Output, depth: Option<u32>, stop: &AtomicBool) -> u64 {
     out.line(format_args!("Nodes searched: {total}"));
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The bench is a signature of search and evaluation: the same nodes
+    /// on every run, for every game (shallower than the real bench, to be
+    /// quick).
+    #[test]
+    fn the_bench_counts_the_same_nodes_on_every_run() {
+        let stop = AtomicBool::new(false);
+        for &g in GameId::ALL {
+            let depth = Some(suite(g).0.saturating_sub(3).max(1));
+            let nodes =
+                |_| -> Vec<u64> { run_game(g, depth, &stop).iter().map(|l| l.nodes).collect() };
+            let first = nodes(());
+            assert!(first.iter().all(|&n| n > 0), "{g}: {first:?}");
+            assert_eq!(nodes(()), first, "{g}");
+        }
+    }
+}
