@@ -4,11 +4,15 @@
 //! more engine builds through the protocol for a fixed time; a build keeps
 //! the win when the table says its move still wins. Builds are asked in
 //! turn on every position, so a change in the machine's load hits all.
+//! The sample is the same for a seed (positions and their mirror images
+//! count once); each share comes with a 95% interval, and each build after
+//! the first with the paired difference to the first.
 //!
-//!     cargo run --release --example nana_keep -- --table /work/data/nana.table \
+//!     cargo run --release --example nana_keep -- --table nana.table \
 //!         --engine target/release/koma --engine /tmp/koma-old
 //!
-//! The table is the one `koma solve nana --out FILE` writes.
+//! The table is the one `koma solve nana --out FILE` writes. `--kind draw`
+//! asks instead whether drawn positions keep at least the draw.
 
 use clap::Parser;
 use koma::core::{Game, TableValue};
@@ -46,6 +50,16 @@ struct Args {
     /// Print every lost win.
     #[arg(long)]
     verbose: bool,
+    /// `win`: long wins must stay wins; `draw`: drawn positions must not
+    /// become losses (the distance range is then ignored).
+    #[arg(long, value_enum, default_value_t = Kind::Win)]
+    kind: Kind,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
+enum Kind {
+    Win,
+    Draw,
 }
 
 /// A small deterministic generator (the same positions on every run).
@@ -146,10 +160,14 @@ fn sample(table: &NanaTable, args: &Args) -> Vec<(Nana, u32)> {
             if koma::core::game_status(&pos).is_some() {
                 break;
             }
-            if let Some(TableValue::Win(d)) = table.value(&pos)
-                && (args.min_plies..=args.max_plies).contains(&d)
-            {
-                eligible.push((pos.clone(), d));
+            match (args.kind, table.value(&pos)) {
+                (Kind::Win, Some(TableValue::Win(d)))
+                    if (args.min_plies..=args.max_plies).contains(&d) =>
+                {
+                    eligible.push((pos.clone(), d))
+                }
+                (Kind::Draw, Some(TableValue::Draw)) => eligible.push((pos.clone(), 0)),
+                _ => {}
             }
             let mut moves = <Nana as Game>::MoveList::default();
             pos.generate(&mut moves);
@@ -159,24 +177,41 @@ fn sample(table: &NanaTable, args: &Args) -> Vec<(Nana, u32)> {
             continue;
         }
         let (p, d) = eligible.swap_remove(rng.below(eligible.len()));
-        if seen.insert(p.hash()) {
+        // A position and its mirror image are one position to the search.
+        let mirrored = koma::core::mirror(&p, &Default::default()).map(|m| m.hash());
+        let canonical = mirrored.map_or(p.hash(), |m| m.min(p.hash()));
+        if seen.insert(canonical) {
             out.push((p, d));
         }
     }
     out
 }
 
-/// Whether `mv` (text) keeps the win of `pos`.
-fn keeps(table: &NanaTable, pos: &Nana, mv: &str) -> Result<bool, String> {
+/// Whether `mv` (text) keeps the value of `pos`: the win (`Kind::Win`) or
+/// at least the draw.
+fn keeps(table: &NanaTable, pos: &Nana, mv: &str, kind: Kind) -> Result<bool, String> {
     let text = parse_move(mv).map_err(|e| format!("bad move {mv}: {e}"))?;
     let m = pos
         .find_move(&text)
         .ok_or_else(|| format!("illegal move {mv} in {}", pos.to_text()))?;
     let child = pos.play(m);
-    Ok(matches!(
-        table.value(&child).map(TableValue::before),
-        Some(TableValue::Win(_))
-    ))
+    let after = table.value(&child).map(TableValue::before);
+    Ok(match kind {
+        Kind::Win => matches!(after, Some(TableValue::Win(_))),
+        Kind::Draw => matches!(after, Some(TableValue::Win(_) | TableValue::Draw)),
+    })
+}
+
+/// The 95% Wilson interval of a share `k / n`, in percent.
+fn wilson(k: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 100.0);
+    }
+    let (k, n, z) = (k as f64, n as f64, 1.96f64);
+    let p = k / n;
+    let mid = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (100.0 * (mid - half), 100.0 * (mid + half))
 }
 
 fn main() -> std::process::ExitCode {
@@ -189,12 +224,20 @@ fn main() -> std::process::ExitCode {
         }
     };
     let positions = sample(&table, &args);
-    eprintln!(
-        "{} distinct won positions at {}..={} plies",
-        positions.len(),
-        args.min_plies,
-        args.max_plies
-    );
+    let what = match args.kind {
+        Kind::Win => format!(
+            "won positions at {}..={} plies",
+            args.min_plies, args.max_plies
+        ),
+        Kind::Draw => "drawn positions".to_string(),
+    };
+    eprintln!("{} distinct {what} (seed {})", positions.len(), args.seed);
+    if positions.len() < args.positions {
+        eprintln!(
+            "nana_keep: only {} distinct positions found",
+            positions.len()
+        );
+    }
     let mut engines = vec![];
     for path in &args.engine {
         match Engine::start(path) {
@@ -205,22 +248,25 @@ fn main() -> std::process::ExitCode {
             }
         }
     }
-    // Kept wins per engine, overall and by distance band.
+    // Kept values per engine and position; positions by distance band.
     const BANDS: [u32; 3] = [50, 100, u32::MAX];
-    let mut kept = vec![[0usize; 3]; engines.len()];
-    let mut tried = [0usize; 3];
+    let mut kept = vec![vec![false; positions.len()]; engines.len()];
+    let mut band_of = vec![0usize; positions.len()];
     for (i, (pos, d)) in positions.iter().enumerate() {
-        let band = BANDS.iter().position(|&b| *d <= b).unwrap_or(2);
-        tried[band] += 1;
+        band_of[i] = BANDS.iter().position(|&b| *d <= b).unwrap_or(2);
         for (e, k) in engines.iter_mut().zip(kept.iter_mut()) {
             let result = e
                 .best_move(pos, args.movetime)
-                .and_then(|mv| keeps(&table, pos, &mv).map(|ok| (mv, ok)));
+                .and_then(|mv| keeps(&table, pos, &mv, args.kind).map(|ok| (mv, ok)));
             match result {
-                Ok((_, true)) => k[band] += 1,
+                Ok((_, true)) => k[i] = true,
                 Ok((mv, false)) => {
                     if args.verbose {
-                        eprintln!("{}: {mv} loses the win in {d} of {}", e.name, pos.to_text());
+                        eprintln!(
+                            "{}: {mv} loses the value ({d}) of {}",
+                            e.name,
+                            pos.to_text()
+                        );
                     }
                 }
                 Err(err) => {
@@ -233,22 +279,65 @@ fn main() -> std::process::ExitCode {
             eprintln!("{} positions", i + 1);
         }
     }
-    let total: usize = tried.iter().sum();
+    let total = positions.len();
+    let mut tried = [0usize; 3];
+    for &b in &band_of {
+        tried[b] += 1;
+    }
     println!(
-        "{total} long wins ({}..={} plies; {} up to 50, {} 51-100, {} beyond), {} ms per move:",
-        args.min_plies, args.max_plies, tried[0], tried[1], tried[2], args.movetime
+        "{total} distinct {what}, seed {}, {} ms per move{}:",
+        args.seed,
+        args.movetime,
+        if args.kind == Kind::Win {
+            format!(
+                " ({} up to 50, {} 51-100, {} beyond)",
+                tried[0], tried[1], tried[2]
+            )
+        } else {
+            String::new()
+        }
     );
+    let pct = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
     for (e, k) in engines.iter().zip(&kept) {
-        let all: usize = k.iter().sum();
-        let pct = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
+        let all = k.iter().filter(|&&x| x).count();
+        let (lo, hi) = wilson(all, total);
+        let mut by_band = [0usize; 3];
+        for (i, &x) in k.iter().enumerate() {
+            by_band[band_of[i]] += usize::from(x);
+        }
+        let bands = if args.kind == Kind::Win {
+            format!(
+                "; by band {:.1}% / {:.1}% / {:.1}%",
+                pct(by_band[0], tried[0]),
+                pct(by_band[1], tried[1]),
+                pct(by_band[2], tried[2])
+            )
+        } else {
+            String::new()
+        };
         println!(
-            "{}: kept {all}/{total} ({:.1}%); by band {:.1}% / {:.1}% / {:.1}%",
+            "{}: kept {all}/{total} ({:.1}%, 95% {lo:.1}-{hi:.1}%){bands}",
             e.name,
-            pct(all, total),
-            pct(k[0], tried[0]),
-            pct(k[1], tried[1]),
-            pct(k[2], tried[2])
+            pct(all, total)
         );
+    }
+    // Paired differences to the first build: the positions where exactly
+    // one of the two kept the value decide it.
+    if let Some((first, rest)) = kept.split_first() {
+        for (e, k) in engines.iter().skip(1).zip(rest) {
+            let only_new = k.iter().zip(first).filter(|&(&b, &a)| b && !a).count();
+            let only_first = k.iter().zip(first).filter(|&(&b, &a)| a && !b).count();
+            let n = total.max(1) as f64;
+            let diff = (only_new as f64 - only_first as f64) / n;
+            let var = ((only_new + only_first) as f64 / n - diff * diff) / n;
+            println!(
+                "{} - {}: {:+.1} +/- {:.1} points (kept only by it {only_new}, only by the first {only_first})",
+                e.name,
+                engines[0].name,
+                100.0 * diff,
+                196.0 * var.max(0.0).sqrt()
+            );
+        }
     }
     std::process::ExitCode::SUCCESS
 }
