@@ -10,7 +10,7 @@
 //! every change the page must redraw for (the engine's thinking and the
 //! clocks are sent on every poll instead).
 
-use super::play::{Play, side_name};
+use super::play::{Legal, Play, View, shown, side_name};
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::engine_log::record_date;
 use crate::client::handshake::{self, EngineStart, Timeouts};
@@ -20,7 +20,7 @@ use crate::client::turn::{Turn, Watch, comment, play_turn};
 use crate::core::{Color, MoveText, Outcome, ReplayError};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{InfoLine, InfoScore};
-use serde_json::{Value, json};
+use serde::{Serialize, Serializer};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -56,35 +56,72 @@ impl Player {
         matches!(self.role, Role::Engine(_))
     }
 
-    fn json(&self) -> Value {
-        let (kind, command, level) = match &self.role {
-            Role::Human => ("human", None, None),
-            Role::Engine(e) => ("engine", Some(e.command.clone()), e.level.clone()),
-            Role::Viewer => ("none", None, None),
+    fn view(&self) -> PlayerView<'_> {
+        let (kind, engine) = match &self.role {
+            Role::Human => ("human", None),
+            Role::Engine(e) => ("engine", Some(e)),
+            Role::Viewer => ("none", None),
         };
-        json!({
-            "kind": kind,
-            "name": self.name,
-            "command": command,
-            "level": level,
-            "limits": self.limits.to_string(),
-        })
+        PlayerView {
+            kind,
+            name: &self.name,
+            command: engine.map(|e| e.command.as_str()),
+            level: engine.and_then(|e| e.level.as_deref()),
+            limits: self.limits.to_string(),
+        }
     }
 }
 
-/// The engine's latest search report.
-#[derive(Clone, Debug, Default)]
+#[derive(Serialize)]
+struct PlayerView<'a> {
+    kind: &'static str,
+    name: &'a str,
+    command: Option<&'a str>,
+    level: Option<&'a str>,
+    limits: String,
+}
+
+/// The engine's latest search report, as the page shows it (`ms`: since
+/// the search began).
+#[derive(Clone, Debug, Default, Serialize)]
 struct Thinking {
     side: usize,
+    #[serde(rename = "ms", serialize_with = "elapsed_ms")]
     since: Option<Instant>,
     depth: Option<u32>,
     seldepth: Option<u32>,
+    #[serde(serialize_with = "score_view")]
     score: Option<InfoScore>,
     nodes: Option<u64>,
     nps: Option<u64>,
     time: Option<u64>,
+    #[serde(serialize_with = "shown_all")]
     pv: Vec<MoveText>,
     string: Option<String>,
+}
+
+fn elapsed_ms<S: Serializer>(since: &Option<Instant>, s: S) -> Result<S::Ok, S::Error> {
+    let ms = since.map(|t| t.elapsed().as_millis() as u64);
+    ms.serialize(s)
+}
+
+/// `{"cp": v}` or `{"mate": m}`.
+fn score_view<S: Serializer>(score: &Option<InfoScore>, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "lowercase")]
+    enum ScoreView {
+        Cp(i32),
+        Mate(i32),
+    }
+    let view = score.map(|v| match v {
+        InfoScore::Cp(v) => ScoreView::Cp(v),
+        InfoScore::Mate(m) => ScoreView::Mate(m),
+    });
+    view.serialize(s)
+}
+
+fn shown_all<S: Serializer>(moves: &[MoveText], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(moves.iter().map(MoveText::to_string))
 }
 
 impl Thinking {
@@ -104,25 +141,6 @@ impl Thinking {
         if !i.pv.is_empty() {
             self.pv = i.pv.iter().take(40).copied().collect();
         }
-    }
-
-    fn json(&self) -> Value {
-        let score = self.score.map(|s| match s {
-            InfoScore::Cp(v) => json!({ "cp": v }),
-            InfoScore::Mate(m) => json!({ "mate": m }),
-        });
-        json!({
-            "side": self.side,
-            "ms": self.since.map(|s| s.elapsed().as_millis() as u64),
-            "depth": self.depth,
-            "seldepth": self.seldepth,
-            "score": score,
-            "nodes": self.nodes,
-            "nps": self.nps,
-            "time": self.time,
-            "pv": self.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-            "string": self.string,
-        })
     }
 }
 
@@ -398,127 +416,95 @@ impl TableState {
 
     /// The clocks as the page shows them, the running one counted down
     /// to now.
-    fn clocks_json(&self) -> Value {
+    fn clock_views(&self) -> [ClockView; 2] {
         let to_move = self.play.side_to_move().index();
         let running = self.end.is_none() && !self.closed && self.review.is_none();
         let clocks = self.current_clocks();
-        let list: Vec<Value> = (0..2)
-            .map(|i| {
-                let c = &clocks[i];
-                let live = running && i == to_move;
-                let spent = if live {
-                    self.turn_started.elapsed()
-                } else {
-                    Duration::ZERO
-                };
-                let clock = c
-                    .time_ms()
-                    .map(|t| t.saturating_sub(spent.as_millis() as u64));
-                let per_move = self.players[i]
-                    .limits
-                    .movetime
-                    .map(|m| (m.saturating_sub(spent)).as_millis() as u64);
-                json!({
-                    "running": live,
-                    "ms": clock,
-                    "inc": c.inc_ms(),
-                    "moveMs": per_move,
-                })
-            })
-            .collect();
-        Value::Array(list)
+        std::array::from_fn(|i| {
+            let live = running && i == to_move;
+            let spent = match live {
+                true => self.turn_started.elapsed(),
+                false => Duration::ZERO,
+            };
+            ClockView {
+                running: live,
+                ms: (clocks[i].time_ms()).map(|t| t.saturating_sub(spent.as_millis() as u64)),
+                inc: clocks[i].inc_ms(),
+                move_ms: (self.players[i].limits.movetime)
+                    .map(|m| (m.saturating_sub(spent)).as_millis() as u64),
+            }
+        })
     }
 
-    pub fn end_json(&self) -> Value {
-        match &self.end {
-            None => Value::Null,
-            Some(e) => json!({
-                "result": e.outcome.score_text(),
-                "reason": e.reason.message(),
-                "sentence": e.sentence(self.names()),
-                "detail": e.detail,
-                "winner": match e.outcome {
-                    Outcome::Win(c) => Value::from(c.index()),
-                    Outcome::Draw => Value::Null,
-                },
-            }),
-        }
+    pub fn end_view(&self) -> Option<EndView> {
+        self.end.as_ref().map(|e| EndView {
+            result: e.outcome.score_text(),
+            reason: e.reason.message(),
+            sentence: e.sentence(self.names()),
+            detail: e.detail.clone(),
+            winner: match e.outcome {
+                Outcome::Win(c) => Some(c.index()),
+                Outcome::Draw => None,
+            },
+        })
     }
 
-    fn review_json(&self) -> Value {
-        match &self.review {
-            None => Value::Null,
-            Some(r) => json!({
-                "tags": r.tags.iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>(),
-                "result": r.result,
-                "sentence": r.sentence,
-                "error": r.error,
-                "valid": r.check.is_ok(),
-                "check": r.check.as_ref().err(),
-                "rulesEnd": self.play.status().map(|e| e.to_string()),
-            }),
-        }
+    fn review_view(&self) -> Option<ReviewView<'_>> {
+        self.review.as_ref().map(|r| ReviewView {
+            tags: &r.tags,
+            result: &r.result,
+            sentence: r.sentence.as_deref(),
+            error: r.error.as_deref(),
+            valid: r.check.is_ok(),
+            check: r.check.as_ref().err(),
+            rules_end: self.play.status().map(|e| e.to_string()),
+        })
     }
 
     /// What the page polls for: everything when `since` is not the
     /// current version, else only the clocks and the engine's thinking.
-    pub fn json(&self, id: u64, since: Option<u64>, ply: Option<usize>) -> Value {
-        let live = json!({
-            "id": id,
-            "version": self.version,
-            "clocks": self.clocks_json(),
-            "thinking": self.thinking.as_ref().map(Thinking::json),
-            "closed": self.closed,
+    pub fn view(&self, id: u64, since: Option<u64>, ply: Option<usize>) -> TableView<'_> {
+        let full = (since != Some(self.version) || ply.is_some()).then(|| {
+            let plies = self.play.plies();
+            let view_ply = ply.unwrap_or(plies).min(plies);
+            let moves = self.play.moves().iter().enumerate();
+            FullView {
+                full: true,
+                game: self.play.game().name(),
+                files: self.play.files(),
+                ranks: self.play.ranks(),
+                rules: (self.play.rules().iter())
+                    .map(|(n, v)| (*n, v.to_string()))
+                    .collect(),
+                players: [self.players[0].view(), self.players[1].view()],
+                plies,
+                to_move: side_name(self.play.side_to_move()),
+                human_to_move: self.human_to_move(),
+                view: self.play.view(view_ply),
+                moves: moves
+                    .map(|(k, &text)| MoveView {
+                        text,
+                        comment: self.comments.get(k).and_then(Option::as_deref),
+                    })
+                    .collect(),
+                legal: (view_ply == plies && self.human_to_move()).then(|| self.play.legal()),
+                end: self.end_view(),
+                review: self.review_view(),
+                notes: &self.notes,
+                can_undo: self.review.is_none()
+                    && plies > 0
+                    && self.players.iter().any(|p| matches!(p.role, Role::Human)),
+                start: self.play.position_text(0),
+            }
         });
-        if since == Some(self.version) && ply.is_none() {
-            return live;
+        TableView {
+            id,
+            version: self.version,
+            clocks: self.clock_views(),
+            thinking: self.thinking.as_ref(),
+            closed: self.closed,
+            full,
         }
-        let plies = self.play.plies();
-        let view_ply = ply.unwrap_or(plies).min(plies);
-        let legal = if view_ply == plies && self.human_to_move() {
-            self.play.legal()
-        } else {
-            Value::Null
-        };
-        let moves: Vec<Value> = self
-            .play
-            .moves()
-            .iter()
-            .enumerate()
-            .map(|(k, m)| {
-                json!({
-                    "text": m.to_string(),
-                    "comment": self.comments.get(k).cloned().flatten(),
-                })
-            })
-            .collect();
-        let can_undo = self.review.is_none()
-            && plies > 0
-            && self.players.iter().any(|p| matches!(p.role, Role::Human));
-        let mut out = live;
-        let full = json!({
-            "full": true,
-            "game": self.play.game().name(),
-            "files": self.play.files(),
-            "ranks": self.play.ranks(),
-            "rules": self.play.rules().iter().map(|(n, v)| json!([n, v.to_string()])).collect::<Vec<_>>(),
-            "players": [self.players[0].json(), self.players[1].json()],
-            "plies": plies,
-            "toMove": side_name(self.play.side_to_move()),
-            "humanToMove": self.human_to_move(),
-            "view": self.play.view(view_ply),
-            "moves": moves,
-            "legal": legal,
-            "end": self.end_json(),
-            "review": self.review_json(),
-            "notes": self.notes,
-            "canUndo": can_undo,
-            "start": self.play.position_text(0),
-        });
-        if let (Value::Object(o), Value::Object(f)) = (&mut out, full) {
-            o.extend(f);
-        }
-        out
     }
 
     /// The moves with their comments, for the record.
@@ -533,6 +519,79 @@ impl TableState {
             })
             .collect()
     }
+}
+
+/// A table as the page polls it: the clocks and the engine's thinking
+/// always, the rest when something changed.
+#[derive(Serialize)]
+pub struct TableView<'a> {
+    id: u64,
+    version: u64,
+    clocks: [ClockView; 2],
+    thinking: Option<&'a Thinking>,
+    closed: bool,
+    #[serde(flatten)]
+    full: Option<FullView<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FullView<'a> {
+    full: bool,
+    game: &'static str,
+    files: u8,
+    ranks: u8,
+    rules: Vec<(&'static str, String)>,
+    players: [PlayerView<'a>; 2],
+    plies: usize,
+    to_move: &'static str,
+    human_to_move: bool,
+    view: View,
+    moves: Vec<MoveView<'a>>,
+    legal: Option<Legal>,
+    end: Option<EndView>,
+    review: Option<ReviewView<'a>>,
+    notes: &'a [String],
+    can_undo: bool,
+    start: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClockView {
+    running: bool,
+    ms: Option<u64>,
+    inc: Option<u64>,
+    move_ms: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct MoveView<'a> {
+    #[serde(serialize_with = "shown")]
+    text: MoveText,
+    comment: Option<&'a str>,
+}
+
+/// How a game ended: `winner` is the winner's index, `null` for a draw.
+#[derive(Serialize)]
+pub struct EndView {
+    result: &'static str,
+    reason: &'static str,
+    sentence: String,
+    detail: Option<String>,
+    winner: Option<usize>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReviewView<'a> {
+    tags: &'a [(String, String)],
+    result: &'a str,
+    sentence: Option<&'a str>,
+    error: Option<&'a str>,
+    valid: bool,
+    check: Option<&'a String>,
+    rules_end: Option<String>,
 }
 
 /// Follows a search for the table: streams its reports into the state
