@@ -10,13 +10,13 @@
 //! every change the page must redraw for (the engine's thinking and the
 //! clocks are sent on every poll instead).
 
-use super::play::{Legal, Play, View, shown, side_name};
+use super::play::{Legal, MoveCheck, Play, View, shown, side_name};
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::engine_log::record_date;
 use crate::client::handshake::{self, EngineStart, Timeouts};
 use crate::client::process::{EngineProc, Launch};
 use crate::client::reason::{Ending, Failure, Reason};
-use crate::client::turn::{Turn, Watch, comment, play_turn};
+use crate::client::turn::{Played, Turn, Watch, comment, play_turn};
 use crate::core::{Color, MoveText, Outcome, ReplayError};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{InfoLine, InfoScore};
@@ -628,23 +628,11 @@ pub fn run_worker(table: &Table) {
     let mut engines: [Option<EngineProc>; 2] = [None, None];
     loop {
         let mut st = table.lock();
-        if st.closed {
-            break;
-        }
-        st.check_end();
-        if st.end.is_some() || st.review.is_some() {
-            // Nothing to do until an undo or the close.
-            let _ = table.wake.wait_timeout(st, Duration::from_secs(1));
-            continue;
-        }
-        let side = st.play.side_to_move();
-        match st.players[side.index()].role.clone() {
-            Role::Human | Role::Viewer => {
-                if let Some(wait) = st.person_wait(side, table.margin) {
-                    let _ = table.wake.wait_timeout(st, wait);
-                }
-            }
-            Role::Engine(spec) => {
+        match st.next_job(table.margin) {
+            Job::Stop => break,
+            Job::Again => {}
+            Job::Wait(d) => drop(table.wake.wait_timeout(st, d)),
+            Job::Engine(side, spec) => {
                 drop(st);
                 engine_turn(table, &mut engines[side.index()], side, &spec);
                 table.notify();
@@ -656,7 +644,44 @@ pub fn run_worker(table: &Table) {
     }
 }
 
+/// What the worker does next.
+enum Job {
+    Stop,
+    /// Look again at once (the game just ended).
+    Again,
+    /// Wait for a change, at most this long.
+    Wait(Duration),
+    /// Play the engine's turn for this side.
+    Engine(Color, EngineSpec),
+}
+
+/// What an engine's turn needs from the table, taken under the lock.
+struct TurnStart {
+    position: String,
+    clocks: [Clock; 2],
+    limits: EngineLimits,
+    legal: MoveCheck,
+}
+
 impl TableState {
+    fn next_job(&mut self, margin: Duration) -> Job {
+        if self.closed {
+            return Job::Stop;
+        }
+        self.check_end();
+        if self.end.is_some() || self.review.is_some() {
+            // Nothing to do until an undo or the close.
+            return Job::Wait(Duration::from_secs(1));
+        }
+        let side = self.play.side_to_move();
+        match &self.players[side.index()].role {
+            Role::Engine(spec) => Job::Engine(side, spec.clone()),
+            Role::Human | Role::Viewer => {
+                self.person_wait(side, margin).map_or(Job::Again, Job::Wait)
+            }
+        }
+    }
+
     /// How long to wait for a person's move, at most a second; `None`
     /// when their clock ran out, which ends the game.
     fn person_wait(&mut self, side: Color, margin: Duration) -> Option<Duration> {
@@ -681,99 +706,115 @@ impl TableState {
     fn current(&self, generation: u64) -> bool {
         !self.closed && self.generation == generation && self.end.is_none()
     }
+
+    /// An engine's turn begins: its thinking is shown from now on.
+    fn begin_turn(&mut self, side: Color, generation: u64) -> Option<TurnStart> {
+        if !self.current(generation) {
+            return None;
+        }
+        self.thinking = Some(Thinking {
+            side: side.index(),
+            since: Some(Instant::now()),
+            ..Thinking::default()
+        });
+        Some(TurnStart {
+            position: self.play.position_command(),
+            clocks: self.current_clocks().clone(),
+            limits: self.players[side.index()].limits.clone(),
+            legal: self.play.move_check(),
+        })
+    }
+
+    /// An engine's turn ends: its move is played, or its failure ends the
+    /// game, unless the game moved on meanwhile.
+    fn end_turn(
+        &mut self,
+        id: u64,
+        side: Color,
+        generation: u64,
+        played: Result<Played<MoveText>, Failure>,
+    ) {
+        if !self.current(generation) {
+            return;
+        }
+        match played {
+            Ok(p) => match self.play.play(&p.mv) {
+                Ok(_) => self.after_move(side, p.clock, Some(p.comment)),
+                // The move was checked on this very position: cannot happen.
+                Err(e) => self.finish(Ending::failure(
+                    side,
+                    Failure::alive(Reason::IllegalMove, e.to_string()),
+                )),
+            },
+            Err(f) => {
+                let name = &self.players[side.index()].name;
+                let what = format!("{name}: {} ({})", f.detail, f.reason.message());
+                self.engine_failed(id, side, generation, f, what);
+            }
+        }
+    }
+
+    /// An engine failed (to start, or on its turn): logged, noted as
+    /// `what`, and it loses if the game is still where it was.
+    fn engine_failed(&mut self, id: u64, side: Color, generation: u64, f: Failure, what: String) {
+        log::warn!("table {id}: {what}");
+        if self.generation == generation {
+            self.note(what);
+            self.finish(Ending::failure(side, f));
+        }
+    }
 }
 
 /// One engine move: the engine started if need be, the turn played with
 /// the table unlocked, and its outcome kept only if the game is still
 /// where it was (no undo, no close meanwhile).
 fn engine_turn(table: &Table, slot: &mut Option<EngineProc>, side: Color, spec: &EngineSpec) {
-    let s = side.index();
-    let (generation, name, variant, rules) = {
-        let st = table.lock();
-        let p = &st.players[s];
-        (
-            st.generation,
-            p.name.clone(),
-            st.play.game().name(),
-            st.play.rules().clone(),
-        )
-    };
+    let generation = table.lock().generation;
     if slot.is_none() {
-        match start_engine(&name, spec, variant, &rules, &table.timeouts) {
-            Ok((e, warnings)) => {
-                let mut st = table.lock();
-                warnings.into_iter().for_each(|w| st.note(w));
-                st.version += 1;
-                *slot = Some(e);
-            }
-            Err(f) => {
-                log::warn!("table {}: {name}: {}", table.id, f.detail);
-                let mut st = table.lock();
-                if st.generation == generation {
-                    st.note(format!("{name}: {}", f.detail));
-                    st.finish(Ending::failure(side, f));
-                }
-                return;
-            }
-        }
+        *slot = start_for(table, side, spec, generation);
     }
     let Some(engine) = slot.as_mut() else { return };
-    let (position, clocks, limits, legal) = {
-        let mut st = table.lock();
-        if !st.current(generation) {
-            return;
-        }
-        st.thinking = Some(Thinking {
-            side: s,
-            since: Some(Instant::now()),
-            ..Thinking::default()
-        });
-        let limits = st.players[s].limits.clone();
-        let clocks = st.current_clocks().clone();
-        (
-            st.play.position_command(),
-            clocks,
-            limits,
-            st.play.move_check(),
-        )
+    let Some(start) = table.lock().begin_turn(side, generation) else {
+        return;
     };
     let turn = Turn {
-        position: &position,
-        clocks: &clocks,
+        position: &start.position,
+        clocks: &start.clocks,
         side,
-        limits: &limits,
+        limits: &start.limits,
         margin: table.margin,
         timeouts: &table.timeouts,
     };
     let mut watch = TableWatch { table, generation };
-    let played = play_turn(engine, &turn, &mut watch, legal);
-    if let Err(f) = &played
-        && f.dead
-    {
+    let played = play_turn(engine, &turn, &mut watch, start.legal);
+    if played.as_ref().is_err_and(|f| f.dead) {
         *slot = None;
     }
+    table.lock().end_turn(table.id, side, generation, played);
+}
+
+/// Starts `side`'s engine for a table; on failure the engine loses.
+fn start_for(table: &Table, side: Color, spec: &EngineSpec, generation: u64) -> Option<EngineProc> {
+    let (name, variant, rules) = {
+        let st = table.lock();
+        (
+            st.players[side.index()].name.clone(),
+            st.play.game().name(),
+            st.play.rules().clone(),
+        )
+    };
+    let started = start_engine(&name, spec, variant, &rules, &table.timeouts);
     let mut st = table.lock();
-    if !st.current(generation) {
-        return;
-    }
-    match played {
-        Ok(p) => match st.play.play(&p.mv) {
-            Ok(_) => st.after_move(side, p.clock, Some(p.comment)),
-            // The move was checked on this very position: cannot happen.
-            Err(e) => st.finish(Ending::failure(
-                side,
-                Failure::alive(Reason::IllegalMove, e.to_string()),
-            )),
-        },
+    match started {
+        Ok((e, warnings)) => {
+            warnings.into_iter().for_each(|w| st.note(w));
+            st.version += 1;
+            Some(e)
+        }
         Err(f) => {
-            log::warn!(
-                "table {}: {name}: {} ({})",
-                table.id,
-                f.detail,
-                f.reason.message()
-            );
-            st.note(format!("{name}: {} ({})", f.detail, f.reason.message()));
-            st.finish(Ending::failure(side, f));
+            let what = format!("{name}: {}", f.detail);
+            st.engine_failed(table.id, side, generation, f, what);
+            None
         }
     }
 }
