@@ -252,6 +252,9 @@ pub struct Tuning {
     pub late_move_depth: i32,
     /// Quiet moves with a bad history are pruned near the horizon.
     pub history_pruning: bool,
+    /// Quiet moves are ordered (and reduced, and pruned) by how they fared
+    /// after the two moves before them too, not only by their own history.
+    pub continuation_history: bool,
     /// A hash move far better than the others is searched a ply deeper.
     pub singular_extension: bool,
     /// Late quiet root moves are reduced.
@@ -276,6 +279,7 @@ impl Tuning {
         reverse_futility_depth: 8,
         late_move_depth: 64,
         history_pruning: true,
+        continuation_history: true,
         singular_extension: true,
         root_reductions: true,
         node_reductions: true,

@@ -109,8 +109,12 @@ pub struct Node {
 /// A quiet move's history: its own, twice, and its continuations.
 pub fn quiet_history<G: Game>(pos: &G, m: G::Move, node: &Node, h: &Heuristics<G::Move>) -> i32 {
     let side = pos.side_to_move().index();
+    let own = 2 * h.quiet(side, pos.move_key(m));
+    if !G::TUNING.continuation_history {
+        return own;
+    }
     let ck = pos.cont_key(m);
-    2 * h.quiet(side, pos.move_key(m)) + h.cont(node.prev[0], ck) + h.cont(node.prev[1], ck)
+    own + h.cont(node.prev[0], ck) + h.cont(node.prev[1], ck)
 }
 
 /// Scores every move of `moves` into `scores` for `pick`.

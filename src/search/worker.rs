@@ -905,15 +905,20 @@ impl<'a, G: Game> Worker<'a, G> {
         let bonus = ordering::bonus(depth);
         if quiet {
             self.heur.add_killer(node.ply, m);
-            let ck = pos.cont_key(m);
+            let cont = G::TUNING.continuation_history;
             self.heur.update_quiet(side, pos.move_key(m), bonus);
-            self.heur.update_cont(node.prev[0], ck, bonus);
-            self.heur.update_cont(node.prev[1], ck, bonus);
+            if cont {
+                let ck = pos.cont_key(m);
+                self.heur.update_cont(node.prev[0], ck, bonus);
+                self.heur.update_cont(node.prev[1], ck, bonus);
+            }
             for &q in searched.quiet() {
-                let ck = pos.cont_key(q);
                 self.heur.update_quiet(side, pos.move_key(q), -bonus);
-                self.heur.update_cont(node.prev[0], ck, -bonus);
-                self.heur.update_cont(node.prev[1], ck, -bonus);
+                if cont {
+                    let ck = pos.cont_key(q);
+                    self.heur.update_cont(node.prev[0], ck, -bonus);
+                    self.heur.update_cont(node.prev[1], ck, -bonus);
+                }
             }
         } else {
             self.heur.update_tactical(side, pos.move_key(m), bonus);
