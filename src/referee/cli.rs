@@ -62,8 +62,9 @@ them (records of different matches are refused, naming the difference), and with
 
 Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
 replayed record is invalid; 2 on a usage error, an engine program that cannot be run, a
-record file in use by another referee, a file that cannot be read (missing, or not a
-regular file), or --report over records of more than one match. --report with --sprt: 0
+record file in use by another referee, a file named on the command line that cannot be
+read or created (missing, not a regular file, not text, a line that does not parse), or
+--report over records of more than one match. --report with --sprt: 0
 when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 
 /// The three ways to run the referee, shown with every usage error (clap's
@@ -226,7 +227,8 @@ impl TimeoutArgs {
     }
 }
 
-/// A usage error: printed with a hint, exit code 2.
+/// A bad argument: each binary (`koma`, `koma-referee`, `koma-board`)
+/// prints it and exits with 2, the referee with a hint.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Usage(pub String);
 
