@@ -231,7 +231,7 @@ macro_rules! impl_evaluation {
 }
 
 #[cfg(test)]
-mod built_in_tests {
+pub(crate) mod built_in_tests {
     use super::Evaluation;
     use crate::games::{hasami, kaninariebi, nana, negaeri};
 
