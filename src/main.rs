@@ -118,12 +118,21 @@ enum Job {
         /// Share of the game's result in the target, the rest the search's score.
         #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
         lambda: f64,
-        /// Adam's step, in centipawns.
-        #[arg(long, default_value_t = 1.0)]
-        rate: f64,
+        /// Adam's step: in centipawns for the terms (default 1), in weight
+        /// units for --net (default 0.001).
+        #[arg(long)]
+        rate: Option<f64>,
         /// One game in this many (by index) is kept out of the fit to measure it.
         #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(2..))]
         holdout: u64,
+        /// Trains the game's small network on top of the terms in force
+        /// instead (minibatches of 256; --epochs counts passes), and writes
+        /// the terms with the network.
+        #[arg(long)]
+        net: bool,
+        /// With --net: seed of the starting weights and the batches' order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Makes an opening suite: playouts scored by a fixed search, kept inside a score window,
     /// without duplicates or mirror images (or checks a suite with --check).
@@ -269,9 +278,15 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             lambda,
             rate,
             holdout,
+            net,
+            seed,
         } => {
             let game = GameId::from_name(&variant)
                 .ok_or_else(|| Usage(format!("unknown game {variant}")))?;
+            let rate = rate.unwrap_or(if net { 0.001 } else { 1.0 });
+            if !(rate.is_finite() && rate > 0.0) {
+                return Err(Usage(format!("--rate {rate} is not a positive number")).into());
+            }
             let s = koma::learn::tune::TuneSettings {
                 data,
                 epochs,
@@ -279,10 +294,17 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                 rate,
                 holdout,
             };
-            let fitted =
-                koma::learn::tune(game, &s, |l| out.line(l)).map_err(anyhow::Error::msg)?;
+            let file = if net {
+                koma::learn::tune_net(game, &s, seed, |l| out.line(l))
+                    .map_err(anyhow::Error::msg)?
+                    .file
+            } else {
+                koma::learn::tune(game, &s, |l| out.line(l))
+                    .map_err(anyhow::Error::msg)?
+                    .file
+            };
             if let Some(p) = path {
-                std::fs::write(&p, &fitted.file)
+                std::fs::write(&p, &file)
                     .with_context(|| format!("cannot write {}", p.display()))?;
             }
         }

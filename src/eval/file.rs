@@ -83,6 +83,44 @@ const fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
+/// A network in the file's order, of a shape known only at run time (the
+/// trainer's): `input` row by row (`inputs` rows of `hidden`), `output`
+/// the side to move's view first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawNet {
+    pub inputs: usize,
+    pub hidden: usize,
+    pub input: Vec<i16>,
+    pub bias: Vec<i16>,
+    pub output: Vec<i16>,
+    pub output_bias: i32,
+}
+
+/// The bytes of a weights file of `game` with these terms and network.
+pub fn write(game: &str, terms: &[i32], net: Option<&RawNet>) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&name_field(game));
+    let (inputs, hidden) = net.map_or((0, 0), |n| (n.inputs, n.hidden));
+    for n in [terms.len(), inputs, hidden] {
+        out.extend_from_slice(&(n as u32).to_le_bytes());
+    }
+    out.extend_from_slice(&[0; 8]);
+    for t in terms {
+        out.extend_from_slice(&t.to_le_bytes());
+    }
+    if let Some(net) = net {
+        for w in net.input.iter().chain(&net.bias).chain(&net.output) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&net.output_bias.to_le_bytes());
+    }
+    let crc = crc32(crc32(0, &out[..40]), &out[HEADER..]);
+    out[40..44].copy_from_slice(&crc.to_le_bytes());
+    out
+}
+
 impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
     /// Weights of the terms only.
     pub const fn terms_only(terms: [i32; N]) -> Self {
@@ -187,32 +225,15 @@ impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
 
     /// The file's bytes.
     pub fn to_bytes(&self, game: &str) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(&name_field(game));
-        let (inputs, hidden) = if self.net.is_some() { (IN, H) } else { (0, 0) };
-        for n in [N, inputs, hidden] {
-            out.extend_from_slice(&(n as u32).to_le_bytes());
-        }
-        out.extend_from_slice(&[0; 8]);
-        for t in self.terms {
-            out.extend_from_slice(&t.to_le_bytes());
-        }
-        if let Some(net) = &self.net {
-            for row in &net.input {
-                for w in row {
-                    out.extend_from_slice(&w.to_le_bytes());
-                }
-            }
-            for w in net.bias.iter().chain(net.output.iter().flatten()) {
-                out.extend_from_slice(&w.to_le_bytes());
-            }
-            out.extend_from_slice(&net.output_bias.to_le_bytes());
-        }
-        let crc = crc32(crc32(0, &out[..40]), &out[HEADER..]);
-        out[40..44].copy_from_slice(&crc.to_le_bytes());
-        out
+        let net = self.net.as_ref().map(|n| RawNet {
+            inputs: IN,
+            hidden: H,
+            input: n.input.iter().flatten().copied().collect(),
+            bias: n.bias.to_vec(),
+            output: n.output.iter().flatten().copied().collect(),
+            output_bias: n.output_bias,
+        });
+        write(game, &self.terms, net.as_ref())
     }
 
     /// Checks a header; returns the file size it announces. The errors

@@ -11,7 +11,7 @@
 /// Scale of the input layer: a hidden unit is clipped to `0..=QA`.
 pub const QA: i32 = 255;
 /// Scale of the output weights.
-pub const QB: i32 = 64;
+pub const QB: i32 = 256;
 /// Centipawns per unit of the float network's output.
 pub const SCALE: i32 = 400;
 /// The largest float weight: clipping to it in training keeps every

@@ -1,10 +1,12 @@
 //! Learning the evaluation from Koma's own games: self-play data
 //! (`datagen`, in the format of `record`) and the fit of each game's
-//! evaluation weights to it (`tune`). The commands are `koma datagen` and
+//! evaluation weights to it (`tune`), and the training of its small network
+//! (`net`). The commands are `koma datagen` and
 //! `koma tune`; each game's `weights.md` gives the ones that made its
 //! built-in weights.
 
 pub mod datagen;
+pub mod net;
 pub mod record;
 pub mod tune;
 
@@ -42,5 +44,20 @@ pub fn tune(
         GameId::Hasami => run::<hasami::Hasami>(s, log),
         GameId::Nana => run::<nana::Nana>(s, log),
         GameId::Negaeri => run::<negaeri::Negaeri>(s, log),
+    }
+}
+
+/// The training of `game`'s network (see `net::run`).
+pub fn tune_net(
+    game: GameId,
+    s: &tune::TuneSettings,
+    seed: u64,
+    log: impl FnMut(&str),
+) -> Result<net::Trained, String> {
+    match game {
+        GameId::KaniNariEbi => net::run::<kaninariebi::KaniNariEbi>(s, seed, log),
+        GameId::Hasami => net::run::<hasami::Hasami>(s, seed, log),
+        GameId::Nana => net::run::<nana::Nana>(s, seed, log),
+        GameId::Negaeri => net::run::<negaeri::Negaeri>(s, seed, log),
     }
 }

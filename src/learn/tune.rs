@@ -96,20 +96,13 @@ pub fn points(result: Outcome, side: Color) -> f32 {
 /// search score.
 pub type Judged<G> = Vec<(G, f32, f32)>;
 
-/// Reads the data files: the training samples, the validation samples,
-/// and the validation positions themselves (for the engine's exact
-/// integer evaluation).
-pub fn load<G: Evaluation>(s: &TuneSettings) -> Result<(Samples, Samples, Judged<G>), String> {
-    let mut train = Samples {
-        terms: G::TERMS,
-        ..Default::default()
-    };
-    let mut val = Samples {
-        terms: G::TERMS,
-        ..Default::default()
-    };
-    let mut val_positions = Vec::new();
-    let mut f = vec![0.0; G::TERMS];
+/// Reads the data files and hands each position to `each` with its result
+/// (side to move's view), its search score, and whether it is held out
+/// (its game's index is a multiple of `holdout`).
+pub fn read_positions<G: Evaluation>(
+    s: &TuneSettings,
+    mut each: impl FnMut(G, f32, f32, bool),
+) -> Result<(), String> {
     let rules = G::Rules::default();
     for path in &s.data {
         let file = std::fs::File::open(path)
@@ -129,28 +122,48 @@ pub fn load<G: Evaluation>(s: &TuneSettings) -> Result<(Samples, Samples, Judged
             };
             let text = parse_position(&r.position).map_err(|e| format!("{}: {e}", at()))?;
             let pos = G::from_text(&text, &rules).map_err(|e| format!("{}: {e}", at()))?;
-            pos.features(&mut f);
             let result = points(r.result, pos.side_to_move());
-            let set = if r.game % s.holdout.max(1) == 0 {
-                val_positions.push((pos, result, r.score as f32));
-                &mut val
-            } else {
-                &mut train
-            };
-            set.features.extend_from_slice(&f);
-            set.result.push(result);
-            set.score.push(r.score as f32);
+            each(pos, result, r.score as f32, r.game % s.holdout.max(1) == 0);
         }
     }
+    Ok(())
+}
+
+/// Reads the data files: the training samples, the validation samples,
+/// and the validation positions themselves (for the engine's exact
+/// integer evaluation).
+pub fn load<G: Evaluation>(s: &TuneSettings) -> Result<(Samples, Samples, Judged<G>), String> {
+    let mut train = Samples {
+        terms: G::TERMS,
+        ..Default::default()
+    };
+    let mut val = Samples {
+        terms: G::TERMS,
+        ..Default::default()
+    };
+    let mut val_positions = Vec::new();
+    let mut f = vec![0.0; G::TERMS];
+    read_positions::<G>(s, |pos, result, score, held_out| {
+        pos.features(&mut f);
+        let set = if held_out {
+            val_positions.push((pos, result, score));
+            &mut val
+        } else {
+            &mut train
+        };
+        set.features.extend_from_slice(&f);
+        set.result.push(result);
+        set.score.push(score);
+    })?;
     Ok((train, val, val_positions))
 }
 
-/// `K` that fits `w` best to the results (golden-section search on its
-/// logarithm).
-pub fn fit_k(set: &Samples, w: &[f64]) -> f64 {
+/// The `K` in `10..5000` where `loss` is lowest (golden-section search on
+/// its logarithm).
+pub fn best_k(loss: impl Fn(f64) -> f64) -> f64 {
     let (mut a, mut b) = (10f64.ln(), 5000f64.ln());
     let r = (5f64.sqrt() - 1.0) / 2.0;
-    let f = |x: f64| set.loss(w, x.exp(), 1.0, None);
+    let f = |x: f64| loss(x.exp());
     let (mut c, mut d) = (b - r * (b - a), a + r * (b - a));
     let (mut fc, mut fd) = (f(c), f(d));
     for _ in 0..40 {
@@ -169,6 +182,11 @@ pub fn fit_k(set: &Samples, w: &[f64]) -> f64 {
         }
     }
     ((a + b) / 2.0).exp()
+}
+
+/// `K` that fits `w` best to the results.
+pub fn fit_k(set: &Samples, w: &[f64]) -> f64 {
+    best_k(|k| set.loss(w, k, 1.0, None))
 }
 
 /// Adam from `start` for `epochs` full passes; `log` gets the losses every

@@ -716,7 +716,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 if tuning.history_pruning && lmr_depth < 4 && hist < -2_000 * depth {
                     continue;
                 }
+                // Not against a mate in hand: no static margin reaches a
+                // mate score, so every late quiet move would go, and with
+                // them the quicker mates.
                 if lmr_depth < 8
+                    && !is_mate(alpha)
                     && eval + tuning.futility_base + tuning.futility_per_ply * lmr_depth <= alpha
                 {
                     continue;
@@ -727,9 +731,13 @@ impl<'a, G: Game> Worker<'a, G> {
             // every other move (their search at half depth, with a window
             // below the table's score, fails low) is searched one ply
             // deeper; if another move also beats beta, the node is cut.
+            // Not with a mate score in the window: a search at half depth
+            // says nothing about how soon a mate comes.
             let mut extension = 0;
             if tuning.singular_extension
                 && depth >= 7
+                && !is_mate(alpha)
+                && !is_mate(beta)
                 && excluded.is_none()
                 && hash_move == Some(pos.move_id(m))
                 && let (Some(h), Some(s)) = (hit, tt_score)

@@ -311,4 +311,23 @@ mod tests {
             assert_eq!(mate_moves(searched(&pos, plies + 2)), want, "{text}");
         }
     }
+
+    /// With a mate in 5 in hand, the search kept reporting it at every
+    /// depth up to 21 plies where a mate in 4 starts with a late quiet
+    /// move: futility pruning (a static margin against a mate score) and
+    /// the singular extension's test at half depth (cutting a node whose
+    /// window is a mate score) both cut the quicker line.
+    #[test]
+    fn the_search_finds_the_quicker_mate_with_a_slower_one_in_hand() {
+        let text = "3/K1b/1vk[Rb] b 1";
+        let pos: Nana = position(text, &Default::default());
+        assert_eq!(mate_moves(exact(&pos, 7)), Some(4), "{text}");
+        for depth in [9, 13, 17] {
+            assert_eq!(
+                mate_moves(searched(&pos, depth)),
+                Some(4),
+                "{text} depth {depth}"
+            );
+        }
+    }
 }

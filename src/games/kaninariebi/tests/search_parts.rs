@@ -44,23 +44,31 @@ fn move_keys_are_dense_and_in_range() {
 
 #[test]
 fn the_evaluation_favours_material_and_shrimps() {
+    use crate::eval::Evaluation;
+    // The terms alone (the network, where there is one, sees the two
+    // sides' pieces from their own side and need not be exactly
+    // antisymmetric).
+    let w = KaniNariEbi::parse_weights(&KaniNariEbi::terms_file(KaniNariEbi::terms_in_force()))
+        .unwrap();
+    let terms = |p: &KaniNariEbi| p.evaluate_with(&w);
     // The start is symmetric: only having the move counts.
     let tempo = crate::eval::tempo_weight::<KaniNariEbi>();
-    assert_eq!(KaniNariEbi::start(&rules()).evaluate(), tempo);
-    // A piece up.
+    assert_eq!(terms(&KaniNariEbi::start(&rules())), tempo);
+    // A piece up, by the terms and by the whole evaluation.
     let up = position::<KaniNariEbi>("C3c/C3c/C4/C3c/C3c w 3", &rules());
+    assert!(terms(&up) > 50, "{}", terms(&up));
     assert!(up.evaluate() > 50, "{}", up.evaluate());
     // Two Shrimps against two Crabs on the same squares.
     let crabs = position::<KaniNariEbi>("C3c/C3c/4c/1C2c/1C2c w 3", &rules());
     let shrimps = position::<KaniNariEbi>("C3c/C3c/4c/1S2c/1S2c w 3", &rules());
-    assert!(
-        shrimps.evaluate() > crabs.evaluate() + 20,
-        "{} {}",
-        shrimps.evaluate(),
-        crabs.evaluate()
-    );
+    for (s, c) in [
+        (terms(&shrimps), terms(&crabs)),
+        (shrimps.evaluate(), crabs.evaluate()),
+    ] {
+        assert!(s > c + 20, "{s} {c}");
+    }
     // From the side to move's view: the other side sees the negation, but
     // for having the move.
     let other = position::<KaniNariEbi>("C3c/C3c/4c/1S2c/1S2c b 3", &rules());
-    assert_eq!(other.evaluate(), 2 * tempo - shrimps.evaluate());
+    assert_eq!(terms(&other), 2 * tempo - terms(&shrimps));
 }
