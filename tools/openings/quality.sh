@@ -2,8 +2,9 @@
 # The measured quality of the shipped opening suites (the README's table):
 #   scores    each suite's positions scored by a search two plies deeper than
 #             the one that made it: the distribution (koma openings --check)
-#   selfplay  Koma against itself at a fixed node count over the whole suite:
-#             draw rate and first player's score
+#   selfplay  Koma against itself at a fixed node count over the suite, and
+#             over as many --random-plies openings of the suite's middle
+#             length: draw rate and first player's score of each
 #   sprt      SPRTs between nodes=N and nodes=2N of this build, with the suite
 #             (order=random) and with --random-plies, several seeds each: the
 #             games each needed
@@ -13,6 +14,8 @@
 # Usage: tools/openings/quality.sh scores|selfplay|sprt|summary [GAME...]
 #   OUT      results directory (default target/openings-quality)
 #   KOMA, REFEREE  binaries (default target/release/koma, target/release/koma-referee)
+#   SAMPLE   measure scores and selfplay on this many openings of each suite,
+#            drawn at random (the same ones every run), instead of all of them
 #   NODES    the weaker engine's nodes per move in sprt (default 1000; the other 2x)
 #   SELF_NODES  nodes per move in selfplay (default 2000)
 #   SEEDS    SPRT seeds per opening method (default "1 2 3 4 5")
@@ -34,15 +37,39 @@ what=${1:?usage: tools/openings/quality.sh scores|selfplay|sprt|summary [GAME...
 shift
 games=${*:-kaninariebi hasami nana negaeri}
 
-suite_file() { echo "suites/$1.txt"; }
+shipped() { echo "suites/$1.txt"; }
+# The openings measured: the shipped suite, or with SAMPLE a file of that many
+# of its openings, chosen by a fixed seed and kept in the suite's order.
+suite_file() {
+    if [ -z "${SAMPLE:-}" ]; then
+        shipped "$1"
+        return
+    fi
+    local f="$out/sample-$SAMPLE-$1.txt"
+    if [ ! -s "$f" ]; then
+        awk -v n="$SAMPLE" 'BEGIN {srand(1)}
+            /^#/ {sub(/^# positions: .*/, "# positions: " n); print; next}
+            {lines[++m] = $0}
+            END {for (i = 1; i <= m; i++) idx[i] = i
+                 for (i = 1; i <= n && i <= m; i++) {j = i + int(rand() * (m - i + 1)); t = idx[i]; idx[i] = idx[j]; idx[j] = t}
+                 for (i = 1; i <= n && i <= m; i++) keep[idx[i]] = 1
+                 for (i = 1; i <= m; i++) if (keep[i]) print lines[i]}' "$(shipped "$1")" > "$f.tmp"
+        mv "$f.tmp" "$f"
+    fi
+    echo "$f"
+}
 positions() { sed -n 's/^# positions: //p' "$(suite_file "$1")"; }
 # The depth that made the suite, from its header's search line.
-gen_depth() { sed -n 's/^# search: depth \([0-9]*\).*/\1/p' "$(suite_file "$1")"; }
-# Random plies comparable with the suite's playouts: their shortest length.
-random_plies() { sed -n 's/^# playouts: [a-z: ]*\([0-9]*\) to .*/\1/p' "$(suite_file "$1")"; }
+gen_depth() { sed -n 's/^# search: depth \([0-9]*\).*/\1/p' "$(shipped "$1")"; }
+# Random plies comparable with the suite's playouts: the middle of their lengths.
+random_plies() {
+    sed -n 's/^# playouts: [a-z: ]*\([0-9]*\) to \([0-9]*\) .*/\1 \2/p' "$(shipped "$1")" |
+        awk '{print int(($1 + $2) / 2)}'
+}
+tag() { echo "$1${SAMPLE:+-sample$SAMPLE}"; }
 
 scores() {
-    local g=$1 f="$out/scores-$1.txt"
+    local g=$1 f="$out/scores-$(tag "$1").txt"
     [ -s "$f" ] && return
     local d=$(($(gen_depth "$g") + 2))
     nice -n 5 "$koma" openings --check "$(suite_file "$g")" --depth "$d" > "$f.tmp"
@@ -50,15 +77,22 @@ scores() {
 }
 
 selfplay() {
-    local g=$1
+    local g=$1 method openings
     # Both engines are the same program at the same node count, so the
     # colour-swapped game of a pair would repeat the first move for move
     # (ucinewgame clears the table): one game per opening says the same.
-    nice -n 5 "$ref" --variant "$g" \
-        --engine cmd="$koma" name=a --engine cmd="$koma" name=b --each nodes="$self_nodes" \
-        --openings suite=default --games 1 --rounds "$(positions "$g")" \
-        --max-plies "$max_plies" --concurrency "$conc" --rating-interval 0 \
-        --pgnout "$out/selfplay-$g.pgn" > "$out/selfplay-$g.log" 2>&1 || true
+    for method in suite random; do
+        if [ $method = suite ]; then
+            openings="--openings file=$(suite_file "$g")"
+        else
+            openings="--random-plies $(random_plies "$g")"
+        fi
+        nice -n 5 "$ref" --variant "$g" \
+            --engine cmd="$koma" name=a --engine cmd="$koma" name=b --each nodes="$self_nodes" \
+            $openings --games 1 --rounds "$(positions "$g")" \
+            --max-plies "$max_plies" --concurrency "$conc" --rating-interval 0 \
+            --pgnout "$out/selfplay-$(tag "$g")-$method.pgn" > "$out/selfplay-$(tag "$g")-$method.log" 2>&1 || true
+    done
 }
 
 sprt() {
@@ -92,9 +126,13 @@ first_player() {
 
 summary() {
     local g=$1 method seed n
-    echo "== $g ($(positions "$g") openings)"
-    [ -s "$out/scores-$g.txt" ] && sed -n 's/^scores at /scores at /p' "$out/scores-$g.txt"
-    [ -s "$out/selfplay-$g.pgn" ] && echo "selfplay nodes=$self_nodes: $(first_player "$out/selfplay-$g.pgn")"
+    echo "== $g ($(positions "$g") openings${SAMPLE:+, a sample of the suite})"
+    [ -s "$out/scores-$(tag "$g").txt" ] && sed -n 's/^scores at /scores at /p' "$out/scores-$(tag "$g").txt"
+    for method in suite random; do
+        local f="$out/selfplay-$(tag "$g")-$method.pgn"
+        local what=$([ $method = suite ] && echo "suite" || echo "--random-plies $(random_plies "$g")")
+        [ -s "$f" ] && echo "selfplay nodes=$self_nodes, $what: $(first_player "$f")"
+    done
     for method in suite random; do
         local counts=() line
         for seed in $seeds; do
