@@ -21,6 +21,7 @@
 #   SEEDS    SPRT seeds per opening method (default "1 2 3 4 5")
 #   ELO1     the SPRT's elo1 (elo0 is 0; default 50)
 #   CONC     games at once (default 2)
+#   THREADS  threads of the scores search (default every core; the scores do not depend on it)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 koma=${KOMA:-target/release/koma}
@@ -72,7 +73,7 @@ scores() {
     local g=$1 f="$out/scores-$(tag "$1").txt"
     [ -s "$f" ] && return
     local d=$(($(gen_depth "$g") + 2))
-    nice -n 5 "$koma" openings --check "$(suite_file "$g")" --depth "$d" > "$f.tmp"
+    nice -n 5 "$koma" openings --check "$(suite_file "$g")" --depth "$d" ${THREADS:+--threads $THREADS} > "$f.tmp"
     mv "$f.tmp" "$f"
 }
 
