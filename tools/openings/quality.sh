@@ -117,12 +117,18 @@ sprt() {
     done
 }
 
-# First player's wins, draws and losses in a record file.
+# First player's wins, draws and losses in a record file, and the score of
+# the side to move after the opening (the second player after an odd number
+# of opening plies).
 first_player() {
-    awk '/^\[Result "1-0"\]/ {w++} /^\[Result "1\/2-1\/2"\]/ {d++} /^\[Result "0-1"\]/ {l++}
-         END {n = w + d + l; if (n == 0) {print "no games"; exit}
-              printf "%d games: first player %d wins, %d draws, %d losses; draw rate %.1f %%, first player score %.1f %%\n",
-                     n, w, d, l, 100 * d / n, 100 * (w + d / 2) / n}' "$1"
+    awk '/^\[OpeningPlies / {odd = $2 ~ /[13579]"/}
+         /^\[Result "1-0"\]/ {w++; r = 1} /^\[Result "1\/2-1\/2"\]/ {d++; r = 0.5} /^\[Result "0-1"\]/ {l++; r = 0}
+         /^\[Result / {pending = 1}
+         pending && /^$/ {m += odd ? 1 - r : r; pending = 0}
+         END {if (pending) m += odd ? 1 - r : r
+              n = w + d + l; if (n == 0) {print "no games"; exit}
+              printf "%d games: first player %d wins, %d draws, %d losses; draw rate %.1f %%, first player score %.1f %%, side to move %.1f %%\n",
+                     n, w, d, l, 100 * d / n, 100 * (w + d / 2) / n, 100 * m / n}' "$1"
 }
 
 summary() {
