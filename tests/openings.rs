@@ -191,7 +191,15 @@ fn every_game_ships_a_default_suite_of_good_openings_with_its_command() {
                 && command.ends_with(&format!(" --out {path}")),
             "{path}: its command makes it again: {command}"
         );
-        assert!(h.field("build").unwrap().contains(", bench "), "{path}");
+        // The build that makes it again: its bench signature and commit.
+        let build = h.field("build").unwrap();
+        let commit = build.split(", commit ").nth(1).unwrap_or("");
+        assert!(
+            build.contains(", bench ")
+                && commit.len() >= 7
+                && commit.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{path}: {build}"
+        );
         // Every rule option is spelled out, at its default.
         assert_eq!(h.rules.len(), g.rule_specs().len(), "{path}: {:?}", h.rules);
         assert!(h.fits(&rules));
