@@ -6,6 +6,8 @@
 //! each other. Test-only code (`#[cfg(test)]` modules) may reach further.
 //! A `#[macro_export]` macro, named from the crate root, counts as part
 //! of the module that defines it.
+//! Relative paths (`self::`, `super::`, `super::super::`) count as the
+//! `crate::` paths they resolve to from the file's module.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -53,14 +55,25 @@ fn test_only_children(text: &str) -> Vec<String> {
     out
 }
 
-/// The text of a file without comments, string literals, and the inline
+/// The text of a file without comments, string literals, one-line
+/// `#[cfg(test)]` declarations (`mod tests;`), and the inline
 /// `#[cfg(test)]` items (from the attribute to the end of the file: test
 /// modules come last, which this also checks).
 fn non_test_code(text: &str, file: &Path) -> String {
     let mut code = String::new();
-    for line in text.lines() {
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
         let t = line.trim_start();
         if t.starts_with("#[cfg(test)]") {
+            // A one-line declaration (`mod tests;`) is skipped alone: the
+            // code after it is still checked.
+            if lines
+                .peek()
+                .is_some_and(|next| next.trim_end().ends_with(';'))
+            {
+                lines.next();
+                continue;
+            }
             break;
         }
         code.push_str(line);
@@ -133,6 +146,68 @@ fn strip_strings(code: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// The module path of a file of `src/`: `referee/pool.rs` is
+/// `["referee", "pool"]`, `referee/mod.rs` is `["referee"]`.
+fn module_path(rel: &Path) -> Vec<String> {
+    let mut path: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if path.last().is_some_and(|l| l == "mod") {
+        path.pop();
+    }
+    path
+}
+
+/// Rewrites relative paths (`self::`, `super::`, `super::super::`, ...)
+/// as the `crate::` paths they stand for in the module `module`, so that
+/// `crate_paths` sees an upward import however it is spelt. A `super`
+/// chain that climbs above the crate root is left alone (rustc refuses it).
+fn absolute_paths(code: &str, module: &[String]) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    loop {
+        // Not the tail of a longer name or of a path (`a::super::`).
+        let starts = |i: &usize| {
+            let before = rest[..*i].chars().next_back();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '$')
+        };
+        let next = ["self::", "super::"]
+            .iter()
+            .filter_map(|k| rest.match_indices(k).map(|(i, _)| i).find(starts))
+            .min();
+        let Some(i) = next else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&rest[..i]);
+        let mut tail = &rest[i..];
+        let mut depth = 0;
+        loop {
+            if let Some(t) = tail.strip_prefix("self::") {
+                tail = t;
+            } else if let Some(t) = tail.strip_prefix("super::") {
+                tail = t;
+                depth += 1;
+            } else {
+                break;
+            }
+        }
+        match module.len().checked_sub(depth) {
+            Some(keep) => {
+                out.push_str("crate::");
+                for m in &module[..keep] {
+                    out.push_str(m);
+                    out.push_str("::");
+                }
+            }
+            None => out.push_str(&rest[i..rest.len() - tail.len()]),
+        }
+        rest = tail;
+    }
 }
 
 /// The top-level modules a piece of code names through `crate::` paths,
@@ -235,7 +310,8 @@ fn imports() -> Vec<(PathBuf, String, BTreeSet<String>)> {
             continue;
         }
         let text = std::fs::read_to_string(&f).unwrap();
-        let names = crate_paths(&non_test_code(&text, &f))
+        let module = module_path(f.strip_prefix(&root).unwrap());
+        let names = crate_paths(&absolute_paths(&non_test_code(&text, &f), &module))
             .into_iter()
             .map(|n| macros.get(&n).cloned().unwrap_or(n))
             .collect();
@@ -326,6 +402,12 @@ fn the_scanner_sees_plain_grouped_and_nested_paths() {
         .into_iter()
         .collect();
     assert_eq!(names, ["core"]);
+    // Code after a one-line `#[cfg(test)] mod tests;` is still checked.
+    let test_decl = "#[cfg(test)]\nmod tests;\nuse crate::search::Z;\n";
+    let names: Vec<_> = crate_paths(&non_test_code(test_decl, Path::new("t.rs")))
+        .into_iter()
+        .collect();
+    assert_eq!(names, ["search"]);
     assert_eq!(
         exported_macros("#[macro_export]\nmacro_rules! impl_it {\n"),
         ["impl_it"]
@@ -334,4 +416,33 @@ fn the_scanner_sees_plain_grouped_and_nested_paths() {
         test_only_children("#[cfg(test)]\nmod tests;\n#[cfg(test)]\npub(crate) mod conformance;\n"),
         ["tests", "conformance"]
     );
+}
+
+#[test]
+fn relative_paths_are_resolved_from_the_files_module() {
+    let module = module_path(Path::new("games/nana/index.rs"));
+    assert_eq!(module, ["games", "nana", "index"]);
+    assert_eq!(module_path(Path::new("referee/mod.rs")), ["referee"]);
+    let names = |code: &str, module: &[String]| -> Vec<String> {
+        crate_paths(&absolute_paths(code, module))
+            .into_iter()
+            .collect()
+    };
+    // Up three levels from games::nana::index is the crate root.
+    let code = "use super::super::super::search::Worker;\n\
+                use super::super::eval::X; use self::super::Y;\n\
+                pub(super) fn f() { super::super::super::{client, protocol::Z}::g(); }\n";
+    assert_eq!(
+        names(code, &module),
+        ["client", "games", "protocol", "search"]
+    );
+    // From a top-level module, `super::` is already the root; `self::` is
+    // the module itself.
+    let top = module_path(Path::new("core/mod.rs"));
+    let code = "use super::board::Table; use self::color::Color;\n";
+    assert_eq!(names(code, &top), ["board", "core"]);
+    // Names that merely end in `super`/`self`, and paths that climb above
+    // the root, stay as they are.
+    let code = "use crate::a::selfish::b; my_super::x(); super::super::q(); super::b::c();\n";
+    assert_eq!(names(code, &top), ["a", "b"]);
 }

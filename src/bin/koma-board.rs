@@ -1,10 +1,11 @@
 //! `koma-board`: the web board. Starts a local server and prints the
 //! address to open; thin front end over `koma::board`.
 
+use anyhow::Context;
 use clap::Parser;
 use koma::board::{self, Config, ENGINE_FLAG};
 use koma::client::process::Launch;
-use koma::referee::cli::TimeoutArgs;
+use koma::referee::cli::{TimeoutArgs, Usage};
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -66,13 +67,23 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let timeouts = match cli.timeouts.timeouts() {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("koma-board: error: {}", e.0);
-            return ExitCode::from(2);
+    match serve(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<Usage>() => {
+            eprintln!("koma-board: error: {e}");
+            ExitCode::from(2)
         }
-    };
+        Err(e) => {
+            eprintln!("koma-board: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Starts the server and serves until it stops. A `Usage` error is a bad
+/// argument (exit 2); any other, such as an address already in use, 1.
+fn serve(cli: &Cli) -> anyhow::Result<()> {
+    let timeouts = cli.timeouts.timeouts()?;
     let engine = match cli.engine.as_deref().map(str::trim) {
         None | Some("") => board::bundled_engine(),
         Some(text) => {
@@ -89,23 +100,14 @@ fn main() -> ExitCode {
     config.addr = SocketAddr::new(cli.host, cli.port);
     config.timeouts = timeouts;
     config.margin = Duration::from_millis(cli.timemargin);
-    for name in &cli.allow_host {
-        let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.';
-        if name.is_empty() || !name.chars().all(plain) {
-            eprintln!(
-                "koma-board: error: --allow-host {name:?}: expected a host name (letters, digits, - and .)"
-            );
-            return ExitCode::from(2);
-        }
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.';
+    if let Some(name) = (cli.allow_host.iter()).find(|n| n.is_empty() || !n.chars().all(plain)) {
+        let why = format!("--allow-host {name:?}: expected a host name (letters, digits, - and .)");
+        return Err(Usage(why).into());
     }
     config.allow_hosts = cli.allow_host.clone();
-    let server = match board::start(config.clone()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("koma-board: cannot listen on {}: {e}", config.addr);
-            return ExitCode::from(1);
-        }
-    };
+    let server = board::start(config.clone())
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
     if !cli.host.is_loopback() {
         eprintln!(
             "koma-board: warning: listening on {}: anyone who can reach it can start programs here",
@@ -118,5 +120,5 @@ fn main() -> ExitCode {
         board::launch_text(&config.engine)
     );
     server.wait();
-    ExitCode::SUCCESS
+    Ok(())
 }

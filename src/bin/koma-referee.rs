@@ -1,7 +1,26 @@
 //! `koma-referee`: plays matches between engine processes. Thin front end
-//! over `koma::referee::run`.
+//! over `koma::referee::run`: this edge words the errors a user reads.
 
-fn main() -> std::process::ExitCode {
+use koma::referee::{RunError, run};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
     koma::init_logging();
-    koma::referee::run(std::env::args_os())
+    let e = match run(std::env::args_os()) {
+        Ok(code) => return code,
+        Err(RunError::Clap(e)) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+        Err(RunError::Usage(u)) => {
+            eprintln!("koma-referee: error: {u}\n\nFor more information, try '--help'.");
+            return ExitCode::from(2);
+        }
+        Err(RunError::Read { path, source }) => {
+            anyhow::Error::new(source).context(format!("cannot read {}", path.display()))
+        }
+        Err(RunError::Report(why)) => anyhow::Error::msg(why),
+    };
+    eprintln!("koma-referee: {e:#}");
+    ExitCode::from(2)
 }

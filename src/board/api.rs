@@ -30,15 +30,15 @@
 use super::http::{Request, Response};
 use super::play::new_play;
 use super::records;
-use super::table::{EngineSpec, Player, Role, Table};
+use super::table::{EndView, EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::process::Launch;
 use crate::core::{Game, OptionKind, RuleValues};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{parse_move, parse_position};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -192,7 +192,7 @@ pub fn handle(reg: &Registry, access: &Access, req: &Request) -> Response {
 
 type Answer = Result<Response, (u16, String)>;
 
-fn ok(v: Value) -> Answer {
+fn ok(v: impl Serialize) -> Answer {
     Ok(Response::json(200, &v))
 }
 
@@ -248,18 +248,22 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
                 .map_err(|e| (400, format!("bad move text {:?}: {e}", m.mv)))?;
             t.human_move(&text, m.ply)?;
             let st = t.lock();
-            ok(st.json(t.id, None, None))
+            ok(st.view(t.id, None, None))
         }),
         ["api", "tables", id, "undo"] => post(&|| {
             let t = table(reg, id)?;
             t.undo()?;
             let st = t.lock();
-            ok(st.json(t.id, None, None))
+            ok(st.view(t.id, None, None))
         }),
         ["api", "tables", id, "close"] => post(&|| {
             let id = table_id(id)?;
             if reg.close(id) {
-                ok(json!({ "closed": id }))
+                #[derive(Serialize)]
+                struct Closed {
+                    closed: u64,
+                }
+                ok(Closed { closed: id })
             } else {
                 Err((404, format!("no game {id}")))
             }
@@ -312,10 +316,52 @@ fn show(reg: &Registry, req: &Request, id: &str) -> Answer {
     let ply = number("ply")?.map(|p| p as usize);
     let mut st = t.lock();
     st.last_seen = Instant::now();
-    ok(st.json(t.id, since, ply))
+    ok(st.view(t.id, since, ply))
 }
 
-fn games(reg: &Registry) -> Value {
+/// The games with their sizes and rule options, the default engine and
+/// its levels.
+fn games(reg: &Registry) -> impl Serialize {
+    #[derive(Serialize)]
+    struct Games {
+        games: Vec<GameInfo>,
+        engine: String,
+        levels: Vec<String>,
+    }
+    #[derive(Serialize)]
+    struct GameInfo {
+        name: &'static str,
+        files: u8,
+        ranks: u8,
+        rules: Vec<RuleInfo>,
+    }
+    /// A rule option as the protocol's `option` line has it.
+    #[derive(Serialize)]
+    #[serde(tag = "kind", rename_all = "lowercase")]
+    enum RuleInfo {
+        Check {
+            name: &'static str,
+            default: bool,
+        },
+        Spin {
+            name: &'static str,
+            default: i64,
+            min: i64,
+            max: i64,
+        },
+        Combo {
+            name: &'static str,
+            default: &'static str,
+            values: &'static [&'static str],
+        },
+        Text {
+            name: &'static str,
+            default: &'static str,
+        },
+        Button {
+            name: &'static str,
+        },
+    }
     struct Size;
     impl GameVisitor for Size {
         type Output = (u8, u8);
@@ -323,59 +369,76 @@ fn games(reg: &Registry) -> Value {
             (G::FILES, G::RANKS)
         }
     }
-    let list: Vec<Value> = GameId::ALL
-        .iter()
-        .map(|&g| {
-            let (files, ranks) = g.visit(Size);
-            let rules: Vec<Value> = g
-                .rule_specs()
-                .iter()
-                .map(|s| match &s.kind {
-                    OptionKind::Check { default } => {
-                        json!({ "name": s.name, "kind": "check", "default": default })
-                    }
-                    OptionKind::Spin { default, min, max } => json!({
-                        "name": s.name, "kind": "spin", "default": default, "min": min, "max": max
-                    }),
-                    OptionKind::Combo { default, values } => json!({
-                        "name": s.name, "kind": "combo", "default": default, "values": values
-                    }),
-                    OptionKind::Text { default } => {
-                        json!({ "name": s.name, "kind": "text", "default": default })
-                    }
-                    OptionKind::Button => json!({ "name": s.name, "kind": "button" }),
-                })
-                .collect();
-            json!({ "name": g.name(), "files": files, "ranks": ranks, "rules": rules })
-        })
-        .collect();
-    json!({
-        "games": list,
-        "engine": launch_text(&reg.config.engine),
-        "levels": reg.levels(&reg.config.engine).unwrap_or_else(|e| {
+    let info = |g: GameId| {
+        let (files, ranks) = g.visit(Size);
+        let rules = g.rule_specs().iter().map(|s| match s.kind {
+            OptionKind::Check { default } => RuleInfo::Check {
+                name: s.name,
+                default,
+            },
+            OptionKind::Spin { default, min, max } => RuleInfo::Spin {
+                name: s.name,
+                default,
+                min,
+                max,
+            },
+            OptionKind::Combo { default, values } => RuleInfo::Combo {
+                name: s.name,
+                default,
+                values,
+            },
+            OptionKind::Text { default } => RuleInfo::Text {
+                name: s.name,
+                default,
+            },
+            OptionKind::Button => RuleInfo::Button { name: s.name },
+        });
+        GameInfo {
+            name: g.name(),
+            files,
+            ranks,
+            rules: rules.collect(),
+        }
+    };
+    Games {
+        games: GameId::ALL.iter().map(|&g| info(g)).collect(),
+        engine: launch_text(&reg.config.engine),
+        levels: reg.levels(&reg.config.engine).unwrap_or_else(|e| {
             log::warn!("the default engine's levels are unknown: {e}");
             Vec::new()
         }),
-    })
+    }
 }
 
-fn tables(reg: &Registry) -> Value {
-    let list: Vec<Value> = reg
-        .list()
-        .iter()
-        .map(|t| {
-            let st = t.lock();
-            json!({
-                "id": t.id,
-                "game": st.play.game().name(),
-                "players": st.names(),
-                "plies": st.play.plies(),
-                "end": st.end_json(),
-                "review": st.review.is_some(),
-            })
-        })
-        .collect();
-    json!({ "tables": list })
+/// The open tables, for another tab to pick one to watch.
+fn tables(reg: &Registry) -> impl Serialize {
+    #[derive(Serialize)]
+    struct Tables {
+        tables: Vec<TableInfo>,
+    }
+    #[derive(Serialize)]
+    struct TableInfo {
+        id: u64,
+        game: &'static str,
+        players: [String; 2],
+        plies: usize,
+        end: Option<EndView>,
+        review: bool,
+    }
+    let info = |t: &std::sync::Arc<Table>| {
+        let st = t.lock();
+        TableInfo {
+            id: t.id,
+            game: st.play.game().name(),
+            players: st.names().map(str::to_string),
+            plies: st.play.plies(),
+            end: st.end_view(),
+            review: st.review.is_some(),
+        }
+    };
+    Tables {
+        tables: reg.list().iter().map(info).collect(),
+    }
 }
 
 #[derive(Deserialize)]
@@ -686,7 +749,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
     };
     let t = reg.open(table).map_err(|e| (503, e))?;
     let st = t.lock();
-    ok(st.json(t.id, None, None))
+    ok(st.view(t.id, None, None))
 }
 
 fn positions(req: &Request) -> Answer {
@@ -699,18 +762,22 @@ fn positions(req: &Request) -> Answer {
         let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
         play.play(&text).map_err(|e| (422, e.to_string()))?;
     }
-    let legal = play.legal();
-    let texts: Vec<Value> = legal["moves"]
-        .as_array()
-        .map(|a| a.iter().map(|m| m["t"].clone()).collect())
-        .unwrap_or_default();
-    ok(json!({
-        "position": play.position_text(play.plies()),
-        "plies": play.plies(),
-        "toMove": super::play::side_name(play.side_to_move()),
-        "end": play.status().map(|e| e.to_string()),
-        "legal": texts,
-    }))
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Position {
+        position: String,
+        plies: usize,
+        to_move: &'static str,
+        end: Option<String>,
+        legal: Vec<String>,
+    }
+    ok(Position {
+        position: play.position_text(play.plies()),
+        plies: play.plies(),
+        to_move: super::play::side_name(play.side_to_move()),
+        end: play.status().map(|e| e.to_string()),
+        legal: play.legal().moves.iter().map(|m| m.t.to_string()).collect(),
+    })
 }
 
 #[cfg(test)]

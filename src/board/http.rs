@@ -77,13 +77,23 @@ impl Response {
         }
     }
 
-    pub fn json(status: u16, value: &serde_json::Value) -> Response {
-        Response::new(status, "application/json", value.to_string())
+    pub fn json(status: u16, value: &impl serde::Serialize) -> Response {
+        match serde_json::to_string(value) {
+            Ok(body) => Response::new(status, "application/json", body),
+            Err(e) => Response::error(500, format!("the answer cannot be written: {e}")),
+        }
     }
 
     /// `{"error": message}` with a 4xx or 5xx status.
     pub fn error(status: u16, message: impl Into<String>) -> Response {
-        Response::json(status, &serde_json::json!({ "error": message.into() }))
+        #[derive(serde::Serialize)]
+        struct Refusal {
+            error: String,
+        }
+        let body = Refusal {
+            error: message.into(),
+        };
+        Response::json(status, &body)
     }
 
     pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Response {

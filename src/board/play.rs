@@ -10,7 +10,9 @@ use crate::core::{
 };
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{PositionLine, PositionStart};
-use serde_json::{Value, json};
+use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::fmt::Display;
 
 /// See `Play::move_check`.
 pub type MoveCheck = Box<dyn FnOnce(&MoveText) -> Option<MoveText> + Send>;
@@ -42,10 +44,9 @@ pub trait Play: Send {
     /// The position string after `ply` moves.
     fn position_text(&self, ply: usize) -> String;
     /// The board after `ply` moves and what the move to it did.
-    fn view(&self, ply: usize) -> Value;
-    /// The legal moves of the latest position, with what the page needs
-    /// to offer each of them with the mouse.
-    fn legal(&self) -> Value;
+    fn view(&self, ply: usize) -> View;
+    /// The legal moves of the latest position.
+    fn legal(&self) -> Legal;
 }
 
 /// A new game of `game` under the rule options given (the others at their
@@ -150,7 +151,7 @@ impl<G: Game> Play for GamePlay<G> {
         self.line.position(ply).to_text().to_string()
     }
 
-    fn view(&self, ply: usize) -> Value {
+    fn view(&self, ply: usize) -> View {
         let k = ply.min(self.line.plies());
         let pos = self.line.position(k);
         let text = pos.to_text();
@@ -178,90 +179,199 @@ impl<G: Game> Play for GamePlay<G> {
             let steps = steps_of(&mv_text);
             // The movements that came to rest in the River, and where
             // they may have entered it.
-            let river: Vec<Value> = steps
-                .iter()
-                .zip(&hint.via)
+            let river = (steps.iter().zip(&hint.via))
                 .filter(|(_, via)| !via.is_empty())
-                .map(|(s, via)| {
-                    json!({ "from": s.from.to_string(), "to": s.to.to_string(), "via": texts(via) })
+                .map(|(s, via)| RiverStep {
+                    from: s.from,
+                    to: s.to,
+                    via: texts(via),
                 })
                 .collect();
-            let steps: Vec<Value> = steps.iter().map(plain_step).collect();
-            let drop = match mv_text {
-                MoveText::Drop { piece, to } => {
-                    json!({ "piece": piece.to_string(), "to": to.to_string() })
-                }
-                _ => Value::Null,
-            };
-            json!({
-                "text": mv_text.to_string(),
-                "side": side_name(mover),
-                "before": board_json(&before.to_text(), G::FILES, G::RANKS),
-                "steps": steps,
-                "drop": drop,
-                "squares": move_squares(&mv_text),
-                "captured": diff.captured.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "changed": diff.changed.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-                "flips": hint.flips.iter().map(|l| texts(l)).collect::<Vec<_>>(),
-                "river": river,
-            })
+            LastMove {
+                text: mv_text,
+                side: side_name(mover),
+                before: BoardView::of(&before.to_text(), G::FILES, G::RANKS),
+                steps: steps.iter().map(|&s| s.into()).collect(),
+                drop: match mv_text {
+                    MoveText::Drop { piece, to } => Some(DropView { piece, to }),
+                    _ => None,
+                },
+                squares: move_squares(&mv_text),
+                captured: texts(&diff.captured),
+                changed: texts(&diff.changed),
+                flips: hint.flips.iter().map(|l| texts(l)).collect(),
+                river,
+            }
         });
-        json!({
-            "ply": k,
-            "board": board_json(&text, G::FILES, G::RANKS),
-            "side": side_name(pos.side_to_move()),
-            "position": text.to_string(),
-            "last": last,
-            "captures": captures,
-        })
+        View {
+            ply: k,
+            board: BoardView::of(&text, G::FILES, G::RANKS),
+            side: side_name(pos.side_to_move()),
+            position: text.to_string(),
+            last,
+            captures,
+        }
     }
 
-    fn legal(&self) -> Value {
+    fn legal(&self) -> Legal {
         let pos = self.line.current();
+        let mut legal = Legal::default();
         if self.status().is_some() {
-            return json!({ "moves": [], "bondBoards": {} });
+            return legal;
         }
         let before = pos.to_text();
         let mut list = G::MoveList::default();
         pos.generate(&mut list);
-        let mut moves = Vec::with_capacity(list.len());
-        let mut bond_boards = serde_json::Map::new();
         // The first movements that have Bond continuations (the board
         // after each is in `bond_boards`).
         let mut after_first: Vec<StepText> = Vec::new();
         for &m in list.iter() {
             let t = pos.move_text(m);
             let via = pos.hint(m).via;
-            let step = |k: usize, s: &StepText| step_json(s, via.get(k).map_or(&[][..], |v| v));
-            let entry = match t {
-                MoveText::Step(s) => json!({ "t": t.to_string(), "steps": [step(0, &s)] }),
+            let step = |k: usize, s: &StepText| LegalStep {
+                step: (*s).into(),
+                via: texts(via.get(k).map_or(&[][..], |v| v)),
+            };
+            let mut entry = LegalMove {
+                t,
+                steps: Vec::new(),
+                drop: None,
+                pass: false,
+            };
+            match t {
+                MoveText::Step(s) => entry.steps = vec![step(0, &s)],
                 MoveText::Bond(a, b) => {
                     if !after_first.contains(&a) {
                         let first = MoveText::Step(a);
                         if let Some(fm) = pos.find_move(&first) {
                             let mid = pos.play(fm).to_text();
                             after_first.push(a);
-                            bond_boards
-                                .insert(first.to_string(), board_json(&mid, G::FILES, G::RANKS));
+                            (legal.bond_boards)
+                                .insert(first.to_string(), BoardView::of(&mid, G::FILES, G::RANKS));
                         }
                     }
-                    json!({ "t": t.to_string(), "steps": [step(0, &a), step(1, &b)] })
+                    entry.steps = vec![step(0, &a), step(1, &b)];
                 }
                 MoveText::Drop { piece, to } => {
                     let hand =
                         hand_letter_used(&before, &pos.play(m).to_text(), pos.side_to_move())
                             .unwrap_or(piece);
-                    json!({
-                        "t": t.to_string(),
-                        "drop": { "hand": hand.to_string(), "piece": piece.to_string(), "to": to.to_string() },
-                    })
+                    entry.drop = Some(LegalDrop { hand, piece, to });
                 }
-                MoveText::Pass => json!({ "t": "pass", "pass": true }),
-            };
-            moves.push(entry);
+                MoveText::Pass => entry.pass = true,
+            }
+            legal.moves.push(entry);
         }
-        json!({ "moves": moves, "bondBoards": bond_boards })
+        legal
     }
+}
+
+/// The board after some moves and what the last of them did, as the page
+/// draws it.
+#[derive(Serialize)]
+pub struct View {
+    ply: usize,
+    board: BoardView,
+    side: &'static str,
+    position: String,
+    last: Option<LastMove>,
+    /// Pieces each side has taken so far.
+    captures: [usize; 2],
+}
+
+#[derive(Serialize)]
+struct LastMove {
+    #[serde(serialize_with = "shown")]
+    text: MoveText,
+    side: &'static str,
+    before: BoardView,
+    steps: Vec<PlainStep>,
+    drop: Option<DropView>,
+    squares: Vec<String>,
+    captured: Vec<String>,
+    changed: Vec<String>,
+    flips: Vec<Vec<String>>,
+    river: Vec<RiverStep>,
+}
+
+#[derive(Serialize)]
+struct PlainStep {
+    #[serde(serialize_with = "shown")]
+    from: Coord,
+    #[serde(serialize_with = "shown")]
+    to: Coord,
+    promote: bool,
+}
+
+impl From<StepText> for PlainStep {
+    fn from(s: StepText) -> PlainStep {
+        PlainStep {
+            from: s.from,
+            to: s.to,
+            promote: s.promote,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct RiverStep {
+    #[serde(serialize_with = "shown")]
+    from: Coord,
+    #[serde(serialize_with = "shown")]
+    to: Coord,
+    via: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct DropView {
+    piece: char,
+    #[serde(serialize_with = "shown")]
+    to: Coord,
+}
+
+/// The legal moves of a position, with what the page needs to offer each
+/// of them with the mouse: none once the game is over.
+#[derive(Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Legal {
+    pub moves: Vec<LegalMove>,
+    /// The board after each first movement that has Bond continuations.
+    bond_boards: BTreeMap<String, BoardView>,
+}
+
+/// One legal move: its text and, by kind, its movements (each with the
+/// squares a click may name), its drop, or that it is a pass.
+#[derive(Serialize)]
+pub struct LegalMove {
+    #[serde(serialize_with = "shown")]
+    pub t: MoveText,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    steps: Vec<LegalStep>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    drop: Option<LegalDrop>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pass: bool,
+}
+
+#[derive(Serialize)]
+struct LegalStep {
+    #[serde(flatten)]
+    step: PlainStep,
+    via: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct LegalDrop {
+    /// The hand letter the piece is taken from.
+    hand: char,
+    piece: char,
+    #[serde(serialize_with = "shown")]
+    to: Coord,
+}
+
+/// Writes a value as its text (squares, moves).
+pub fn shown<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
 }
 
 pub fn side_name(c: Color) -> &'static str {
@@ -269,19 +379,6 @@ pub fn side_name(c: Color) -> &'static str {
         Color::First => "first",
         Color::Second => "second",
     }
-}
-
-fn plain_step(s: &StepText) -> Value {
-    json!({ "from": s.from.to_string(), "to": s.to.to_string(), "promote": s.promote })
-}
-
-fn step_json(s: &StepText, via: &[Coord]) -> Value {
-    json!({
-        "from": s.from.to_string(),
-        "to": s.to.to_string(),
-        "promote": s.promote,
-        "via": texts(via),
-    })
 }
 
 /// The movements of a move, in order.
@@ -390,37 +487,47 @@ fn hand_letter_used(before: &PositionText, after: &PositionText, side: Color) ->
         .map(|(l, _)| l)
 }
 
-fn piece_json(p: &PieceText) -> Value {
-    json!({ "l": p.letter.to_string(), "c": p.color.index(), "p": p.promoted })
-}
-
 /// The board as the page draws it: `squares[row][file]`, the highest rank
 /// first, and each side's hand (`null` for games without one).
-pub fn board_json(t: &PositionText, files: u8, ranks: u8) -> Value {
-    let squares: Vec<Vec<Value>> = t
-        .ranks
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|p| p.as_ref().map_or(Value::Null, piece_json))
-                .collect()
-        })
-        .collect();
-    let hands = t.hand.as_ref().map(|_| {
-        Color::BOTH
-            .iter()
-            .map(|&c| {
-                hand_counts(t, c)
-                    .into_iter()
-                    .map(|(l, n)| json!({ "l": l.to_string(), "n": n }))
-                    .collect::<Vec<_>>()
-            })
-            .collect::<Vec<_>>()
-    });
-    json!({
-        "files": files,
-        "ranks": ranks,
-        "squares": squares,
-        "hands": hands,
-    })
+#[derive(Serialize)]
+pub struct BoardView {
+    files: u8,
+    ranks: u8,
+    squares: Vec<Vec<Option<PieceView>>>,
+    hands: Option<[Vec<HandCount>; 2]>,
+}
+
+#[derive(Serialize)]
+struct PieceView {
+    l: char,
+    c: usize,
+    p: bool,
+}
+
+#[derive(Serialize)]
+struct HandCount {
+    l: char,
+    n: usize,
+}
+
+impl BoardView {
+    pub fn of(t: &PositionText, files: u8, ranks: u8) -> BoardView {
+        let piece = |p: &PieceText| PieceView {
+            l: p.letter,
+            c: p.color.index(),
+            p: p.promoted,
+        };
+        let hand = |c| {
+            let counts = hand_counts(t, c).into_iter();
+            counts.map(|(l, n)| HandCount { l, n }).collect()
+        };
+        BoardView {
+            files,
+            ranks,
+            squares: (t.ranks.iter())
+                .map(|r| r.iter().map(|p| p.as_ref().map(piece)).collect())
+                .collect(),
+            hands: t.hand.as_ref().map(|_| Color::BOTH.map(hand)),
+        }
+    }
 }

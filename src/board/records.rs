@@ -12,7 +12,7 @@ use crate::protocol::parse_position;
 use crate::protocol::record::{Record, parse_records};
 use crate::referee::records::{self, RecordHeader, tags};
 use crate::referee::replay;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 /// The record of a table's game. A game still in progress is saved with
 /// the result `*` and no `Termination`.
@@ -36,38 +36,69 @@ pub fn record_of(st: &TableState) -> Record {
 }
 
 /// A short description of every record of a file, for the page to list.
-pub fn list(text: &str) -> Value {
-    let items = parse_records(text);
-    let list: Vec<Value> = items
-        .iter()
-        .enumerate()
-        .map(|(k, item)| match &item.record {
-            Err(e) => json!({
-                "index": k,
-                "line": item.line,
-                "ok": false,
-                "error": e.to_string(),
-            }),
-            Ok(r) => {
-                let check = replay::check(r);
-                json!({
-                    "index": k,
-                    "line": item.line,
-                    "ok": true,
-                    "variant": r.tag(tags::VARIANT),
-                    "first": r.tag(tags::FIRST),
-                    "second": r.tag(tags::SECOND),
-                    "result": r.result,
-                    "termination": r.tag(tags::TERMINATION),
-                    "game": r.tag(tags::GAME),
-                    "plies": r.moves.len(),
-                    "valid": check.is_ok(),
-                    "check": check.err(),
-                })
-            }
-        })
-        .collect();
-    json!({ "records": list })
+pub fn list(text: &str) -> impl Serialize {
+    #[derive(Serialize)]
+    struct Records {
+        records: Vec<Item>,
+    }
+    /// A record of the file: `ok` is whether it could be read at all.
+    #[derive(Serialize)]
+    struct Item {
+        index: usize,
+        line: usize,
+        ok: bool,
+        #[serde(flatten)]
+        what: What,
+    }
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum What {
+        Unread {
+            error: String,
+        },
+        Read {
+            variant: Option<String>,
+            first: Option<String>,
+            second: Option<String>,
+            result: String,
+            termination: Option<String>,
+            game: Option<String>,
+            plies: usize,
+            valid: bool,
+            check: Option<String>,
+        },
+    }
+    let what = |r: &Record| {
+        let tag = |name| r.tag(name).map(str::to_string);
+        let check = replay::check(r);
+        What::Read {
+            variant: tag(tags::VARIANT),
+            first: tag(tags::FIRST),
+            second: tag(tags::SECOND),
+            result: r.result.clone(),
+            termination: tag(tags::TERMINATION),
+            game: tag(tags::GAME),
+            plies: r.moves.len(),
+            valid: check.is_ok(),
+            check: check.err(),
+        }
+    };
+    let items = parse_records(text).into_iter().enumerate();
+    Records {
+        records: items
+            .map(|(index, item)| Item {
+                index,
+                line: item.line,
+                ok: item.record.is_ok(),
+                what: match &item.record {
+                    Err(e) => What::Unread {
+                        error: e.to_string(),
+                    },
+                    Ok(r) => what(r),
+                },
+            })
+            .collect(),
+    }
 }
 
 /// A record ready to be stepped through.

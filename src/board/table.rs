@@ -10,17 +10,17 @@
 //! every change the page must redraw for (the engine's thinking and the
 //! clocks are sent on every poll instead).
 
-use super::play::{Play, side_name};
+use super::play::{Legal, MoveCheck, Play, View, shown, side_name};
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::engine_log::record_date;
 use crate::client::handshake::{self, EngineStart, Timeouts};
 use crate::client::process::{EngineProc, Launch};
 use crate::client::reason::{Ending, Failure, Reason};
-use crate::client::turn::{Turn, Watch, comment, play_turn};
+use crate::client::turn::{Played, Turn, Watch, comment, play_turn};
 use crate::core::{Color, MoveText, Outcome, ReplayError};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{InfoLine, InfoScore};
-use serde_json::{Value, json};
+use serde::{Serialize, Serializer};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -56,35 +56,72 @@ impl Player {
         matches!(self.role, Role::Engine(_))
     }
 
-    fn json(&self) -> Value {
-        let (kind, command, level) = match &self.role {
-            Role::Human => ("human", None, None),
-            Role::Engine(e) => ("engine", Some(e.command.clone()), e.level.clone()),
-            Role::Viewer => ("none", None, None),
+    fn view(&self) -> PlayerView<'_> {
+        let (kind, engine) = match &self.role {
+            Role::Human => ("human", None),
+            Role::Engine(e) => ("engine", Some(e)),
+            Role::Viewer => ("none", None),
         };
-        json!({
-            "kind": kind,
-            "name": self.name,
-            "command": command,
-            "level": level,
-            "limits": self.limits.to_string(),
-        })
+        PlayerView {
+            kind,
+            name: &self.name,
+            command: engine.map(|e| e.command.as_str()),
+            level: engine.and_then(|e| e.level.as_deref()),
+            limits: self.limits.to_string(),
+        }
     }
 }
 
-/// The engine's latest search report.
-#[derive(Clone, Debug, Default)]
+#[derive(Serialize)]
+struct PlayerView<'a> {
+    kind: &'static str,
+    name: &'a str,
+    command: Option<&'a str>,
+    level: Option<&'a str>,
+    limits: String,
+}
+
+/// The engine's latest search report, as the page shows it (`ms`: since
+/// the search began).
+#[derive(Clone, Debug, Default, Serialize)]
 struct Thinking {
     side: usize,
+    #[serde(rename = "ms", serialize_with = "elapsed_ms")]
     since: Option<Instant>,
     depth: Option<u32>,
     seldepth: Option<u32>,
+    #[serde(serialize_with = "score_view")]
     score: Option<InfoScore>,
     nodes: Option<u64>,
     nps: Option<u64>,
     time: Option<u64>,
+    #[serde(serialize_with = "shown_all")]
     pv: Vec<MoveText>,
     string: Option<String>,
+}
+
+fn elapsed_ms<S: Serializer>(since: &Option<Instant>, s: S) -> Result<S::Ok, S::Error> {
+    let ms = since.map(|t| t.elapsed().as_millis() as u64);
+    ms.serialize(s)
+}
+
+/// `{"cp": v}` or `{"mate": m}`.
+fn score_view<S: Serializer>(score: &Option<InfoScore>, s: S) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    #[serde(rename_all = "lowercase")]
+    enum ScoreView {
+        Cp(i32),
+        Mate(i32),
+    }
+    let view = score.map(|v| match v {
+        InfoScore::Cp(v) => ScoreView::Cp(v),
+        InfoScore::Mate(m) => ScoreView::Mate(m),
+    });
+    view.serialize(s)
+}
+
+fn shown_all<S: Serializer>(moves: &[MoveText], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(moves.iter().map(MoveText::to_string))
 }
 
 impl Thinking {
@@ -104,25 +141,6 @@ impl Thinking {
         if !i.pv.is_empty() {
             self.pv = i.pv.iter().take(40).copied().collect();
         }
-    }
-
-    fn json(&self) -> Value {
-        let score = self.score.map(|s| match s {
-            InfoScore::Cp(v) => json!({ "cp": v }),
-            InfoScore::Mate(m) => json!({ "mate": m }),
-        });
-        json!({
-            "side": self.side,
-            "ms": self.since.map(|s| s.elapsed().as_millis() as u64),
-            "depth": self.depth,
-            "seldepth": self.seldepth,
-            "score": score,
-            "nodes": self.nodes,
-            "nps": self.nps,
-            "time": self.time,
-            "pv": self.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
-            "string": self.string,
-        })
     }
 }
 
@@ -398,127 +416,95 @@ impl TableState {
 
     /// The clocks as the page shows them, the running one counted down
     /// to now.
-    fn clocks_json(&self) -> Value {
+    fn clock_views(&self) -> [ClockView; 2] {
         let to_move = self.play.side_to_move().index();
         let running = self.end.is_none() && !self.closed && self.review.is_none();
         let clocks = self.current_clocks();
-        let list: Vec<Value> = (0..2)
-            .map(|i| {
-                let c = &clocks[i];
-                let live = running && i == to_move;
-                let spent = if live {
-                    self.turn_started.elapsed()
-                } else {
-                    Duration::ZERO
-                };
-                let clock = c
-                    .time_ms()
-                    .map(|t| t.saturating_sub(spent.as_millis() as u64));
-                let per_move = self.players[i]
-                    .limits
-                    .movetime
-                    .map(|m| (m.saturating_sub(spent)).as_millis() as u64);
-                json!({
-                    "running": live,
-                    "ms": clock,
-                    "inc": c.inc_ms(),
-                    "moveMs": per_move,
-                })
-            })
-            .collect();
-        Value::Array(list)
+        std::array::from_fn(|i| {
+            let live = running && i == to_move;
+            let spent = match live {
+                true => self.turn_started.elapsed(),
+                false => Duration::ZERO,
+            };
+            ClockView {
+                running: live,
+                ms: (clocks[i].time_ms()).map(|t| t.saturating_sub(spent.as_millis() as u64)),
+                inc: clocks[i].inc_ms(),
+                move_ms: (self.players[i].limits.movetime)
+                    .map(|m| (m.saturating_sub(spent)).as_millis() as u64),
+            }
+        })
     }
 
-    pub fn end_json(&self) -> Value {
-        match &self.end {
-            None => Value::Null,
-            Some(e) => json!({
-                "result": e.outcome.score_text(),
-                "reason": e.reason.message(),
-                "sentence": e.sentence(self.names()),
-                "detail": e.detail,
-                "winner": match e.outcome {
-                    Outcome::Win(c) => Value::from(c.index()),
-                    Outcome::Draw => Value::Null,
-                },
-            }),
-        }
+    pub fn end_view(&self) -> Option<EndView> {
+        self.end.as_ref().map(|e| EndView {
+            result: e.outcome.score_text(),
+            reason: e.reason.message(),
+            sentence: e.sentence(self.names()),
+            detail: e.detail.clone(),
+            winner: match e.outcome {
+                Outcome::Win(c) => Some(c.index()),
+                Outcome::Draw => None,
+            },
+        })
     }
 
-    fn review_json(&self) -> Value {
-        match &self.review {
-            None => Value::Null,
-            Some(r) => json!({
-                "tags": r.tags.iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>(),
-                "result": r.result,
-                "sentence": r.sentence,
-                "error": r.error,
-                "valid": r.check.is_ok(),
-                "check": r.check.as_ref().err(),
-                "rulesEnd": self.play.status().map(|e| e.to_string()),
-            }),
-        }
+    fn review_view(&self) -> Option<ReviewView<'_>> {
+        self.review.as_ref().map(|r| ReviewView {
+            tags: &r.tags,
+            result: &r.result,
+            sentence: r.sentence.as_deref(),
+            error: r.error.as_deref(),
+            valid: r.check.is_ok(),
+            check: r.check.as_ref().err(),
+            rules_end: self.play.status().map(|e| e.to_string()),
+        })
     }
 
     /// What the page polls for: everything when `since` is not the
     /// current version, else only the clocks and the engine's thinking.
-    pub fn json(&self, id: u64, since: Option<u64>, ply: Option<usize>) -> Value {
-        let live = json!({
-            "id": id,
-            "version": self.version,
-            "clocks": self.clocks_json(),
-            "thinking": self.thinking.as_ref().map(Thinking::json),
-            "closed": self.closed,
+    pub fn view(&self, id: u64, since: Option<u64>, ply: Option<usize>) -> TableView<'_> {
+        let full = (since != Some(self.version) || ply.is_some()).then(|| {
+            let plies = self.play.plies();
+            let view_ply = ply.unwrap_or(plies).min(plies);
+            let moves = self.play.moves().iter().enumerate();
+            FullView {
+                full: true,
+                game: self.play.game().name(),
+                files: self.play.files(),
+                ranks: self.play.ranks(),
+                rules: (self.play.rules().iter())
+                    .map(|(n, v)| (*n, v.to_string()))
+                    .collect(),
+                players: [self.players[0].view(), self.players[1].view()],
+                plies,
+                to_move: side_name(self.play.side_to_move()),
+                human_to_move: self.human_to_move(),
+                view: self.play.view(view_ply),
+                moves: moves
+                    .map(|(k, &text)| MoveView {
+                        text,
+                        comment: self.comments.get(k).and_then(Option::as_deref),
+                    })
+                    .collect(),
+                legal: (view_ply == plies && self.human_to_move()).then(|| self.play.legal()),
+                end: self.end_view(),
+                review: self.review_view(),
+                notes: &self.notes,
+                can_undo: self.review.is_none()
+                    && plies > 0
+                    && self.players.iter().any(|p| matches!(p.role, Role::Human)),
+                start: self.play.position_text(0),
+            }
         });
-        if since == Some(self.version) && ply.is_none() {
-            return live;
+        TableView {
+            id,
+            version: self.version,
+            clocks: self.clock_views(),
+            thinking: self.thinking.as_ref(),
+            closed: self.closed,
+            full,
         }
-        let plies = self.play.plies();
-        let view_ply = ply.unwrap_or(plies).min(plies);
-        let legal = if view_ply == plies && self.human_to_move() {
-            self.play.legal()
-        } else {
-            Value::Null
-        };
-        let moves: Vec<Value> = self
-            .play
-            .moves()
-            .iter()
-            .enumerate()
-            .map(|(k, m)| {
-                json!({
-                    "text": m.to_string(),
-                    "comment": self.comments.get(k).cloned().flatten(),
-                })
-            })
-            .collect();
-        let can_undo = self.review.is_none()
-            && plies > 0
-            && self.players.iter().any(|p| matches!(p.role, Role::Human));
-        let mut out = live;
-        let full = json!({
-            "full": true,
-            "game": self.play.game().name(),
-            "files": self.play.files(),
-            "ranks": self.play.ranks(),
-            "rules": self.play.rules().iter().map(|(n, v)| json!([n, v.to_string()])).collect::<Vec<_>>(),
-            "players": [self.players[0].json(), self.players[1].json()],
-            "plies": plies,
-            "toMove": side_name(self.play.side_to_move()),
-            "humanToMove": self.human_to_move(),
-            "view": self.play.view(view_ply),
-            "moves": moves,
-            "legal": legal,
-            "end": self.end_json(),
-            "review": self.review_json(),
-            "notes": self.notes,
-            "canUndo": can_undo,
-            "start": self.play.position_text(0),
-        });
-        if let (Value::Object(o), Value::Object(f)) = (&mut out, full) {
-            o.extend(f);
-        }
-        out
     }
 
     /// The moves with their comments, for the record.
@@ -533,6 +519,79 @@ impl TableState {
             })
             .collect()
     }
+}
+
+/// A table as the page polls it: the clocks and the engine's thinking
+/// always, the rest when something changed.
+#[derive(Serialize)]
+pub struct TableView<'a> {
+    id: u64,
+    version: u64,
+    clocks: [ClockView; 2],
+    thinking: Option<&'a Thinking>,
+    closed: bool,
+    #[serde(flatten)]
+    full: Option<FullView<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FullView<'a> {
+    full: bool,
+    game: &'static str,
+    files: u8,
+    ranks: u8,
+    rules: Vec<(&'static str, String)>,
+    players: [PlayerView<'a>; 2],
+    plies: usize,
+    to_move: &'static str,
+    human_to_move: bool,
+    view: View,
+    moves: Vec<MoveView<'a>>,
+    legal: Option<Legal>,
+    end: Option<EndView>,
+    review: Option<ReviewView<'a>>,
+    notes: &'a [String],
+    can_undo: bool,
+    start: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClockView {
+    running: bool,
+    ms: Option<u64>,
+    inc: Option<u64>,
+    move_ms: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct MoveView<'a> {
+    #[serde(serialize_with = "shown")]
+    text: MoveText,
+    comment: Option<&'a str>,
+}
+
+/// How a game ended: `winner` is the winner's index, `null` for a draw.
+#[derive(Serialize)]
+pub struct EndView {
+    result: &'static str,
+    reason: &'static str,
+    sentence: String,
+    detail: Option<String>,
+    winner: Option<usize>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReviewView<'a> {
+    tags: &'a [(String, String)],
+    result: &'a str,
+    sentence: Option<&'a str>,
+    error: Option<&'a str>,
+    valid: bool,
+    check: Option<&'a String>,
+    rules_end: Option<String>,
 }
 
 /// Follows a search for the table: streams its reports into the state
@@ -569,23 +628,11 @@ pub fn run_worker(table: &Table) {
     let mut engines: [Option<EngineProc>; 2] = [None, None];
     loop {
         let mut st = table.lock();
-        if st.closed {
-            break;
-        }
-        st.check_end();
-        if st.end.is_some() || st.review.is_some() {
-            // Nothing to do until an undo or the close.
-            let _ = table.wake.wait_timeout(st, Duration::from_secs(1));
-            continue;
-        }
-        let side = st.play.side_to_move();
-        match st.players[side.index()].role.clone() {
-            Role::Human | Role::Viewer => {
-                if let Some(wait) = st.person_wait(side, table.margin) {
-                    let _ = table.wake.wait_timeout(st, wait);
-                }
-            }
-            Role::Engine(spec) => {
+        match st.next_job(table.margin) {
+            Job::Stop => break,
+            Job::Again => {}
+            Job::Wait(d) => drop(table.wake.wait_timeout(st, d)),
+            Job::Engine(side, spec) => {
                 drop(st);
                 engine_turn(table, &mut engines[side.index()], side, &spec);
                 table.notify();
@@ -597,7 +644,44 @@ pub fn run_worker(table: &Table) {
     }
 }
 
+/// What the worker does next.
+enum Job {
+    Stop,
+    /// Look again at once (the game just ended).
+    Again,
+    /// Wait for a change, at most this long.
+    Wait(Duration),
+    /// Play the engine's turn for this side.
+    Engine(Color, EngineSpec),
+}
+
+/// What an engine's turn needs from the table, taken under the lock.
+struct TurnStart {
+    position: String,
+    clocks: [Clock; 2],
+    limits: EngineLimits,
+    legal: MoveCheck,
+}
+
 impl TableState {
+    fn next_job(&mut self, margin: Duration) -> Job {
+        if self.closed {
+            return Job::Stop;
+        }
+        self.check_end();
+        if self.end.is_some() || self.review.is_some() {
+            // Nothing to do until an undo or the close.
+            return Job::Wait(Duration::from_secs(1));
+        }
+        let side = self.play.side_to_move();
+        match &self.players[side.index()].role {
+            Role::Engine(spec) => Job::Engine(side, spec.clone()),
+            Role::Human | Role::Viewer => {
+                self.person_wait(side, margin).map_or(Job::Again, Job::Wait)
+            }
+        }
+    }
+
     /// How long to wait for a person's move, at most a second; `None`
     /// when their clock ran out, which ends the game.
     fn person_wait(&mut self, side: Color, margin: Duration) -> Option<Duration> {
@@ -622,99 +706,115 @@ impl TableState {
     fn current(&self, generation: u64) -> bool {
         !self.closed && self.generation == generation && self.end.is_none()
     }
+
+    /// An engine's turn begins: its thinking is shown from now on.
+    fn begin_turn(&mut self, side: Color, generation: u64) -> Option<TurnStart> {
+        if !self.current(generation) {
+            return None;
+        }
+        self.thinking = Some(Thinking {
+            side: side.index(),
+            since: Some(Instant::now()),
+            ..Thinking::default()
+        });
+        Some(TurnStart {
+            position: self.play.position_command(),
+            clocks: self.current_clocks().clone(),
+            limits: self.players[side.index()].limits.clone(),
+            legal: self.play.move_check(),
+        })
+    }
+
+    /// An engine's turn ends: its move is played, or its failure ends the
+    /// game, unless the game moved on meanwhile.
+    fn end_turn(
+        &mut self,
+        id: u64,
+        side: Color,
+        generation: u64,
+        played: Result<Played<MoveText>, Failure>,
+    ) {
+        if !self.current(generation) {
+            return;
+        }
+        match played {
+            Ok(p) => match self.play.play(&p.mv) {
+                Ok(_) => self.after_move(side, p.clock, Some(p.comment)),
+                // The move was checked on this very position: cannot happen.
+                Err(e) => self.finish(Ending::failure(
+                    side,
+                    Failure::alive(Reason::IllegalMove, e.to_string()),
+                )),
+            },
+            Err(f) => {
+                let name = &self.players[side.index()].name;
+                let what = format!("{name}: {} ({})", f.detail, f.reason.message());
+                self.engine_failed(id, side, generation, f, what);
+            }
+        }
+    }
+
+    /// An engine failed (to start, or on its turn): logged, noted as
+    /// `what`, and it loses if the game is still where it was.
+    fn engine_failed(&mut self, id: u64, side: Color, generation: u64, f: Failure, what: String) {
+        log::warn!("table {id}: {what}");
+        if self.generation == generation {
+            self.note(what);
+            self.finish(Ending::failure(side, f));
+        }
+    }
 }
 
 /// One engine move: the engine started if need be, the turn played with
 /// the table unlocked, and its outcome kept only if the game is still
 /// where it was (no undo, no close meanwhile).
 fn engine_turn(table: &Table, slot: &mut Option<EngineProc>, side: Color, spec: &EngineSpec) {
-    let s = side.index();
-    let (generation, name, variant, rules) = {
-        let st = table.lock();
-        let p = &st.players[s];
-        (
-            st.generation,
-            p.name.clone(),
-            st.play.game().name(),
-            st.play.rules().clone(),
-        )
-    };
+    let generation = table.lock().generation;
     if slot.is_none() {
-        match start_engine(&name, spec, variant, &rules, &table.timeouts) {
-            Ok((e, warnings)) => {
-                let mut st = table.lock();
-                warnings.into_iter().for_each(|w| st.note(w));
-                st.version += 1;
-                *slot = Some(e);
-            }
-            Err(f) => {
-                log::warn!("table {}: {name}: {}", table.id, f.detail);
-                let mut st = table.lock();
-                if st.generation == generation {
-                    st.note(format!("{name}: {}", f.detail));
-                    st.finish(Ending::failure(side, f));
-                }
-                return;
-            }
-        }
+        *slot = start_for(table, side, spec, generation);
     }
     let Some(engine) = slot.as_mut() else { return };
-    let (position, clocks, limits, legal) = {
-        let mut st = table.lock();
-        if !st.current(generation) {
-            return;
-        }
-        st.thinking = Some(Thinking {
-            side: s,
-            since: Some(Instant::now()),
-            ..Thinking::default()
-        });
-        let limits = st.players[s].limits.clone();
-        let clocks = st.current_clocks().clone();
-        (
-            st.play.position_command(),
-            clocks,
-            limits,
-            st.play.move_check(),
-        )
+    let Some(start) = table.lock().begin_turn(side, generation) else {
+        return;
     };
     let turn = Turn {
-        position: &position,
-        clocks: &clocks,
+        position: &start.position,
+        clocks: &start.clocks,
         side,
-        limits: &limits,
+        limits: &start.limits,
         margin: table.margin,
         timeouts: &table.timeouts,
     };
     let mut watch = TableWatch { table, generation };
-    let played = play_turn(engine, &turn, &mut watch, legal);
-    if let Err(f) = &played
-        && f.dead
-    {
+    let played = play_turn(engine, &turn, &mut watch, start.legal);
+    if played.as_ref().is_err_and(|f| f.dead) {
         *slot = None;
     }
+    table.lock().end_turn(table.id, side, generation, played);
+}
+
+/// Starts `side`'s engine for a table; on failure the engine loses.
+fn start_for(table: &Table, side: Color, spec: &EngineSpec, generation: u64) -> Option<EngineProc> {
+    let (name, variant, rules) = {
+        let st = table.lock();
+        (
+            st.players[side.index()].name.clone(),
+            st.play.game().name(),
+            st.play.rules().clone(),
+        )
+    };
+    let started = start_engine(&name, spec, variant, &rules, &table.timeouts);
     let mut st = table.lock();
-    if !st.current(generation) {
-        return;
-    }
-    match played {
-        Ok(p) => match st.play.play(&p.mv) {
-            Ok(_) => st.after_move(side, p.clock, Some(p.comment)),
-            // The move was checked on this very position: cannot happen.
-            Err(e) => st.finish(Ending::failure(
-                side,
-                Failure::alive(Reason::IllegalMove, e.to_string()),
-            )),
-        },
+    match started {
+        Ok((e, warnings)) => {
+            warnings.into_iter().for_each(|w| st.note(w));
+            st.version += 1;
+            Some(e)
+        }
         Err(f) => {
-            log::warn!(
-                "table {}: {name}: {} ({})",
-                table.id,
-                f.detail,
-                f.reason.message()
-            );
-            st.note(format!("{name}: {} ({})", f.detail, f.reason.message()));
-            st.finish(Ending::failure(side, f));
+            let what = format!("{name}: {}", f.detail);
+            st.engine_failed(table.id, side, generation, f, what);
+            None
         }
     }
 }

@@ -236,6 +236,14 @@ impl Usage {
     }
 }
 
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     pub name: String,

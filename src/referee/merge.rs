@@ -3,6 +3,7 @@
 //! `--sprt` the test's state, and its verdict as the exit status, so a job
 //! waiting on it can cancel the shards as soon as a bound is crossed.
 
+use super::RunError;
 use super::cli::ReportConfig;
 use super::pool::Pool;
 use super::report::{self, ResultRow};
@@ -29,23 +30,14 @@ fn out(s: &str) {
     let _ = o.flush();
 }
 
-pub fn run_report(cfg: &ReportConfig) -> ExitCode {
+pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
     let mut pool = Pool::new(&cfg.files);
     let mut header_printed = false;
     let mut shown: Option<usize> = None;
     loop {
-        if let Err(e) = pool.read(cfg.follow.is_some()) {
-            eprintln!("koma-referee: {e}");
-            return ExitCode::from(status::USAGE);
-        }
+        (pool.read(cfg.follow.is_some())).map_err(|e| RunError::Report(e.to_string()))?;
         let rows = pool.rows();
-        let players = match players(&pool, &rows, cfg.sprt.as_ref()) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("koma-referee: {e}");
-                return ExitCode::from(status::USAGE);
-            }
-        };
+        let players = players(&pool, &rows, cfg.sprt.as_ref()).map_err(RunError::Report)?;
         let total = pool.recorded().map(|m| m.total_games);
         let complete = total.is_some_and(|t| rows.len() as u64 >= t);
         let verdict = cfg.sprt.as_ref().and_then(|s| decision(s, &rows, &players));
@@ -75,10 +67,10 @@ pub fn run_report(cfg: &ReportConfig) -> ExitCode {
                 sprt.upper,
                 rows.len()
             ));
-            return ExitCode::from(match d {
+            return Ok(ExitCode::from(match d {
                 Decision::H1 => status::DONE_OR_H1,
                 Decision::H0 => status::H0,
-            });
+            }));
         }
         let Some(every) = cfg.follow.filter(|_| !complete) else {
             if cfg.follow.is_some() {
@@ -90,13 +82,13 @@ pub fn run_report(cfg: &ReportConfig) -> ExitCode {
             if pool.skipped > 0 {
                 eprintln!("{} record(s) skipped", pool.skipped);
             }
-            return match &cfg.sprt {
+            return Ok(match &cfg.sprt {
                 Some(_) => {
                     out("SPRT: no bound crossed: the test is still open\n");
                     ExitCode::from(status::OPEN)
                 }
                 None => ExitCode::from(status::DONE_OR_H1),
-            };
+            });
         };
         std::thread::sleep(every);
     }

@@ -31,23 +31,38 @@ pub mod suite;
 
 use crate::core::Game;
 use crate::games::GameVisitor;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Runs `koma-referee` with these arguments (the program name first).
-/// Usage errors print a message and give exit code 2.
-pub fn run<I, T>(args: I) -> ExitCode
+/// Why the referee stopped before its work: the binary reports it and
+/// exits with 2 (clap's `--help` and `--version` with 0).
+#[derive(Debug)]
+pub enum RunError {
+    /// clap's own errors, and `--help` and `--version` (which clap prints).
+    Clap(clap::Error),
+    /// A mistake in the arguments.
+    Usage(cli::Usage),
+    /// A file named on the command line that cannot be read.
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Record files that cannot be reported on (unreadable, or of two
+    /// matches).
+    Report(String),
+}
+
+/// Runs `koma-referee` with these arguments (the program name first): the
+/// exit code of a run that did its work, else why it could not.
+pub fn run<I, T>(args: I) -> Result<ExitCode, RunError>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let mode = match cli::parse(args) {
-        Ok(m) => m,
-        Err(cli::CliError::Clap(clap_err)) => {
-            let _ = clap_err.print();
-            return ExitCode::from(if clap_err.use_stderr() { 2 } else { 0 });
-        }
-        Err(cli::CliError::Usage(usage)) => return usage_error(&usage),
-    };
+    let mode = cli::parse(args).map_err(|e| match e {
+        cli::CliError::Clap(c) => RunError::Clap(c),
+        cli::CliError::Usage(u) => RunError::Usage(u),
+    })?;
     match mode {
         cli::Mode::Replay(p) => replay::run_replay(&p),
         cli::Mode::Report(r) => merge::run_report(&r),
@@ -59,18 +74,7 @@ where
                     runner::run::<G>(self.0)
                 }
             }
-            match cfg.variant.visit(Play(&cfg)) {
-                Ok(code) => code,
-                Err(usage) => usage_error(&usage),
-            }
+            cfg.variant.visit(Play(&cfg)).map_err(RunError::Usage)
         }
     }
-}
-
-fn usage_error(u: &cli::Usage) -> ExitCode {
-    eprintln!(
-        "koma-referee: error: {}\n\nFor more information, try '--help'.",
-        u.0
-    );
-    ExitCode::from(2)
 }

@@ -5,6 +5,7 @@
 //! verdict, and an engine failure or adjudication must leave a game the
 //! rules had not ended.
 
+use super::RunError;
 use super::files::open_regular;
 use super::records::{self, tags};
 use super::shard::Shard;
@@ -189,27 +190,19 @@ fn check_game<G: Game>(
 
 /// Checks every record of `path`, printing each problem; exit 0 when all
 /// are valid, 1 when some are not (a record that cannot even be read, such
-/// as one with a byte that is not UTF-8, is one invalid record), 2 when the
-/// file cannot be read (missing, not a regular file, an I/O error). The
-/// file is read one record at a time.
-pub fn run_replay(path: &Path) -> ExitCode {
-    let file = match open_regular(path, std::fs::OpenOptions::new().read(true)) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("koma-referee: cannot read {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
+/// as one with a byte that is not UTF-8, is one invalid record); an error
+/// when the file cannot be read (missing, not a regular file, an I/O
+/// error: the binary exits with 2). The file is read one record at a time.
+pub fn run_replay(path: &Path) -> Result<ExitCode, RunError> {
+    let unreadable = |source: std::io::Error| RunError::Read {
+        path: path.to_path_buf(),
+        source,
     };
+    let file = open_regular(path, std::fs::OpenOptions::new().read(true)).map_err(unreadable)?;
     let mut total = 0;
     let mut bad = 0;
     for chunk in RecordChunks::new(std::io::BufReader::new(file)) {
-        let chunk = match chunk {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("koma-referee: cannot read {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        };
+        let chunk = chunk.map_err(unreadable)?;
         total += 1;
         let verdict = chunk.text.and_then(|text| {
             let r = parse_record(&text).map_err(|e| e.to_string())?;
@@ -225,10 +218,10 @@ pub fn run_replay(path: &Path) -> ExitCode {
     }
     if bad == 0 {
         println!("{}: {total} records, all valid", path.display());
-        ExitCode::SUCCESS
+        Ok(ExitCode::SUCCESS)
     } else {
         println!("{}: {total} records, {bad} invalid", path.display());
-        ExitCode::from(1)
+        Ok(ExitCode::from(1))
     }
 }
 

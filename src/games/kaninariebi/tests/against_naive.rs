@@ -1,0 +1,180 @@
+//! Kani Nari Ebi rules: agreement with a naive second implementation.
+
+use super::*;
+
+/// Every turn of `p` and its result, against the naive implementation.
+fn compare_with_naive(p: &KaniNariEbi) {
+    let me = side_sign(p);
+    let g = naive::grid(p);
+    let s = p.to_text().to_string();
+    assert_eq!(
+        p.terminal().is_some(),
+        naive::won(&g, -me),
+        "terminal in {s}"
+    );
+    if p.terminal().is_some() {
+        return;
+    }
+    let expected = naive::turns(&g, me, p.rules().bond_any_type);
+    let mut moves = <KaniNariEbi as Game>::MoveList::default();
+    p.generate(&mut moves);
+    let got: BTreeMap<String, naive::Grid> = moves
+        .iter()
+        .map(|&m| (p.move_text(m).to_string(), naive::grid(&p.play(m))))
+        .collect();
+    assert_eq!(got.len(), moves.len(), "duplicate move texts in {s}");
+    assert_eq!(p.count_moves(), moves.len(), "count_moves in {s}");
+    for (t, n) in &expected {
+        assert_eq!(got.get(t), Some(n), "{t} in {s}");
+    }
+    for t in got.keys() {
+        assert!(expected.contains_key(t), "{t} is not legal in {s}");
+    }
+}
+
+#[test]
+fn turns_and_results_agree_with_a_naive_implementation_on_random_playouts() {
+    let mut rng = Lcg(2024);
+    for r in [rules(), any_type()] {
+        for _game in 0..40 {
+            let mut p = KaniNariEbi::start(&r);
+            for _ply in 0..200 {
+                compare_with_naive(&p);
+                if game_status(&p).is_some() {
+                    break;
+                }
+                let mut moves = <KaniNariEbi as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+}
+
+#[test]
+fn turns_and_results_agree_with_a_naive_implementation_on_random_positions() {
+    let mut rng = Lcg(77);
+    let mut checked = 0;
+    for r in [rules(), any_type()] {
+        for _ in 0..1500 {
+            if let Some(p) = random_position(&mut rng, &r) {
+                compare_with_naive(&p);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+/// `is_tactical` (a note move generation adds) against playing the turn,
+/// and `generate_tactical` against filtering `generate`, in order.
+fn check_tactical(p: &KaniNariEbi) -> usize {
+    let mut moves = <KaniNariEbi as Game>::MoveList::default();
+    p.generate(&mut moves);
+    let (us, them) = (p.side_to_move(), p.side_to_move().opponent());
+    let mut flagged = vec![];
+    for &m in moves.iter() {
+        let next = p.play(m);
+        let real = next.pieces(them) != p.pieces(them)
+            || next.shrimps(us).count_ones() > p.shrimps(us).count_ones();
+        assert_eq!(p.is_tactical(m), real, "{m:?} in {}", p.to_text());
+        if real {
+            flagged.push(m);
+        }
+    }
+    let mut tactical = <KaniNariEbi as Game>::MoveList::default();
+    p.generate_tactical(&mut tactical);
+    let got: Vec<u32> = tactical.iter().map(|&m| p.move_id(m)).collect();
+    let want: Vec<u32> = flagged.iter().map(|&m| p.move_id(m)).collect();
+    assert_eq!(got, want, "{}", p.to_text());
+    flagged.len()
+}
+
+#[test]
+fn tactical_turns_are_exactly_the_captures_and_promotions() {
+    let mut rng = Lcg(31);
+    let mut seen = 0;
+    for r in [rules(), any_type()] {
+        for _game in 0..40 {
+            let mut p = KaniNariEbi::start(&r);
+            for _ply in 0..200 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                seen += check_tactical(&p);
+                let mut moves = <KaniNariEbi as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        for _ in 0..500 {
+            if let Some(p) = random_position(&mut rng, &r)
+                && game_status(&p).is_none()
+            {
+                seen += check_tactical(&p);
+            }
+        }
+    }
+    assert!(seen > 1000, "{seen}");
+}
+
+/// The position with the other side to move, if that is a valid position.
+fn other_side_to_move(p: &KaniNariEbi) -> Option<KaniNariEbi> {
+    let mut t = p.to_text();
+    t.side = t.side.opponent();
+    KaniNariEbi::from_text(&t, p.rules()).ok()
+}
+
+/// The evaluation's sandwich exposure against playing every normal
+/// movement of the other side: the pieces some movement would capture.
+fn check_exposed(p: &KaniNariEbi) {
+    let Some(q) = other_side_to_move(p) else {
+        return;
+    };
+    if game_status(&q).is_some() {
+        return;
+    }
+    let (us, them) = (p.side_to_move(), p.side_to_move().opponent());
+    let mut moves = <KaniNariEbi as Game>::MoveList::default();
+    q.generate(&mut moves);
+    let mut taken = 0;
+    for &m in moves.iter().filter(|m| m.bond().is_none()) {
+        taken |= p.pieces(us) & !q.play(m).pieces(us);
+    }
+    let r = eval::reach(
+        p.pieces(them),
+        p.shrimps(them),
+        p.pieces(us),
+        board::home(us),
+    );
+    assert_eq!(
+        eval::exposed(p.pieces(us), p.pieces(them), r.squares),
+        taken,
+        "{}",
+        p.to_text()
+    );
+}
+
+#[test]
+fn the_evaluation_sees_every_piece_a_movement_could_sandwich() {
+    let mut rng = Lcg(5);
+    for r in [rules(), any_type()] {
+        for _game in 0..30 {
+            let mut p = KaniNariEbi::start(&r);
+            for _ply in 0..150 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                check_exposed(&p);
+                let mut moves = <KaniNariEbi as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        for _ in 0..1000 {
+            if let Some(p) = random_position(&mut rng, &r) {
+                check_exposed(&p);
+            }
+        }
+    }
+}
