@@ -8,6 +8,7 @@ use koma::engine::{self, Output};
 use koma::games::GameId;
 use koma::games::nana::index::Index;
 use koma::games::nana::tablebase::NanaTable;
+use koma::referee::cli::Usage;
 use koma::solve;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -142,18 +143,6 @@ fn game_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(GameId::ALL.iter().map(|g| g.name()))
 }
 
-/// A mistake in the arguments (exit code 2); other errors exit with 1.
-#[derive(Debug)]
-struct BadArgument(String);
-
-impl std::fmt::Display for BadArgument {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BadArgument {}
-
 fn main() -> ExitCode {
     koma::init_logging();
     let cli = Cli::parse();
@@ -179,7 +168,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("koma {name}: {e:#}");
-            ExitCode::from(if e.is::<BadArgument>() { 2 } else { 1 })
+            ExitCode::from(if e.is::<Usage>() { 2 } else { 1 })
         }
     }
 }
@@ -195,8 +184,8 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             fen,
             moves,
         } => {
-            let run = engine::jobs::perft(&variant, fen.as_deref(), &moves, depth)
-                .map_err(BadArgument)?;
+            let run =
+                engine::jobs::perft(&variant, fen.as_deref(), &moves, depth).map_err(Usage)?;
             for (m, n) in &run.rows {
                 out.line(format_args!("{m}: {n}"));
             }
@@ -217,7 +206,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
         } => {
             if game != "nana" {
                 let why = format!("only nana can be solved, not {game}");
-                return Err(BadArgument(why).into());
+                return Err(Usage(why).into());
             }
             let mut log = |l: String| eprintln!("{l}");
             let report = match &verify {
@@ -255,7 +244,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             out: path,
         } => {
             let game = GameId::from_name(&variant)
-                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
+                .ok_or_else(|| Usage(format!("unknown game {variant}")))?;
             let s = koma::learn::datagen::DatagenSettings {
                 games,
                 nodes,
@@ -282,7 +271,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             holdout,
         } => {
             let game = GameId::from_name(&variant)
-                .ok_or_else(|| BadArgument(format!("unknown game {variant}")))?;
+                .ok_or_else(|| Usage(format!("unknown game {variant}")))?;
             let s = koma::learn::tune::TuneSettings {
                 data,
                 epochs,

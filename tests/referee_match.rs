@@ -262,6 +262,69 @@ fn usage_errors_exit_with_code_2() {
 }
 
 #[test]
+fn a_file_that_cannot_be_used_exits_with_code_2_naming_it_and_the_cause() {
+    let (dir, token) = scratch("files");
+    let missing = dir.join("missing").join("x.pgn");
+    let binary = dir.join("binary.pgn");
+    std::fs::write(&binary, b"\xff\xfe\n").unwrap();
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "a1a2 zz\n").unwrap();
+    let state = dir.join("state.pgn");
+    let m = missing.display();
+    let match_ = format!("--each depth=1 --engine cmd={KOMA} name=a --engine cmd={KOMA} name=b");
+    let no_file = "No such file or directory";
+    let cases = [
+        (
+            format!("{match_} --log {m}"),
+            format!("koma-referee: cannot open the log {m}: {no_file}"),
+        ),
+        (
+            format!("{match_} --pgnout {m} --state {}", state.display()),
+            format!("koma-referee: cannot open the record file {m}: {no_file}"),
+        ),
+        (
+            format!("{match_} --state {m}"),
+            format!("koma-referee: cannot open the state file {m}: {no_file}"),
+        ),
+        (
+            format!("{match_} --state /dev/null"),
+            "koma-referee: cannot open the state file /dev/null: not a regular file".into(),
+        ),
+        (
+            format!("{match_} --state {}", binary.display()),
+            format!(
+                "koma-referee: cannot read the state file {}: not a text file",
+                binary.display()
+            ),
+        ),
+        (
+            format!("{match_} --openings file={m}"),
+            format!("koma-referee: cannot read the openings file {m}: {no_file}"),
+        ),
+        (
+            format!("{match_} --openings file={}", book.display()),
+            format!("koma-referee: {} line 1: ", book.display()),
+        ),
+        (
+            format!("--report {m}"),
+            format!("koma-referee: cannot read {m}: {no_file}"),
+        ),
+        (
+            "--replay /dev/null".into(),
+            "koma-referee: cannot read /dev/null: not a regular file".into(),
+        ),
+    ];
+    for (cmd, said) in cases {
+        let r = run(&args(&cmd), &token, LIMIT);
+        assert_eq!(r.status.code(), Some(2), "{cmd}: {}", r.stderr);
+        assert!(r.stderr.starts_with(&said), "{cmd}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{cmd}: {}", r.stdout);
+    }
+    assert!(!missing.parent().unwrap().exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn openings_from_a_file_are_played_and_bad_ones_refused() {
     let (dir, token) = scratch("book");
     let book = dir.join("book.txt");

@@ -16,9 +16,9 @@ fn main() -> ExitCode {
             eprintln!("koma-referee: error: {u}\n\nFor more information, try '--help'.");
             return ExitCode::from(2);
         }
-        Err(RunError::Read { path, source }) => {
-            anyhow::Error::new(source).context(format!("cannot read {}", path.display()))
-        }
+        // A file named on the command line: a bad argument too, printed
+        // with its cause ("cannot open the state file PATH: Permission denied").
+        Err(RunError::File(e)) => anyhow::Error::new(e),
         Err(RunError::Report(why)) => anyhow::Error::msg(why),
     };
     eprintln!("koma-referee: {e:#}");

@@ -3,7 +3,7 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
-use super::files::open_regular;
+use super::files::{FileError, open_regular};
 use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
 use super::suite;
@@ -62,8 +62,9 @@ them (records of different matches are refused, naming the difference), and with
 
 Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
 replayed record is invalid; 2 on a usage error, an engine program that cannot be run, a
-record file in use by another referee, a file that cannot be read (missing, or not a
-regular file), or --report over records of more than one match. --report with --sprt: 0
+record file in use by another referee, a file named on the command line that cannot be
+read or created (missing, not a regular file, not text, a line that does not parse), or
+--report over records of more than one match. --report with --sprt: 0
 when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 
 /// The three ways to run the referee, shown with every usage error (clap's
@@ -226,7 +227,8 @@ impl TimeoutArgs {
     }
 }
 
-/// A usage error: printed with a hint, exit code 2.
+/// A bad argument: each binary (`koma`, `koma-referee`, `koma-board`)
+/// prints it and exits with 2, the referee with a hint.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Usage(pub String);
 
@@ -312,6 +314,20 @@ pub enum CliError {
     Clap(clap::Error),
     /// The referee's checks of what clap accepted.
     Usage(Usage),
+    /// A file it names that cannot be read (the openings).
+    File(FileError),
+}
+
+impl From<Usage> for CliError {
+    fn from(u: Usage) -> CliError {
+        CliError::Usage(u)
+    }
+}
+
+impl From<FileError> for CliError {
+    fn from(e: FileError) -> CliError {
+        CliError::File(e)
+    }
 }
 
 /// Parses the command line.
@@ -337,7 +353,7 @@ where
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
     let env = |k: &str| std::env::var(k).ok();
-    check(cli, engines, &super::records::shell_words(&words), &env).map_err(CliError::Usage)
+    check(cli, engines, &super::records::shell_words(&words), &env)
 }
 
 /// clap suggests the most similar option even when it is not similar at
@@ -396,7 +412,7 @@ fn check(
     engine_words: Vec<Vec<String>>,
     command: &str,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Mode, Usage> {
+) -> Result<Mode, CliError> {
     if let Some(p) = cli.replay {
         return Ok(Mode::Replay(p));
     }
@@ -420,7 +436,7 @@ fn check(
         }));
     }
     if cli.follow.is_some() {
-        return Err(Usage::new("--follow goes with --report FILE..."));
+        return Err(Usage::new("--follow goes with --report FILE...").into());
     }
     let variant = GameId::from_name(&cli.variant).ok_or_else(|| {
         let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
@@ -434,7 +450,8 @@ fn check(
         return Err(Usage::new(format!(
             "a match needs at least two --engine, got {}",
             engine_words.len()
-        )));
+        ))
+        .into());
     }
     let each = split_pairs(&cli.each, "--each")?;
     let mut engines = Vec::new();
@@ -447,7 +464,8 @@ fn check(
             return Err(Usage::new(format!(
                 "two engines are named {}: give each its own name=",
                 a.name
-            )));
+            ))
+            .into());
         }
     }
     let rules = rule_options(variant, &cli.rules)?;
@@ -466,7 +484,7 @@ fn check(
         None
     } else {
         if engines.len() != 2 {
-            return Err(Usage::new("--sprt needs exactly two engines"));
+            return Err(Usage::new("--sprt needs exactly two engines").into());
         }
         Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
     };
@@ -494,7 +512,8 @@ fn check(
                 "--shard {}: give --pgnout FILE (or --state FILE): every task of the array runs \
                  this command, and each writes its own file, named from its shard",
                 cli.shard.as_deref().unwrap_or_default()
-            )));
+            ))
+            .into());
         }
         pgnout = pgnout.map(|p| shard::derived_path(&p, s));
         state = state.map(|p| shard::derived_path(&p, s));
@@ -723,7 +742,7 @@ fn openings(
     keys: &[(String, String)],
     variant: GameId,
     rules: &[(&'static str, crate::core::OptionValue)],
-) -> Result<Openings, Usage> {
+) -> Result<Openings, CliError> {
     let mut path = None;
     let mut suite_name = None;
     let mut random = false;
@@ -738,20 +757,22 @@ fn openings(
                     _ => {
                         return Err(Usage::new(format!(
                             "--openings order={v}: expected random or sequential"
-                        )));
+                        ))
+                        .into());
                     }
                 }
             }
             _ => {
                 return Err(Usage::new(format!(
                     "--openings: unknown key {k} (expected file, suite, order)"
-                )));
+                ))
+                .into());
             }
         }
     }
     match (path, suite_name) {
-        (Some(_), Some(_)) => Err(Usage::new("--openings: give file= or suite=, not both")),
-        (None, None) => Err(Usage::new("--openings needs file=FILE or suite=NAME")),
+        (Some(_), Some(_)) => Err(Usage::new("--openings: give file= or suite=, not both").into()),
+        (None, None) => Err(Usage::new("--openings needs file=FILE or suite=NAME").into()),
         (None, Some(name)) => {
             // The suite is for the match's rules: every option, defaults
             // included.
@@ -772,11 +793,14 @@ fn openings(
                     let mut text = String::new();
                     std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
                 })
-                .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
-            let lines = parse_openings(&text)
-                .map_err(|(n, e)| Usage::new(format!("{} line {n}: {e}", path.display())))?;
+                .map_err(FileError::io("read", "openings file", &path))?;
+            let lines = parse_openings(&text).map_err(|(line, source)| FileError::BadLine {
+                path: path.clone(),
+                line,
+                source,
+            })?;
             if lines.is_empty() {
-                return Err(Usage::new(format!("{} holds no opening", path.display())));
+                return Err(Usage::new(format!("{} holds no opening", path.display())).into());
             }
             Ok(Openings {
                 source: path.display().to_string(),
@@ -907,6 +931,7 @@ mod tests {
         match parse(argv) {
             Err(CliError::Usage(Usage(m))) => m,
             Err(CliError::Clap(e)) => e.to_string(),
+            Err(CliError::File(e)) => format!("{:#}", anyhow::Error::new(e)),
             Ok(m) => panic!("{args} was accepted: {m:?}"),
         }
     }

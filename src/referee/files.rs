@@ -1,9 +1,117 @@
 //! Opening the files the referee reads (record files, openings) and
 //! appends to: only regular files, so a FIFO cannot hang it and a device
-//! such as `/dev/zero` cannot fill its memory.
+//! such as `/dev/zero` cannot fill its memory; and `FileError`, why one
+//! of them cannot be used.
 
+use crate::protocol::ParseError;
 use std::fs::{File, OpenOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// A file named on the command line that the referee cannot use, typed:
+/// the binary prints it with its cause ("cannot open the state file PATH:
+/// Permission denied") and exits with 2, a bad file being a bad argument.
+#[derive(Debug)]
+pub enum FileError {
+    /// The system refused: "cannot {doing} [the {role}] {path}".
+    Io {
+        doing: &'static str,
+        /// What the file is to the match ("state file"), or "".
+        role: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Another referee holds the lock on this record file.
+    InUse(PathBuf),
+    /// A line of an openings file that does not parse.
+    BadLine {
+        path: PathBuf,
+        line: usize,
+        source: ParseError,
+    },
+    /// A damaged record of this match before the state file's last one
+    /// (only the last can be a kill's doing).
+    Damaged {
+        path: PathBuf,
+        line: usize,
+        source: ParseError,
+    },
+}
+
+impl FileError {
+    /// `map_err` for an I/O error while doing `doing` to the `role` `path`.
+    pub fn io(
+        doing: &'static str,
+        role: &'static str,
+        path: &Path,
+    ) -> impl FnOnce(std::io::Error) -> FileError {
+        let path = path.to_path_buf();
+        move |source| FileError::Io {
+            doing,
+            role,
+            path,
+            source,
+        }
+    }
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileError::Io {
+                doing,
+                role: "",
+                path,
+                ..
+            } => write!(f, "cannot {doing} {}", path.display()),
+            FileError::Io {
+                doing, role, path, ..
+            } => write!(f, "cannot {doing} the {role} {}", path.display()),
+            FileError::InUse(path) => write!(
+                f,
+                "{} is in use by another koma-referee (two referees on one state file would \
+                 play the same games twice): wait for it to end, or give this match its own \
+                 --pgnout/--state file",
+                path.display()
+            ),
+            FileError::BadLine { path, line, .. } => write!(f, "{} line {line}", path.display()),
+            FileError::Damaged { path, line, .. } => write!(
+                f,
+                "{} line {line}: a damaged record of this match",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            FileError::Io { source, .. } => Some(source),
+            FileError::InUse(_) => None,
+            FileError::BadLine { source, .. } | FileError::Damaged { source, .. } => Some(source),
+        }
+    }
+}
+
+/// What the state file and the `--pgnout` file are called in errors.
+pub const STATE: &str = "state file";
+pub const RECORD: &str = "record file";
+
+/// The error `read_text` gives for bytes that are not UTF-8.
+fn not_text() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, "not a text file")
+}
+
+/// The whole of a record file as text, or `None` when it does not exist.
+pub fn read_text(path: &Path, role: &'static str) -> Result<Option<String>, FileError> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| FileError::io("read", role, path)(not_text())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(FileError::io("read", role, path)(e)),
+    }
+}
 
 /// Opens `path` for reading without blocking on a FIFO (a FIFO with no
 /// writer would block `open` itself) and checks that it is a regular file:

@@ -5,7 +5,7 @@
 //! drops the lock when its holder dies, however it dies, so a killed
 //! referee never leaves a stale lock behind.
 
-use super::files::open_regular;
+use super::files::{FileError, open_regular};
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 
@@ -18,22 +18,18 @@ pub struct FileLock {
 }
 
 impl FileLock {
-    /// Locks `path` (creating it empty if it does not exist), or says why
-    /// not: another referee holds it, or it is not a regular file.
-    pub fn acquire(path: &Path) -> Result<FileLock, String> {
+    /// Locks the `role` (such as "state file") `path`, creating it empty
+    /// if it does not exist, or says why not: another referee holds it, or
+    /// it is not a regular file.
+    pub fn acquire(path: &Path, role: &'static str) -> Result<FileLock, FileError> {
         let file = open_regular(
             path,
             OpenOptions::new().read(true).append(true).create(true),
         )
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        .map_err(FileError::io("open", role, path))?;
         lock_exclusive(&file).map_err(|e| match e {
-            LockError::Held => format!(
-                "{} is in use by another koma-referee (two referees on one state file would \
-                 play the same games twice): wait for it to end, or give this match its own \
-                 --pgnout/--state file",
-                path.display()
-            ),
-            LockError::Io(e) => format!("cannot lock {}: {e}", path.display()),
+            LockError::Held => FileError::InUse(path.to_path_buf()),
+            LockError::Io(e) => FileError::io("lock", role, path)(e),
         })?;
         Ok(FileLock {
             path: path.to_path_buf(),
@@ -95,11 +91,15 @@ mod tests {
     #[test]
     fn a_second_lock_on_one_file_is_refused_until_the_first_is_dropped() {
         let p = temp("twice");
-        let first = FileLock::acquire(&p).unwrap();
-        let e = FileLock::acquire(&p).unwrap_err();
-        assert!(e.contains("in use by another koma-referee"), "{e}");
+        let first = FileLock::acquire(&p, "state file").unwrap();
+        let e = FileLock::acquire(&p, "state file").unwrap_err();
+        assert!(matches!(&e, FileError::InUse(q) if *q == p), "{e:?}");
+        assert!(
+            e.to_string().contains("in use by another koma-referee"),
+            "{e}"
+        );
         drop(first);
-        FileLock::acquire(&p).unwrap();
+        FileLock::acquire(&p, "state file").unwrap();
         let _ = std::fs::remove_file(&p);
     }
 
@@ -110,7 +110,11 @@ mod tests {
         let c = std::ffi::CString::new(fifo.display().to_string()).unwrap();
         // SAFETY: mkfifo with a valid C string.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-        assert!(FileLock::acquire(&fifo).is_err());
+        let e = FileLock::acquire(&fifo, "record file").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("cannot open the record file {}", fifo.display())
+        );
         let _ = std::fs::remove_file(&fifo);
     }
 }

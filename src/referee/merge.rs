@@ -5,7 +5,7 @@
 
 use super::RunError;
 use super::cli::ReportConfig;
-use super::pool::Pool;
+use super::pool::{Pool, PoolError};
 use super::report::{self, ResultRow};
 use super::sprt::{Decision, Sprt};
 use std::io::Write;
@@ -35,7 +35,10 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
     let mut header_printed = false;
     let mut shown: Option<usize> = None;
     loop {
-        (pool.read(cfg.follow.is_some())).map_err(|e| RunError::Report(e.to_string()))?;
+        (pool.read(cfg.follow.is_some())).map_err(|e| match e {
+            PoolError::Unreadable(f) => RunError::File(f),
+            PoolError::Mismatch(why) => RunError::Report(why),
+        })?;
         let rows = pool.rows();
         let players = players(&pool, &rows, cfg.sprt.as_ref()).map_err(RunError::Report)?;
         let total = pool.recorded().map(|m| m.total_games);

@@ -31,7 +31,6 @@ pub mod suite;
 
 use crate::core::Game;
 use crate::games::GameVisitor;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Why the referee stopped before its work: the binary reports it and
@@ -42,14 +41,18 @@ pub enum RunError {
     Clap(clap::Error),
     /// A mistake in the arguments.
     Usage(cli::Usage),
-    /// A file named on the command line that cannot be read.
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    /// A file named on the command line that cannot be used (read,
+    /// created, locked, parsed).
+    File(files::FileError),
     /// Record files that cannot be reported on (unreadable, or of two
     /// matches).
     Report(String),
+}
+
+impl From<files::FileError> for RunError {
+    fn from(e: files::FileError) -> RunError {
+        RunError::File(e)
+    }
 }
 
 /// Runs `koma-referee` with these arguments (the program name first): the
@@ -62,6 +65,7 @@ where
     let mode = cli::parse(args).map_err(|e| match e {
         cli::CliError::Clap(c) => RunError::Clap(c),
         cli::CliError::Usage(u) => RunError::Usage(u),
+        cli::CliError::File(f) => RunError::File(f),
     })?;
     match mode {
         cli::Mode::Replay(p) => replay::run_replay(&p),
@@ -69,12 +73,12 @@ where
         cli::Mode::Match(cfg) => {
             struct Play<'a>(&'a cli::MatchConfig);
             impl GameVisitor for Play<'_> {
-                type Output = Result<ExitCode, cli::Usage>;
+                type Output = Result<ExitCode, RunError>;
                 fn visit<G: Game>(self) -> Self::Output {
                     runner::run::<G>(self.0)
                 }
             }
-            cfg.variant.visit(Play(&cfg)).map_err(RunError::Usage)
+            cfg.variant.visit(Play(&cfg))
         }
     }
 }

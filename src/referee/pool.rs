@@ -5,7 +5,7 @@
 //! a record of another match is refused with what differs.
 
 use super::cli::{RecordedMatch, differences, recorded_match};
-use super::files::open_regular;
+use super::files::{FileError, open_regular};
 use super::records::{split_shell_words, tags};
 use super::report::{ResultRow, row_of};
 use super::shard::Shard;
@@ -29,11 +29,11 @@ impl std::fmt::Display for Place {
 }
 
 /// Why the files cannot be pooled.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum PoolError {
     /// A file is missing (when not following), not a regular file, or
     /// cannot be read.
-    Unreadable(String),
+    Unreadable(FileError),
     /// Records of two matches, or two programs under one player's name.
     Mismatch(String),
 }
@@ -41,7 +41,8 @@ pub enum PoolError {
 impl std::fmt::Display for PoolError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PoolError::Unreadable(s) | PoolError::Mismatch(s) => f.write_str(s),
+            PoolError::Unreadable(e) => e.fmt(f),
+            PoolError::Mismatch(s) => f.write_str(s),
         }
     }
 }
@@ -133,16 +134,9 @@ impl Pool {
                 }
                 return Ok(());
             }
-            Err(e) => {
-                return Err(PoolError::Unreadable(format!(
-                    "cannot read {}: {e}",
-                    path.display()
-                )));
-            }
+            Err(e) => return Err(PoolError::Unreadable(FileError::io("read", "", &path)(e))),
         };
-        let unreadable = |e: std::io::Error| {
-            PoolError::Unreadable(format!("cannot read {}: {e}", path.display()))
-        };
+        let unreadable = |e| PoolError::Unreadable(FileError::io("read", "", &path)(e));
         let meta = file.metadata().map_err(unreadable)?;
         let identity = identity(&meta);
         let src = &mut self.sources[k];

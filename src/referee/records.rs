@@ -4,6 +4,7 @@
 //! `--pgnout` file, then the state file, which is the commit point of a
 //! resumable match).
 
+use super::files::{FileError, RECORD};
 use crate::client::clock::EngineLimits;
 use crate::client::reason::{Ending, Reason};
 use crate::core::{OptionValue, PositionText, RuleValues};
@@ -243,7 +244,7 @@ pub struct RecordSink {
 
 impl RecordSink {
     /// Opens (creating) each distinct path for appending.
-    pub fn open(paths: &[&Path]) -> Result<RecordSink, String> {
+    pub fn open(paths: &[&Path]) -> Result<RecordSink, FileError> {
         let mut files: Vec<(PathBuf, File)> = Vec::new();
         for &p in paths {
             if files.iter().any(|(q, _)| q == p) {
@@ -253,7 +254,7 @@ impl RecordSink {
                 .create(true)
                 .append(true)
                 .open(p)
-                .map_err(|e| format!("cannot open {}: {e}", p.display()))?;
+                .map_err(FileError::io("open", RECORD, p))?;
             files.push((p.to_path_buf(), f));
         }
         Ok(RecordSink { files })

@@ -6,7 +6,7 @@
 //! rules had not ended.
 
 use super::RunError;
-use super::files::open_regular;
+use super::files::{FileError, open_regular};
 use super::records::{self, tags};
 use super::shard::Shard;
 use crate::client::reason::Reason;
@@ -194,10 +194,7 @@ fn check_game<G: Game>(
 /// when the file cannot be read (missing, not a regular file, an I/O
 /// error: the binary exits with 2). The file is read one record at a time.
 pub fn run_replay(path: &Path) -> Result<ExitCode, RunError> {
-    let unreadable = |source: std::io::Error| RunError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
+    let unreadable = |e| RunError::File(FileError::io("read", "", path)(e));
     let file = open_regular(path, std::fs::OpenOptions::new().read(true)).map_err(unreadable)?;
     let mut total = 0;
     let mut bad = 0;

@@ -5,8 +5,9 @@
 //! as each game ends, and the match stops early when the SPRT decides or an
 //! engine dies without `--recover`.
 
+use super::RunError;
 use super::cli::{MatchConfig, Usage};
-use super::files::same_file;
+use super::files::{FileError, RECORD, STATE, same_file};
 use super::game::{self, GameEnd, GameSetup, book_moves};
 use super::lock::FileLock;
 use super::opening::{Opening, add_random_plies, check};
@@ -69,21 +70,22 @@ struct Results {
 
 /// Runs a match of game `G`; `Err` for a usage error found late (a bad
 /// opening, an unwritable file).
-pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
+pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
+    let usage = |why: String| RunError::Usage(Usage(why));
     // A program that cannot run would lose every game it is in: say so
     // before the first one.
     for e in &cfg.engines {
         e.launch
             .check()
-            .map_err(|why| Usage(format!("engine {}: {why}", e.name)))?;
+            .map_err(|why| usage(format!("engine {}: {why}", e.name)))?;
     }
-    let rules = G::Rules::from_values(&cfg.rules).map_err(|e| Usage(format!("--rule: {e}")))?;
+    let rules = G::Rules::from_values(&cfg.rules).map_err(|e| usage(format!("--rule: {e}")))?;
     let rule_values = with_defaults(G::Rules::specs(), &cfg.rules);
     let mut book = Vec::new();
     if let Some(o) = &cfg.openings {
         for (line, text) in &o.lines {
             let checked = check::<G>(text, &rules)
-                .map_err(|e| Usage(format!("{} line {line}: {e}", o.source)))?;
+                .map_err(|e| usage(format!("{} line {line}: {e}", o.source)))?;
             book.push(checked);
         }
     }
@@ -106,10 +108,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     }
     let fingerprint = state::fingerprint(cfg);
     let log = match &cfg.log {
-        Some(p) => Some(
-            EngineLog::open(p)
-                .map_err(|e| Usage(format!("cannot open the log {}: {e}", p.display())))?,
-        ),
+        Some(p) => Some(EngineLog::open(p).map_err(FileError::io("open", "log", p))?),
         None => None,
     };
     // One referee per record file: the locks are held until this function
@@ -117,24 +116,23 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     let _state_lock = cfg
         .state
         .as_deref()
-        .map(FileLock::acquire)
-        .transpose()
-        .map_err(Usage)?;
+        .map(|p| FileLock::acquire(p, STATE))
+        .transpose()?;
     // The record file, unless it is the state file (under another name:
     // `g.pgn` and `./g.pgn`), whose lock and records already cover it.
     let pgnout = match (&cfg.pgnout, &cfg.state) {
         (Some(pgn), Some(st)) if same_file(pgn, st) => None,
         (pgn, _) => pgn.as_deref(),
     };
-    let mut pgn_lock = pgnout.map(FileLock::acquire).transpose().map_err(Usage)?;
+    let mut pgn_lock = (pgnout.map(|p| FileLock::acquire(p, RECORD))).transpose()?;
     let done: BTreeMap<u64, Record> = match &cfg.state {
-        Some(p) => state::load(p, &fingerprint).map_err(Usage)?,
+        Some(p) => state::load(p, &fingerprint)?,
         None => BTreeMap::new(),
     };
     if let (Some(pgn), Some(lock)) = (pgnout, pgn_lock.as_mut())
         && cfg.state.is_some()
     {
-        state::reconcile(pgn, &fingerprint, &done, lock).map_err(Usage)?;
+        state::reconcile(pgn, &fingerprint, &done, lock)?;
     }
     let mut paths = Vec::new();
     paths.extend(pgnout);
@@ -142,7 +140,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, Usage> {
     let sink = if paths.is_empty() {
         None
     } else {
-        Some(RecordSink::open(&paths).map_err(Usage)?)
+        Some(RecordSink::open(&paths)?)
     };
     let in_shard: std::collections::BTreeSet<u64> = specs.iter().map(|s| s.number).collect();
     let rows: Vec<ResultRow> = done

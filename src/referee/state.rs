@@ -5,6 +5,7 @@
 //! only the games that are missing: none is lost or played twice.
 
 use super::cli::MatchConfig;
+use super::files::{FileError, RECORD, STATE, read_text};
 use super::lock::FileLock;
 use super::records::tags;
 use crate::protocol::record::{Record, parse_records, tag_number};
@@ -59,13 +60,10 @@ pub fn fingerprint(cfg: &MatchConfig) -> String {
 /// The finished games of this match found in `path`, by game number. A
 /// damaged last record of this match (a kill mid-write) is cut off the
 /// file; records of other matches are left alone.
-pub fn load(path: &Path, fp: &str) -> Result<BTreeMap<u64, Record>, String> {
+pub fn load(path: &Path, fp: &str) -> Result<BTreeMap<u64, Record>, FileError> {
     let mut done = BTreeMap::new();
-    let text = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map_err(|_| format!("{} is not a text file", path.display()))?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    let Some(text) = read_text(path, STATE)? else {
+        return Ok(done);
     };
     let items = parse_records(&text);
     let mine = format!("[{} \"{fp}\"]", tags::MATCH);
@@ -84,11 +82,11 @@ pub fn load(path: &Path, fp: &str) -> Result<BTreeMap<u64, Record>, String> {
                 if k + 1 == items.len() && ours {
                     cut = Some(item.span.start);
                 } else if ours {
-                    return Err(format!(
-                        "{} line {}: a damaged record of this match ({e})",
-                        path.display(),
-                        item.line
-                    ));
+                    return Err(FileError::Damaged {
+                        path: path.to_path_buf(),
+                        line: item.line,
+                        source: e.clone(),
+                    });
                 }
             }
         }
@@ -112,12 +110,9 @@ pub fn reconcile(
     fp: &str,
     done: &BTreeMap<u64, Record>,
     lock: &mut FileLock,
-) -> Result<(), String> {
-    let text = match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map_err(|_| format!("{} is not a text file", path.display()))?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+) -> Result<(), FileError> {
+    let Some(text) = read_text(path, RECORD)? else {
+        return Ok(());
     };
     let mine = format!("[{} \"{fp}\"]", tags::MATCH);
     let items = parse_records(&text);
@@ -153,31 +148,28 @@ pub fn reconcile(
     }
     if changed {
         let tmp = path.with_extension("koma-tmp");
-        std::fs::write(&tmp, keep)
-            .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
-        let new_lock = FileLock::acquire(&tmp)?;
-        std::fs::rename(&tmp, path)
-            .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
+        std::fs::write(&tmp, keep).map_err(FileError::io("rewrite", RECORD, path))?;
+        let new_lock = FileLock::acquire(&tmp, RECORD)?;
+        std::fs::rename(&tmp, path).map_err(FileError::io("rewrite", RECORD, path))?;
         *lock = new_lock.renamed(path);
     }
     Ok(())
 }
 
-fn truncate(path: &Path, at: usize) -> Result<(), String> {
-    let f = std::fs::OpenOptions::new()
+fn truncate(path: &Path, at: usize) -> Result<(), FileError> {
+    std::fs::OpenOptions::new()
         .write(true)
         .open(path)
-        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    f.set_len(at as u64)
-        .map_err(|e| format!("cannot truncate {}: {e}", path.display()))
+        .and_then(|f| f.set_len(at as u64))
+        .map_err(FileError::io("truncate", STATE, path))
 }
 
-fn append(path: &Path, s: &str) -> Result<(), String> {
+fn append(path: &Path, s: &str) -> Result<(), FileError> {
     std::fs::OpenOptions::new()
         .append(true)
         .open(path)
         .and_then(|mut f| f.write_all(s.as_bytes()))
-        .map_err(|e| format!("cannot write to {}: {e}", path.display()))
+        .map_err(FileError::io("write to", STATE, path))
 }
 
 #[cfg(test)]
@@ -250,15 +242,41 @@ mod tests {
         );
         std::fs::write(&p, &text).unwrap();
         let done: BTreeMap<u64, Record> = [(1, rec("fp", 1))].into_iter().collect();
-        let mut lock = FileLock::acquire(&p).unwrap();
+        let mut lock = FileLock::acquire(&p, RECORD).unwrap();
         reconcile(&p, "fp", &done, &mut lock).unwrap();
         // The rewritten file is still locked.
-        assert!(FileLock::acquire(&p).is_err());
+        assert!(matches!(
+            FileLock::acquire(&p, RECORD),
+            Err(FileError::InUse(_))
+        ));
         drop(lock);
         assert_eq!(
             std::fs::read_to_string(&p).unwrap(),
             format!("{}{}", rec("fp", 1), rec("x", 5))
         );
+        let _ = std::fs::remove_file(&p);
+    }
+
+    #[test]
+    fn a_damaged_record_of_this_match_before_the_last_is_an_error_naming_its_line() {
+        let p = temp("damaged");
+        let one = rec("fp", 1).to_string();
+        let broken = one.replace("a1a2", "a1a2 zz");
+        std::fs::write(&p, format!("{one}{broken}{}", rec("fp", 2))).unwrap();
+        let e = load(&p, "fp").unwrap_err();
+        let FileError::Damaged { path, line, .. } = &e else {
+            panic!("{e:?}");
+        };
+        assert_eq!((path, *line), (&p, one.lines().count() + 1));
+        assert!(std::error::Error::source(&e).is_some(), "{e:?}");
+        std::fs::write(&p, b"\xff\xfe").unwrap();
+        let e = load(&p, "fp").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("cannot read the state file {}", p.display())
+        );
+        let cause = std::error::Error::source(&e).map(ToString::to_string);
+        assert_eq!(cause.as_deref(), Some("not a text file"));
         let _ = std::fs::remove_file(&p);
     }
 
