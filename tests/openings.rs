@@ -16,7 +16,7 @@ fn koma(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn bad_generator_arguments_exit_2_with_a_message() {
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 10] = [
         (&["--plies", "5-3"], "--plies 5-3"),
         (&["--plies", "x"], "expected A-B or N"),
         (&["--window", "5"], "expected LO,HI"),
@@ -26,6 +26,7 @@ fn bad_generator_arguments_exit_2_with_a_message() {
         (&["--depth", "0"], "--depth must be at least 1"),
         (&["--playout", "best"], "invalid value"),
         (&["--check", "/nonexistent/suite.txt"], "cannot read"),
+        (&["--commit", "main; rm"], "expected a git commit"),
     ];
     for (args, want) in cases {
         let mut all = vec!["openings"];
@@ -51,6 +52,8 @@ fn a_generated_suite_passes_its_check_and_a_tampered_one_fails() {
         "2",
         "--threads",
         "2",
+        "--commit",
+        "697E2BB",
     ]);
     assert!(
         out.status.success(),
@@ -68,7 +71,15 @@ fn a_generated_suite_passes_its_check_and_a_tampered_one_fails() {
             .unwrap()
             .starts_with("koma openings --variant hasami --name default --positions 4")
     );
-    assert!(s.header.field("build").unwrap().contains(", bench "));
+    let build = s.header.field("build").unwrap();
+    assert!(
+        build.contains(", bench ") && build.ends_with(", commit 697e2bb"),
+        "the build and the commit it names: {build}"
+    );
+    assert!(
+        !s.header.field("command").unwrap().contains("--commit"),
+        "the commit names the build, it is no setting of the suite"
+    );
     let file = dir.join("s.txt");
     std::fs::write(&file, &text).unwrap();
     let f = file.to_str().unwrap();
@@ -180,7 +191,15 @@ fn every_game_ships_a_default_suite_of_good_openings_with_its_command() {
                 && command.ends_with(&format!(" --out {path}")),
             "{path}: its command makes it again: {command}"
         );
-        assert!(h.field("build").unwrap().contains(", bench "), "{path}");
+        // The build that makes it again: its bench signature and commit.
+        let build = h.field("build").unwrap();
+        let commit = build.split(", commit ").nth(1).unwrap_or("");
+        assert!(
+            build.contains(", bench ")
+                && commit.len() >= 7
+                && commit.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{path}: {build}"
+        );
         // Every rule option is spelled out, at its default.
         assert_eq!(h.rules.len(), g.rule_specs().len(), "{path}: {:?}", h.rules);
         assert!(h.fits(&rules));

@@ -69,13 +69,19 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
 
+    /// The git commit of the source this program was built from, written in the header's build
+    /// line so that a user knows which build makes the suite again (tools/openings/make.sh
+    /// builds a clean tree and passes its commit).
+    #[arg(long, value_name = "HASH", value_parser = commit)]
+    commit: Option<String>,
+
     /// Write the suite here instead of to standard output.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 
     /// Instead of making a suite, check this one (every opening legal, unfinished, distinct),
     /// and with --depth or --nodes print the distribution of its scores.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "rules", "name", "positions", "plies", "window", "seed", "playout", "temperature", "max_candidates", "out"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["variant", "rules", "name", "positions", "plies", "window", "seed", "playout", "temperature", "max_candidates", "commit", "out"])]
     check: Option<PathBuf>,
 }
 
@@ -84,8 +90,9 @@ Each candidate is a playout from the start position, scored by a search of Koma'
 level; it is kept when the score lies in the window, the search found no forced result, and no
 earlier candidate reached the same position or its mirror image. The output is the referee's
 openings-file format with a header saying how it was made (this command in full, the koma
-version and the `koma bench` signature of the build: the search decides what is kept, so
-another build makes another suite). Progress and an ETA go to standard error.
+version, the `koma bench` signature of the build and, with --commit, its git commit: the search
+decides what is kept, so another search makes another suite). Progress and an ETA go to
+standard error.
 
 Example:
   koma openings --variant hasami --positions 2000 --plies 8-12 --depth 6 --window=-40,40 \\
@@ -118,15 +125,29 @@ fn window(s: &str) -> Result<(i32, i32), String> {
     Ok((num(a)?, num(b)?))
 }
 
-/// `koma <version>, bench <nodes>`: what made a suite.
-pub fn build_signature() -> String {
+fn commit(s: &str) -> Result<String, String> {
+    if (4..=40).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err(format!(
+            "expected a git commit (4 to 40 hex digits), got {s}"
+        ))
+    }
+}
+
+/// `koma <version>, bench <nodes>[, commit <hash>]`: what made a suite.
+pub fn build_signature(commit: Option<&str>) -> String {
     let stop = AtomicBool::new(false);
     let nodes: u64 = GameId::ALL
         .iter()
         .flat_map(|&g| bench::run_game(g, None, &stop))
         .map(|l| l.nodes)
         .sum();
-    format!("koma {}, bench {nodes}", env!("CARGO_PKG_VERSION"))
+    let mut s = format!("koma {}, bench {nodes}", env!("CARGO_PKG_VERSION"));
+    if let Some(c) = commit {
+        s.push_str(&format!(", commit {c}"));
+    }
+    s
 }
 
 fn usage(msg: impl std::fmt::Display) -> ExitCode {
@@ -207,7 +228,7 @@ pub fn run(a: Args) -> ExitCode {
     }
     let started = Instant::now();
     eprintln!("koma openings: {} ({threads} threads)", cfg.command());
-    let build = build_signature();
+    let build = build_signature(a.commit.as_deref());
     eprintln!("koma openings: this build is {build}");
     let made = match generate::generate(&cfg, Duration::from_secs(10), &mut |p| eprintln!("{p}")) {
         Ok(m) => m,
