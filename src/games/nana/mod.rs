@@ -333,13 +333,10 @@ impl Game for Nana {
     /// Moves that give check, and the moves of a node in check, are not
     /// reduced: reducing them by a ply less, as the other games do, lost
     /// matches here (a King hunt on a 3x3 board is the whole game). No
-    /// continuation history (it lost matches here), and late moves reduced
-    /// half a ply less, without which the search misses the quickest mates
-    /// at a fixed depth (the mate tests).
+    /// continuation history (it lost matches here).
     const TUNING: Tuning = Tuning {
         reduce_checks: false,
         continuation_history: false,
-        lmr_base: 0,
         ..Tuning::DEFAULT
     };
 
