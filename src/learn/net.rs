@@ -423,31 +423,13 @@ mod tests {
     use super::*;
     use crate::eval::built_in_tests::playout_positions;
     use crate::games::{hasami, kaninariebi::KaniNariEbi, nana, negaeri};
-    use crate::learn::datagen::{DatagenSettings, run as datagen};
+    use crate::learn::tune::tests::small_kani_data;
 
     #[test]
     fn training_the_network_lowers_the_loss_on_a_small_fixed_data_set() {
-        let out = std::env::temp_dir().join(format!("koma-net-{}-data.txt", std::process::id()));
-        let _ = std::fs::remove_file(&out);
-        let d = DatagenSettings {
-            games: 40,
-            nodes: 200,
-            random_plies: 6,
-            seed: 3,
-            max_plies: 200,
-            threads: 2,
-            out: out.clone(),
-        };
-        datagen::<KaniNariEbi>(&d, |_| {}).unwrap();
-        let s = TuneSettings {
-            data: vec![out.clone()],
-            epochs: 20,
-            lambda: 1.0,
-            rate: 0.003,
-            holdout: 5,
-        };
+        let s = small_kani_data("net", 20, 0.003);
         let (train, _, _) = load::<KaniNariEbi>(&s).unwrap();
-        std::fs::remove_file(out).unwrap();
+        std::fs::remove_file(&s.data[0]).unwrap();
         let k = best_k(|k| train.hand_loss(k));
         // The terms alone: a network whose output is zero.
         let mut zero = FloatNet::new(KaniNariEbi::INPUTS, KaniNariEbi::HIDDEN, 1);
