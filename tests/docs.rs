@@ -413,6 +413,11 @@ fn run_console(body: &[String]) -> Result<(), String> {
     let bins = format!("{}/", bin_dir().display());
     for (cmd, expected) in console_steps(body)? {
         let script = cmd.replace("./target/release/", &bins);
+        // A path without `./` would run whatever a developer's tree holds
+        // (and nothing in a fresh clone), not the binaries under test.
+        if script.contains("target/release/") {
+            return Err(format!("{cmd}: name the binaries as ./target/release/"));
+        }
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(&script)
