@@ -887,7 +887,46 @@ fn ci_runs_the_readme_test_command() {
         .expect("README shows the test command");
     let ci = read_page(".ci/run");
     assert!(
-        ci.lines().any(|l| l.trim() == command),
+        ci.lines()
+            .any(|l| l.trim() == command || l.trim() == format!("{command} || exit 1")),
         ".ci/run does not run `{command}`"
     );
+}
+
+/// `.ci/run` fails, and runs nothing after, when the tests fail. Checked
+/// with a `cargo` first on the PATH that logs every call, fails `cargo
+/// test` and passes everything else.
+#[test]
+fn ci_fails_and_stops_when_the_tests_fail() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("koma-ci-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("calls");
+    let cargo = dir.join("cargo");
+    std::fs::write(
+        &cargo,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\n[ \"$1\" = test ] && exit 1\nexit 0\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&cargo, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let status = Command::new("bash")
+        .arg(root().join(".ci/run"))
+        .env("PATH", path)
+        .env("CI", "true")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    let calls = std::fs::read_to_string(&log).unwrap_or_default();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(!status.success(), "calls: {calls}");
+    assert_eq!(calls.lines().last(), Some("test"), "calls: {calls}");
 }
