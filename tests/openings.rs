@@ -183,7 +183,7 @@ fn every_game_ships_a_default_suite_of_good_openings_with_its_command() {
             Ok(&s),
             "{path} is the embedded suite"
         );
-        assert!(s.lines.len() >= 500, "{path}: {} openings", s.lines.len());
+        assert!(s.lines.len() >= 2000, "{path}: {} openings", s.lines.len());
         let h = &s.header;
         let command = h.field("command").unwrap();
         assert!(
