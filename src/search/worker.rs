@@ -796,6 +796,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     && quiet
                     && move_count >= if pv_node { 4 } else { 2 }
                     && (tuning.reduce_checks || !checks)
+                    // With a mate in hand, only a quicker mate raises
+                    // alpha, and a reduced search is too short to show one.
+                    && !is_mate(alpha)
                 {
                     r = self.lmr(depth, move_count);
                     if pv_node {
