@@ -10,6 +10,7 @@ use super::score::MATE;
 use super::tt::Bound;
 use super::{Context, MAX_PLY, Report, Score, SearchResult, is_mate};
 use crate::core::{Color, End, Game, History, Outcome, Tuning};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 const INF: Score = MATE + 1;
@@ -68,9 +69,29 @@ impl<M: Copy> SearchedMoves<M> {
     }
 }
 
-/// Reductions by depth and move number: `(base + scale * ln d * ln n) /
-/// 100` plies (the game's `Tuning`).
-fn lmr_table(t: &Tuning) -> Box<[[u8; LMR_MOVES]; 64]> {
+/// Reductions by depth and move number.
+type LmrTable = [[u8; LMR_MOVES]; 64];
+
+/// The reduction table of a tuning: `(base + scale * ln d * ln n) / 100`
+/// plies. Made once per (base, scale) and kept for the program's life: a
+/// search starts often (the opening generator runs a depth-1 search for
+/// every legal move of every playout ply) and the table costs 32k
+/// logarithms, far more than a shallow search.
+fn lmr_table(t: &Tuning) -> &'static LmrTable {
+    type Made = Vec<((i32, i32), &'static LmrTable)>;
+    static MADE: Mutex<Made> = Mutex::new(Vec::new());
+    let key = (t.lmr_base, t.lmr_scale);
+    // A panic elsewhere while the lock was held leaves the list whole.
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&(_, table)) = made.iter().find(|(k, _)| *k == key) {
+        return table;
+    }
+    let table: &'static LmrTable = Box::leak(make_lmr_table(t));
+    made.push((key, table));
+    table
+}
+
+fn make_lmr_table(t: &Tuning) -> Box<LmrTable> {
     let mut table = Box::new([[0u8; LMR_MOVES]; 64]);
     for (d, row) in table.iter_mut().enumerate().skip(1) {
         for (n, r) in row.iter_mut().enumerate().skip(1) {
@@ -117,7 +138,7 @@ pub struct Worker<'a, G: Game> {
     cont_stack: [usize; MAX_PLY + 1],
     /// Null moves are off below this ply (a null move's verification).
     nmp_min_ply: usize,
-    lmr_table: Box<[[u8; LMR_MOVES]; 64]>,
+    lmr_table: &'static LmrTable,
 }
 
 /// The score of a finished game for `side`, to move at `ply`. A draw is
@@ -1015,5 +1036,29 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod lmr_tests {
+    use super::*;
+
+    #[test]
+    fn the_reduction_table_is_made_once_per_tuning_and_holds_its_formula() {
+        let t = Tuning::DEFAULT;
+        let a = lmr_table(&t);
+        assert!(std::ptr::eq(a, lmr_table(&t)), "made again");
+        assert_eq!(*a, *make_lmr_table(&t));
+        // (50 + 50 ln 8 ln 20) / 100 = 3.6 plies.
+        assert_eq!(a[8][20], 3);
+        let other = Tuning {
+            lmr_scale: 100,
+            ..Tuning::DEFAULT
+        };
+        let b = lmr_table(&other);
+        assert!(!std::ptr::eq(a, b));
+        // (50 + 100 ln 8 ln 20) / 100 = 6.7 plies.
+        assert_eq!(b[8][20], 6);
+        assert_eq!(a[0][20], 0, "no reduction at depth 0");
     }
 }

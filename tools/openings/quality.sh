@@ -5,9 +5,9 @@
 #   selfplay  Koma against itself at a fixed node count over the suite, and
 #             over as many --random-plies openings of the suite's middle
 #             length: draw rate and first player's score of each
-#   sprt      SPRTs between nodes=N and nodes=2N of this build, with the suite
-#             (order=random) and with --random-plies, several seeds each: the
-#             games each needed
+#   sprt      SPRTs between nodes=N and nodes=2N of this build (with DEPTH:
+#             depth=N+1 and depth=N), with the suite (order=random) and with
+#             --random-plies, several seeds each: the games each needed
 #   summary   the figures of whatever has been played, as tables
 # Every match writes a record file in $OUT and resumes from it when the same
 # command runs again (kill it at any time); finished work is not redone.
@@ -17,6 +17,7 @@
 #   SAMPLE   measure scores and selfplay on this many openings of each suite,
 #            drawn at random (the same ones every run), instead of all of them
 #   NODES    the weaker engine's nodes per move in sprt (default 1000; the other 2x)
+#   DEPTH    sprt between depth DEPTH+1 and depth DEPTH instead of nodes
 #   SELF_NODES  nodes per move in selfplay (default 2000)
 #   SEEDS    SPRT seeds per opening method (default "1 2 3 4 5")
 #   ELO1     the SPRT's elo1 (elo0 is 0; default 50)
@@ -33,6 +34,12 @@ seeds=${SEEDS:-1 2 3 4 5}
 elo1=${ELO1:-50}
 conc=${CONC:-2}
 max_plies=300
+# The two engines of sprt, and what tells their record files apart.
+if [ -n "${DEPTH:-}" ]; then
+    strong="depth=$((DEPTH + 1))" weak="depth=$DEPTH" sprt_tag="depth$DEPTH-"
+else
+    strong="nodes=$((2 * nodes))" weak="nodes=$nodes" sprt_tag=""
+fi
 mkdir -p "$out"
 what=${1:?usage: tools/openings/quality.sh scores|selfplay|sprt|summary [GAME...]}
 shift
@@ -100,7 +107,7 @@ sprt() {
     local g=$1 method seed openings
     for seed in $seeds; do
         for method in suite random; do
-            local f="$out/sprt-$g-$method-$seed"
+            local f="$out/sprt-$sprt_tag$g-$method-$seed"
             grep -q "^SPRT: " "$f.log" 2>/dev/null && continue
             if [ $method = suite ]; then
                 openings="--openings suite=default order=random"
@@ -108,8 +115,8 @@ sprt() {
                 openings="--random-plies $(random_plies "$g")"
             fi
             nice -n 5 "$ref" --variant "$g" \
-                --engine cmd="$koma" name=strong nodes=$((2 * nodes)) \
-                --engine cmd="$koma" name=weak nodes="$nodes" \
+                --engine cmd="$koma" name=strong "$strong" \
+                --engine cmd="$koma" name=weak "$weak" \
                 --sprt elo0=0 elo1="$elo1" --games 2 --rounds 20000 --seed "$seed" $openings \
                 --max-plies "$max_plies" --concurrency "$conc" --rating-interval 0 \
                 --pgnout "$f.pgn" > "$f.log" 2>&1 || true
@@ -143,16 +150,16 @@ summary() {
     for method in suite random; do
         local counts=() line
         for seed in $seeds; do
-            line=$(grep -h "^SPRT: " "$out/sprt-$g-$method-$seed.log" 2>/dev/null | tail -1 || true)
+            line=$(grep -h "^SPRT: " "$out/sprt-$sprt_tag$g-$method-$seed.log" 2>/dev/null | tail -1 || true)
             [ -n "$line" ] || continue
-            counts+=("$(echo "$line" | sed 's/.* after \([0-9]*\) games/\1/')$(echo "$line" | grep -q H0 && echo '(H0)')")
+            counts+=("$(echo "$line" | sed 's/.* after \([0-9]*\) games/\1/')$(echo "$line" | grep -q H0 && echo '(H0)' || true)")
         done
         [ ${#counts[@]} -gt 0 ] || continue
         local what=$([ $method = suite ] && echo "suite, order=random" || echo "--random-plies $(random_plies "$g")")
-        echo "sprt nodes=$((2 * nodes)) vs $nodes [0, $elo1], $what: games ${counts[*]}; mean $(printf '%s\n' "${counts[@]}" | tr -d '(H0)' | awk '{s += $1} END {printf "%.0f", s / NR}')"
+        echo "sprt $strong vs $weak [0, $elo1], $what: games ${counts[*]}; mean $(printf '%s\n' "${counts[@]}" | sed 's/(H0)//' | awk '{s += $1} END {printf "%.0f", s / NR}')"
         local pgns=()
         for seed in $seeds; do
-            [ -s "$out/sprt-$g-$method-$seed.pgn" ] && pgns+=("$out/sprt-$g-$method-$seed.pgn")
+            [ -s "$out/sprt-$sprt_tag$g-$method-$seed.pgn" ] && pgns+=("$out/sprt-$sprt_tag$g-$method-$seed.pgn")
         done
         echo "  all these: $(cat "${pgns[@]}" | first_player /dev/stdin)"
     done
