@@ -19,6 +19,7 @@ use koma::core::{Game, TableValue};
 use koma::games::nana::Nana;
 use koma::games::nana::index::Index;
 use koma::games::nana::tablebase::NanaTable;
+use koma::learn::table_data::{canonical_key, judging};
 use koma::protocol::parse_move;
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Write};
@@ -54,6 +55,10 @@ struct Args {
     /// become losses (the distance range is then ignored).
     #[arg(long, value_enum, default_value_t = Kind::Win)]
     kind: Kind,
+    /// Sample only the positions kept out of `nana_tabledata`'s data with
+    /// the same `--judging` (one in this many; 1: every position).
+    #[arg(long, default_value_t = 1)]
+    judging: u64,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, clap::ValueEnum)]
@@ -161,6 +166,7 @@ fn sample(table: &NanaTable, args: &Args) -> Vec<(Nana, u32)> {
                 break;
             }
             match (args.kind, table.value(&pos)) {
+                _ if args.judging > 1 && !judging(canonical_key(&pos), args.judging) => {}
                 (Kind::Win, Some(TableValue::Win(d)))
                     if (args.min_plies..=args.max_plies).contains(&d) =>
                 {
@@ -177,10 +183,7 @@ fn sample(table: &NanaTable, args: &Args) -> Vec<(Nana, u32)> {
             continue;
         }
         let (p, d) = eligible.swap_remove(rng.below(eligible.len()));
-        // A position and its mirror image are one position to the search.
-        let mirrored = koma::core::mirror(&p, &Default::default()).map(|m| m.hash());
-        let canonical = mirrored.map_or(p.hash(), |m| m.min(p.hash()));
-        if seen.insert(canonical) {
+        if seen.insert(canonical_key(&p)) {
             out.push((p, d));
         }
     }

@@ -8,6 +8,7 @@
 pub mod datagen;
 pub mod net;
 pub mod record;
+pub mod table_data;
 pub mod tune;
 
 use crate::eval::Evaluation;
