@@ -265,6 +265,9 @@ pub struct Tuning {
     /// Moves that give check, and every move of a node in check, are
     /// reduced a ply less than others (without it, not at all).
     pub reduce_checks: bool,
+    /// ProbCut: where a tactical move's reduced search beats beta by this
+    /// margin (centipawns), the node is cut; 0 turns it off.
+    pub probcut_margin: i32,
     /// What a draw costs the side the search is for, in centipawns.
     pub contempt: i32,
 }
@@ -284,6 +287,7 @@ impl Tuning {
         root_reductions: true,
         node_reductions: true,
         reduce_checks: true,
+        probcut_margin: 0,
         contempt: 0,
     };
 }

@@ -249,3 +249,115 @@ fn nana_null_move_hides_no_win_or_loss_within_four_plies() {
     }
     assert!(wins > 10 && losses > 0, "too few sampled: {wins}, {losses}");
 }
+
+/// Plain alpha-beta to `depth` plies that knows only ends: mate scores,
+/// repetition scored as the game's rule ends it (as the search does, along
+/// `path`), 0 at the horizon. From a full window it gives the exact value
+/// within the horizon, far cheaper than `minimax`.
+fn ends_alphabeta<G: Game>(
+    pos: &G,
+    depth: u32,
+    ply: i32,
+    mut alpha: Score,
+    beta: Score,
+    path: &mut Vec<u64>,
+) -> Score {
+    let side = pos.side_to_move();
+    let end_score = |e: End| match e.outcome {
+        Outcome::Win(c) if c == side => MATE - ply,
+        Outcome::Win(_) => -(MATE - ply),
+        Outcome::Draw => 0,
+    };
+    if let Some(e) = pos.terminal() {
+        return end_score(e);
+    }
+    if let Some((last, rest)) = path.split_last()
+        && ply > 0
+        && rest.contains(last)
+    {
+        return end_score(pos.repetition_end());
+    }
+    let mut moves = G::MoveList::default();
+    pos.generate(&mut moves);
+    if moves.is_empty() {
+        return -(MATE - ply);
+    }
+    if let Some(e) = pos.limit_end() {
+        return end_score(e);
+    }
+    if depth == 0 {
+        return 0;
+    }
+    for &m in moves.iter() {
+        let child = pos.play(m);
+        path.push(child.repetition_key());
+        let s = -ends_alphabeta(&child, depth - 1, ply + 1, -beta, -alpha, path);
+        path.pop();
+        if s > alpha {
+            alpha = s;
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    alpha
+}
+
+/// Negaeri positions with a win or a loss four or five plies away where
+/// the side to move may pass (`play_null`): taken from random games (1 to
+/// 12 plies before their end, seed 41) by `ends_alphabeta`, which is
+/// random play's rare case (33 of 2,500).
+const NEGAERI_FAR_ENDS: [&str; 32] = [
+    "2b2r/k+p1p1b/1pp+p2/3+ppp/pB+p1B+r/+r2Kp+r[Pp] w 0 15",
+    "r+p1r+P1/+p+bp1+r+P/+B2+PP1/3P1+P/PK1Pk1/R1PB1p[b] b 0 36",
+    "+r+P1k+b+R/1+p3+P/+p3+PP/+p1B+B+R+P/+r+p1P2/2K1+p1[BPp] w 0 65",
+    "1Pbk1r/+B+Rppp1/1+R1+p1p/2Pp1B/1P1P1P/1RK3[BPp] w 0 7",
+    "+ppbkr1/+p1ppp1/2pP2/1+b1Pbp/R2PB1/2K1R1[Prp] b 0 19",
+    "k1+p+R+B+R/5P/1p1+R+B+B/+p+R1p+PK/+p1p1+pb/+p1p2+p[P] w 0 42",
+    "r1pkr1/pb2pp/+p1Pprp/2PP+PP/+p3KB/1+r3B[b] b 0 41",
+    "+B+pp1r+b/2kp2/1B1pp+p/R1+p+p+p1/1P1+rp1/1K1+b+p+p[r] b 0 42",
+    "+rk+r1+b1/1Pp1+p+p/PK1+b+b+r/2P1p1/2R+p+b1/4+pp[Ppp] b 0 51",
+    "1p1k1r/1ppbP1/B2p+p1/1P1r1+p/r1PKBb/pR2+p1[PP] w 0 19",
+    "1b2+p+p/p+r+p1+p+p/4+p+p/BPrk+r+r/3b+p+p/K3+p+p[b] b 0 56",
+    "R1bk1r/1Bppp1/6/+R3pp/PPPPp1/PRKB2[PPb] w 0 6",
+    "1+bp2r/2pkp1/5P/+PP1BB+P/+PP+PP2/B+R1K+Pp[rr] b 0 35",
+    "1+p+p+p2/+r+b+p1pk/P3p1/+B1p2R/+PP2R1/RPK+Pb+p[b] b 0 39",
+    "1r1krb/2Pbp1/3p1p/p1RP2/1PP1P1/R1KBp+b[PPP] w 0 8",
+    "2pkrb/1P1pp1/+B1p1r1/1PPp+BR/1P4/1RKp+PP[bp] b 0 12",
+    "+r+p+p+r+p1/3p1+b/P+R1p1+b/2PP+p+b/P2B2/r1k2K[Ppp] b 0 39",
+    "1PP2k/+P2+p+p1/2r1p+p/+B+R+Rp+p+P/1PPb2/R1KB1P[B] w 0 26",
+    "RKp+r+p+p/3bk1/r+B1+pr1/3+p1+P/bp+b2P/+p+p2+PP[p] b 0 42",
+    "1b+p1r+p/+pb2p1/+R+bkp1p/+R3P+P/2PPP1/1K1BR+P[p] b 0 26",
+    "b2krP/P1ppp+b/3+pp1/1+rP2p/PR1+PB+p/2K1+RB[p] b 0 17",
+    "2bk2/1b+Rpr+P/Pp2+P1/2RB1B/PPPP2/PRK2p[Pp] b 0 9",
+    "1+pb2+p/+p1p1+pp/1+p2kp/+rpp1pP/+r1+P+R2/+r+b2KB[B] w 0 50",
+    "1+b2+PP/+p+p3P/p+P+rb1+B/1+Ppk1+R/2+r+p1P/p2pRK[b] b 0 136",
+    "1b1kr1/pbRpp1/PP1p2/5B/1PPPr1/1RKB1p[PPP] w 0 9",
+    "+P1+Pkr+R/1P+P2B/+B3p1/1P+BR1+p/K1PP2/RB2PP[Pp] b 0 29",
+    "3krB/2p1p1/r1+ppb+p/pP1+Pb1/2PP+r1/1RKB1P[PP] w 0 11",
+    "+PPbk2/1pp+pr1/+P2+p+b1/B1p+P+p1/1rPPB1/1RK3[rp] b 0 12",
+    "3kr1/p1pbp1/+b1+rp2/P+p+pb1+b/+rPPP2/1pK1P1[Pr] b 0 16",
+    "1P1kr+r/2p+p+p+p/+P2+p+p1/+R3p1/+P+BK+B+p1/B2r+p+b[p] b 0 44",
+    "P+P+B1br/1PP1pp/1+B2kP/1P+PPP1/1P4/RR1KB+R[p] b 0 19",
+    "+R1Pr2/1+Pk3/+P+PP1P1/1P1+B2/1K+P+Br+p/P+R+B+p+p+p[b] b 0 72",
+];
+
+/// Zugzwang and the null move in Negaeri: where the side to move may pass,
+/// a search at depth 7 still finds every win and loss four or five plies
+/// away with its exact score. Iterations before the one that finds it
+/// search with no mate score in the window, where null moves are tried
+/// (the search tries none against a mate score); a null move that hid a
+/// zugzwang, or a pass that gave the passer more than a pass, would lose
+/// one or see it late.
+#[test]
+fn negaeri_null_move_hides_no_win_or_loss_four_or_five_plies_away() {
+    use crate::games::conformance::position;
+    use crate::games::negaeri::Negaeri;
+    for text in NEGAERI_FAR_ENDS {
+        let pos: Negaeri = position(text, &Default::default());
+        assert!(pos.play_null().is_some(), "{text}");
+        let exact = ends_alphabeta(&pos, 5, 0, -MATE, MATE, &mut vec![pos.repetition_key()]);
+        assert!(is_mate(exact) && MATE - exact.abs() >= 4, "{text}: {exact}");
+        assert_eq!(run(&pos, &Limits::depth(7)).score, exact, "{text}");
+    }
+}

@@ -649,6 +649,56 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        // Step 6b. ProbCut: a tactical move whose reduced search beats
+        // beta by a margin would, searched in full, very likely beat beta.
+        let probcut_beta = beta + tuning.probcut_margin;
+        if tuning.probcut_margin > 0
+            && prunable
+            && depth >= 5
+            && !is_mate(beta)
+            && !is_mate(probcut_beta)
+            && !matches!((hit, tt_score), (Some(h), Some(s)) if h.depth >= depth - 3 && s < probcut_beta)
+        {
+            let mut tacticals = G::MoveList::default();
+            pos.generate_tactical(&mut tacticals);
+            for &m in tacticals.iter() {
+                let child = pos.play(m);
+                self.ctx.tt.prefetch(child.hash());
+                self.keys.push(child.repetition_key());
+                self.cont_stack[ply] = pos.cont_key(m);
+                self.visit();
+                let mut v =
+                    -self.qsearch(&child, ply + 1, -probcut_beta, -probcut_beta + 1, 0, None);
+                if v >= probcut_beta {
+                    v = -self.negamax(
+                        &child,
+                        depth - 4,
+                        ply + 1,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        false,
+                        !cut_node,
+                        None,
+                    );
+                }
+                self.keys.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= probcut_beta && !is_mate(v) {
+                    self.ctx.tt.store(
+                        key,
+                        Some(pos.move_id(m)),
+                        to_tt(v, ply),
+                        (static_eval != NO_EVAL).then_some(static_eval),
+                        depth - 3,
+                        Bound::Lower,
+                    );
+                    return v - tuning.probcut_margin;
+                }
+            }
+        }
+
         // Step 7. Internal iterative reduction: with no hash move to try
         // first the ordering is poor, and a shallower search fills the table
         // for the next visit. It costs some mates at a fixed depth; with a

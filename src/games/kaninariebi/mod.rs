@@ -312,6 +312,11 @@ impl Game for KaniNariEbi {
     /// and whether a Bond follows.
     const CONT_KEYS: usize = 4 * board::SQUARES;
     const CHECKS: bool = true;
+    /// ProbCut at two hundred centipawns, about one capture.
+    const TUNING: crate::core::Tuning = crate::core::Tuning {
+        probcut_margin: 200,
+        ..crate::core::Tuning::DEFAULT
+    };
 
     fn start(rules: &KaniRules) -> Self {
         let pieces = [board::FILE_A, board::FILE_E];

@@ -335,6 +335,24 @@ impl Game for Negaeri {
         p
     }
 
+    /// A pass for null-move pruning, only for a side holding a piece in
+    /// hand and with no pass just played: such a side can always drop, and
+    /// a drop adds a piece and may flip more, which is rarely worse than
+    /// passing; without a piece in hand a side may be short of good board
+    /// moves (zugzwang). Not a rules pass: it does not count towards the
+    /// two passes that end the game. (A search test checks that no short
+    /// win or loss is missed where this pass is offered.)
+    fn play_null(&self) -> Option<Self> {
+        if self.passes != 0 || self.hands[self.side.index()].iter().all(|&n| n == 0) {
+            return None;
+        }
+        Some(Negaeri {
+            side: self.side.opponent(),
+            hash: self.hash ^ ZOBRIST_SIDE,
+            ..self.clone()
+        })
+    }
+
     fn terminal(&self) -> Option<End> {
         for c in [self.side, self.side.opponent()] {
             if self.king(c) == 0 {

@@ -69,3 +69,26 @@ fn evaluation_counts_material_and_is_from_the_side_to_moves_view() {
     let quiet = play(&p, "P@b5");
     assert!(-good.evaluate() > -quiet.evaluate());
 }
+
+/// The null move (a pass the search may assume, not a rules pass): offered
+/// only to a side holding a piece in hand and not right after a pass; it
+/// hands the turn over and changes nothing else, the pass count included
+/// (an opponent's pass after it must not end the game).
+#[test]
+fn the_null_move_is_offered_only_with_a_piece_in_hand_and_no_pass_before() {
+    let p = game("Kf1 ka6 Rc3", "P", 'w');
+    let n = p.play_null().expect("a Pawn in hand");
+    assert_eq!(n.side_to_move(), Color::Second);
+    assert_eq!(n.passes(), 0);
+    assert_eq!(n.hash(), n.compute_hash());
+    assert_eq!(n.to_text().ranks, p.to_text().ranks);
+    assert_eq!(n.to_text().hand, p.to_text().hand);
+    assert!(
+        game("Kf1 ka6 Rc3", "p", 'w').play_null().is_none(),
+        "only the opponent holds a piece"
+    );
+    assert!(game("Kf1 ka6 Rc3", "", 'w').play_null().is_none());
+    let after_pass = game("Kf1 ka6 Rc3", "P", 'b').play(Move::Pass);
+    assert_eq!(after_pass.passes(), 1);
+    assert!(after_pass.play_null().is_none(), "right after a pass");
+}
