@@ -12,7 +12,10 @@
 # Environment: SPRT (default "elo0=0 elo1=5", or "off"), CONCURRENCY
 # (default 2), STATE_DIR (default /tmp/koma-ab), NEW_OPTS / BASE_OPTS
 # (extra engine words such as option.Threads=2), SEED (default 1),
-# PLIES (random opening plies, default 4).
+# PLIES (random opening plies, default 4), MARGIN (milliseconds an engine
+# may overrun its clock, default 200; on a machine shared by more busy
+# processes than cores a process can be left without a core for 300 ms
+# and more, and such stalls, not the engines, then decide games on time).
 # Prints the referee's final summary; the records stay in the state file.
 set -euo pipefail
 new=${1:?usage: tools/ab.sh NEW BASE GAME [ROUNDS] [TC]}
@@ -29,7 +32,7 @@ args=(--variant "$game"
     --engine cmd="$new" name=new ${NEW_OPTS:-}
     --engine cmd="$base" name=base ${BASE_OPTS:-}
     --each $tc --games 2 --rounds "$rounds" --random-plies "${PLIES:-4}" --max-plies 400
-    --concurrency "${CONCURRENCY:-2}" --seed "${SEED:-1}" --timemargin 200
+    --concurrency "${CONCURRENCY:-2}" --seed "${SEED:-1}" --timemargin "${MARGIN:-200}"
     --rating-interval 50 --recover --state "$state")
 [ "$sprt" != off ] && args+=(--sprt $sprt)
 echo "state: $state" >&2
