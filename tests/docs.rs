@@ -409,13 +409,33 @@ fn console_steps(body: &[String]) -> Result<Vec<(String, Vec<String>)>, String> 
     Ok(steps)
 }
 
+/// A path to the binaries without `./` would run whatever a developer's
+/// tree holds (and nothing in a fresh clone), not the binaries under test.
+/// Judged on the command as written: the binaries under test may
+/// themselves live in a `target/release/` (`cargo test --release`).
+fn names_binaries_without_dot(cmd: &str) -> bool {
+    cmd.replace("./target/release/", "")
+        .contains("target/release/")
+}
+
+#[test]
+fn an_example_must_name_the_binaries_with_dot_slash() {
+    assert!(!names_binaries_without_dot(
+        "./target/release/koma perft --variant hasami 5"
+    ));
+    assert!(names_binaries_without_dot(
+        "target/release/koma perft --variant hasami 5"
+    ));
+    assert!(names_binaries_without_dot(
+        "./target/release/koma-referee --engine cmd=target/release/koma"
+    ));
+}
+
 fn run_console(body: &[String]) -> Result<(), String> {
     let bins = format!("{}/", bin_dir().display());
     for (cmd, expected) in console_steps(body)? {
         let script = cmd.replace("./target/release/", &bins);
-        // A path without `./` would run whatever a developer's tree holds
-        // (and nothing in a fresh clone), not the binaries under test.
-        if script.contains("target/release/") {
+        if names_binaries_without_dot(&cmd) {
             return Err(format!("{cmd}: name the binaries as ./target/release/"));
         }
         let mut child = Command::new("sh")
