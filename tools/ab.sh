@@ -15,7 +15,10 @@
 # PLIES (random opening plies, default 4), MARGIN (milliseconds an engine
 # may overrun its clock, default 200; on a machine shared by more busy
 # processes than cores a process can be left without a core for 300 ms
-# and more, and such stalls, not the engines, then decide games on time).
+# and more, and such stalls, not the engines, then decide games on time),
+# OPENINGS (the referee's --openings words, e.g. "suite=default
+# order=random": the game's balanced suite instead of random plies; PLIES
+# then defaults to 0).
 # Prints the referee's final summary; the records stay in the state file.
 set -euo pipefail
 new=${1:?usage: tools/ab.sh NEW BASE GAME [ROUNDS] [TC]}
@@ -27,13 +30,18 @@ sprt=${SPRT:-elo0=0 elo1=5}
 ref=${REFEREE:-target/release/koma-referee}
 dir=${STATE_DIR:-/tmp/koma-ab}
 mkdir -p "$dir"
-state="$dir/$(basename "$new")-vs-$(basename "$base")-$game-${tc//[^a-z0-9.]/_}${TAG:+-$TAG}.state"
+state="$dir/$(basename "$new")-vs-$(basename "$base")-$game-${tc//[^a-z0-9.]/_}${OPENINGS:+-suite}${TAG:+-$TAG}.state"
 args=(--variant "$game"
     --engine cmd="$new" name=new ${NEW_OPTS:-}
     --engine cmd="$base" name=base ${BASE_OPTS:-}
-    --each $tc --games 2 --rounds "$rounds" --random-plies "${PLIES:-4}" --max-plies 400
+    --each $tc --games 2 --rounds "$rounds" --max-plies 400
     --concurrency "${CONCURRENCY:-2}" --seed "${SEED:-1}" --timemargin "${MARGIN:-200}"
     --rating-interval 50 --recover --state "$state")
+if [ -n "${OPENINGS:-}" ]; then
+    args+=(--openings $OPENINGS --random-plies "${PLIES:-0}")
+else
+    args+=(--random-plies "${PLIES:-4}")
+fi
 [ "$sprt" != off ] && args+=(--sprt $sprt)
 echo "state: $state" >&2
 "$ref" "${args[@]}"
