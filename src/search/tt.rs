@@ -8,6 +8,9 @@
 //! move is used only if it matches one of the position's legal moves.
 
 use super::Score;
+use std::alloc::Layout;
+use std::ops::Deref;
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -37,8 +40,77 @@ struct Entry {
 #[repr(C, align(64))]
 struct Bucket([Entry; 4]);
 
+/// Huge pages are asked for tables of at least this many bytes, aligned
+/// to it.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// The table's memory: zeroed buckets, aligned to `HUGE_PAGE` when the
+/// table is that large, with the kernel asked for huge pages there. The
+/// search reads the table at random: with small pages nearly every probe
+/// would also miss the processor's cache of address translations.
+struct Buckets {
+    ptr: NonNull<Bucket>,
+    len: usize,
+    layout: Layout,
+}
+
+// SAFETY: `Buckets` owns its memory, used only as `[Bucket]`, and `Bucket`
+// (atomics) is `Send` and `Sync`.
+unsafe impl Send for Buckets {}
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    /// `len` empty buckets (at least one), or `None` when the memory cannot
+    /// be had.
+    fn new(len: usize) -> Option<Buckets> {
+        let len = len.max(1);
+        let bytes = len.checked_mul(std::mem::size_of::<Bucket>())?;
+        let align = if bytes >= HUGE_PAGE {
+            HUGE_PAGE
+        } else {
+            std::mem::align_of::<Bucket>()
+        };
+        let layout = Layout::from_size_align(bytes, align).ok()?;
+        // SAFETY: the layout's size is not zero.
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let ptr = NonNull::new(raw.cast::<Bucket>())?;
+        #[cfg(target_os = "linux")]
+        if align == HUGE_PAGE {
+            // SAFETY: advice on the allocation just made, before its pages
+            // are touched; refused advice changes nothing.
+            unsafe {
+                libc::madvise(raw.cast(), bytes, libc::MADV_HUGEPAGE);
+            }
+        }
+        // SAFETY: `raw` holds `bytes` writable bytes, and all zero bits
+        // are an empty bucket (atomics holding 0).
+        unsafe { std::ptr::write_bytes(raw, 0, bytes) };
+        Some(Buckets { ptr, len, layout })
+    }
+}
+
+impl Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` holds `len` initialised buckets for `self`'s life.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
+    }
+}
+
+/// The memory of a table could not be had.
+#[derive(Debug)]
+pub struct NoMemory;
+
 pub struct Tt {
-    buckets: Box<[Bucket]>,
+    buckets: Buckets,
     mask: u64,
     generation: AtomicU8,
 }
@@ -103,23 +175,16 @@ fn occupant(e: &Entry) -> Option<(i32, u8)> {
 impl Tt {
     /// A table of about `mb` megabytes (at least one bucket).
     pub fn new(mb: usize) -> Tt {
-        let buckets = Self::buckets(mb);
-        Tt {
-            buckets: (0..buckets).map(|_| Bucket::default()).collect(),
-            mask: buckets as u64 - 1,
-            generation: AtomicU8::new(0),
-        }
+        Self::try_new(mb)
+            .unwrap_or_else(|NoMemory| std::alloc::handle_alloc_error(Layout::new::<Bucket>()))
     }
 
     /// `new`, or an error instead of aborting when the memory cannot be
     /// had (the `Hash` option comes from outside).
-    pub fn try_new(mb: usize) -> Result<Tt, std::collections::TryReserveError> {
+    pub fn try_new(mb: usize) -> Result<Tt, NoMemory> {
         let buckets = Self::buckets(mb);
-        let mut table = Vec::new();
-        table.try_reserve_exact(buckets)?;
-        table.resize_with(buckets, Bucket::default);
         Ok(Tt {
-            buckets: table.into_boxed_slice(),
+            buckets: Buckets::new(buckets).ok_or(NoMemory)?,
             mask: buckets as u64 - 1,
             generation: AtomicU8::new(0),
         })
@@ -304,6 +369,23 @@ mod tests {
         for i in [0, 2, 3, 4] {
             assert!(tt.probe(key(i)).is_some(), "{i}");
         }
+    }
+
+    #[test]
+    fn a_new_table_is_empty_and_large_ones_start_on_a_huge_page() {
+        for mb in [1, 2, 16] {
+            let tt = Tt::new(mb);
+            assert_eq!(tt.buckets.len() * 64, mb << 20);
+            assert!(
+                tt.buckets
+                    .iter()
+                    .flat_map(|b| &b.0)
+                    .all(|e| occupant(e).is_none())
+            );
+            let start = tt.buckets.as_ptr() as usize;
+            assert_eq!(start % if mb >= 2 { HUGE_PAGE } else { 64 }, 0, "{mb} MB");
+        }
+        assert!(Tt::try_new(usize::MAX >> 20).is_err());
     }
 
     #[test]
