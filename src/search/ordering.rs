@@ -147,12 +147,38 @@ pub fn score_moves<G: Game>(
 /// Moves the best-scored move from `i..` to `i` (with its score and flag).
 pub fn pick<M: Copy>(moves: &mut [M], scores: &mut [i32], tactical: &mut [bool], i: usize) {
     let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
+    // The best score kept in hand, the slice bounded once: this loop runs
+    // for every move searched, over every move not yet tried.
+    if let (Some(&first), Some(rest)) = (scores.get(i), scores.get(i + 1..moves.len())) {
+        let mut best_score = first;
+        for (j, &s) in rest.iter().enumerate() {
+            if s > best_score {
+                best = i + 1 + j;
+                best_score = s;
+            }
         }
     }
     moves.swap(i, best);
     scores.swap(i, best);
     tactical.swap(i, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick;
+
+    /// Picking move by move gives the moves best score first, the earlier
+    /// of equal scores first, each move keeping its score and flag.
+    #[test]
+    fn pick_brings_the_first_of_the_best_remaining_scores_forward() {
+        let mut moves = ['a', 'b', 'c', 'd', 'e', 'f'];
+        let mut scores = [5, 9, -3, 9, 5, 0];
+        let mut tactical = [false, true, false, false, true, false];
+        for i in 0..moves.len() {
+            pick(&mut moves, &mut scores, &mut tactical, i);
+        }
+        assert_eq!(moves, ['b', 'd', 'a', 'e', 'f', 'c']);
+        assert_eq!(scores, [9, 9, 5, 5, 0, -3]);
+        assert_eq!(tactical, [true, false, false, true, false, false]);
+    }
 }

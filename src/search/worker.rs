@@ -756,7 +756,11 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             move_count += 1;
             let quiet = !tactical[i];
-            let gives_check = G::CHECKS && pos.gives_check(m);
+            // Asked only where a decision reads it (quiet moves past the
+            // first), and at most once: the test costs a board update.
+            let mut gives_check_memo = None;
+            let mut gives_check =
+                || *gives_check_memo.get_or_insert_with(|| G::CHECKS && pos.gives_check(m));
             let hist = if quiet {
                 if scores[i] >= ordering::KILLER {
                     ordering::quiet_history(pos, m, &node, &self.heur)
@@ -772,7 +776,7 @@ impl<'a, G: Game> Worker<'a, G> {
             // with a non-losing move in hand, late quiet moves, quiet moves
             // with a bad history and quiet moves that cannot lift a score
             // far below alpha are skipped. Moves attacking the King stay.
-            if !pv_node && !check && best > -MATE_BOUND && quiet && !gives_check {
+            if !pv_node && !check && best > -MATE_BOUND && quiet && !gives_check() {
                 if skip_quiets {
                     continue;
                 }
@@ -862,11 +866,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 )
             } else {
                 let mut r = 0;
-                let checks = gives_check || check;
                 if depth >= 2
                     && quiet
                     && move_count >= if pv_node { 4 } else { 2 }
-                    && (tuning.reduce_checks || !checks)
+                    && (tuning.reduce_checks || !(check || gives_check()))
                     // With a mate in hand, only a quicker mate raises
                     // alpha, and a reduced search is too short to show one.
                     && !is_mate(alpha)
@@ -881,7 +884,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     if scores[i] >= ordering::KILLER {
                         r -= 1;
                     }
-                    if checks {
+                    if check || gives_check() {
                         r -= 1;
                     }
                     r -= hist / 12_000;
