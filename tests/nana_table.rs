@@ -9,8 +9,11 @@ use common::{Koma, converse};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// A file under Cargo's scratch directory for tests, named for the test
+/// alone: a run overwrites the last run's files instead of leaving more
+/// behind in the system's temporary directory.
 fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("koma-{}-{name}", std::process::id()));
+    let p = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("nana-table-{name}"));
     std::fs::write(&p, bytes).expect("temp file");
     p
 }

@@ -565,7 +565,7 @@ fn one_record_file_under_two_names_gets_each_record_once() {
 
 #[test]
 fn rust_log_debug_shows_every_engine_line_with_its_time_on_stderr_only() {
-    let (_dir, token) = scratch("rust-log");
+    let (dir, token) = scratch("rust-log");
     let a = args(&format!(
         "--engine cmd={KOMA} name=a --engine cmd={KOMA} name=b --games 1 --max-plies 6 \
          --each depth=1"
@@ -582,4 +582,5 @@ fn rust_log_debug_shows_every_engine_line_with_its_time_on_stderr_only() {
     }
     assert!(!r.stdout.contains("bestmove"), "{}", r.stdout);
     assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
 }

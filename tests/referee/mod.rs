@@ -19,7 +19,10 @@ pub const TOKEN_VAR: &str = "KOMA_REFEREE_TEST_TOKEN";
 /// A fresh directory and a token unique to this test.
 pub fn scratch(name: &str) -> (PathBuf, String) {
     let token = format!("{name}-{}", std::process::id());
-    let dir = std::env::temp_dir().join(format!("koma-referee-test-{token}"));
+    // Under Cargo's scratch directory and without the process id, so that
+    // a test that fails (or does not clean up) leaves one directory there,
+    // not one more per run in the system's temporary directory.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("referee-test-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     (dir, token)
