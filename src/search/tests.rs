@@ -2,18 +2,24 @@
 //! against a plain minimax), legal moves always, fixed-depth determinism.
 
 use super::*;
-use crate::core::{End, Outcome};
+use crate::core::{Color, End, Outcome};
 use crate::games::conformance::Lcg;
 use crate::games::{GameId, GameVisitor};
+
+/// The score of a finished game for `side`, `ply` plies from the root:
+/// the references below score ends alike.
+fn end_score(e: End, side: Color, ply: i32) -> Score {
+    match e.outcome {
+        Outcome::Win(c) if c == side => MATE - ply,
+        Outcome::Win(_) => -(MATE - ply),
+        Outcome::Draw => 0,
+    }
+}
 
 /// Plain minimax to `depth` plies: exact mate scores within the horizon,
 /// 0 elsewhere. Repetition cannot matter within three plies.
 fn minimax<G: Game>(pos: &G, depth: u32, ply: i32) -> Score {
-    let end_score = |e: End| match e.outcome {
-        Outcome::Win(c) if c == pos.side_to_move() => MATE - ply,
-        Outcome::Win(_) => -(MATE - ply),
-        Outcome::Draw => 0,
-    };
+    let end_score = |e: End| end_score(e, pos.side_to_move(), ply);
     if let Some(e) = pos.terminal() {
         return end_score(e);
     }
@@ -262,12 +268,7 @@ fn ends_alphabeta<G: Game>(
     beta: Score,
     path: &mut Vec<u64>,
 ) -> Score {
-    let side = pos.side_to_move();
-    let end_score = |e: End| match e.outcome {
-        Outcome::Win(c) if c == side => MATE - ply,
-        Outcome::Win(_) => -(MATE - ply),
-        Outcome::Draw => 0,
-    };
+    let end_score = |e: End| end_score(e, pos.side_to_move(), ply);
     if let Some(e) = pos.terminal() {
         return end_score(e);
     }
