@@ -29,6 +29,7 @@ fn koma_plays_koma_on_every_game_at_a_short_time_control() {
         assert!(r.status.success(), "{game}: {}\n{}", r.stdout, r.stderr);
         assert!(r.stdout.contains("Finished game 1 ("), "{}", r.stdout);
         assert!(r.stdout.contains("Results of a vs b"), "{}", r.stdout);
+        assert_eq!(endings_total(&r.stdout), 2, "{}", r.stdout);
         assert!(r.stderr.is_empty(), "{game}: {}", r.stderr);
         let recs = records(&pgn);
         assert_eq!(recs.len(), 2);
@@ -188,7 +189,25 @@ fn shards_merge_into_one_report() {
     assert!(r.stdout.contains("6 games from 2 file(s)"), "{}", r.stdout);
     assert!(r.stdout.contains("Games: 6,"), "{}", r.stdout);
     assert!(r.stdout.contains("Ptnml(0-2): ["), "{}", r.stdout);
+    assert_eq!(endings_total(&r.stdout), 6, "{}", r.stdout);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The games counted by the last `Endings:` line in `out` (each item ends
+/// with its count).
+fn endings_total(out: &str) -> u64 {
+    let line = out
+        .lines()
+        .rev()
+        .find_map(|l| l.strip_prefix("Endings: "))
+        .unwrap_or_else(|| panic!("no Endings line in\n{out}"));
+    line.split(", ")
+        .map(|item| {
+            let n = item.rsplit(' ').next().unwrap_or_default();
+            n.parse::<u64>()
+                .unwrap_or_else(|_| panic!("{item:?} ends in no count"))
+        })
+        .sum()
 }
 
 #[test]

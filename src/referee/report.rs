@@ -6,6 +6,7 @@
 use super::records::tags;
 use super::sprt::{Decision, Sprt};
 use super::stats::{self, Tally};
+use crate::client::reason::Reason;
 use crate::core::{Color, Outcome};
 use crate::protocol::record::{Record, tag_number};
 use std::collections::BTreeMap;
@@ -19,6 +20,9 @@ pub struct ResultRow {
     pub first: String,
     pub second: String,
     pub outcome: Outcome,
+    /// Why the game ended; `None` for a record without a `Termination`
+    /// tag the referee knows.
+    pub reason: Option<Reason>,
 }
 
 /// The row of a record, if it has the tags and a decided result.
@@ -29,7 +33,13 @@ pub fn row_of(r: &Record) -> Option<ResultRow> {
         first: r.tag(tags::FIRST)?.to_string(),
         second: r.tag(tags::SECOND)?.to_string(),
         outcome: r.result.parse().ok()?,
+        reason: r.tag(tags::TERMINATION).and_then(Reason::from_message),
     })
+}
+
+/// Whether `r` is a game between `a` and `b`, in either colour.
+fn meets(r: &ResultRow, a: &str, b: &str) -> bool {
+    (r.first == a && r.second == b) || (r.first == b && r.second == a)
 }
 
 /// Score of `who` in a game, in half points.
@@ -50,11 +60,7 @@ fn halves(row: &ResultRow, who: &str) -> u8 {
 pub fn tally(rows: &[ResultRow], a: &str, b: &str) -> Tally {
     let mut t = Tally::default();
     let mut pairs: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
-    for r in rows {
-        let meets = (r.first == a && r.second == b) || (r.first == b && r.second == a);
-        if !meets {
-            continue;
-        }
+    for r in rows.iter().filter(|r| meets(r, a, b)) {
         let h = halves(r, a);
         match h {
             2 => t.wins += 1,
@@ -141,6 +147,9 @@ pub fn encounter(
         b5[4],
         ratio(t.penta.wl, t.penta.dd)
     );
+    if let Some(line) = endings(rows, a, b) {
+        s.push_str(&line);
+    }
     if let Some(sp) = sprt {
         let llr = sp.llr(&t);
         let verdict = match sp.decision(llr) {
@@ -155,6 +164,28 @@ pub fn encounter(
         );
     }
     s
+}
+
+/// How the games between `a` and `b` ended, most common first, in the
+/// sentences of the game lines: `Endings: draw by repetition 116, new wins
+/// by King captured 22, base loses on time 1`. Time losses and
+/// repetitions decide how far a result can be trusted, and the score
+/// lines cannot show them. `None` when no record says why it ended.
+fn endings(rows: &[ResultRow], a: &str, b: &str) -> Option<String> {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for r in rows.iter().filter(|r| meets(r, a, b)) {
+        if let Some(reason) = r.reason {
+            let sentence = reason.sentence(r.outcome, [&r.first, &r.second]);
+            *counts.entry(sentence).or_default() += 1;
+        }
+    }
+    let mut by_count: Vec<(String, u64)> = counts.into_iter().collect();
+    if by_count.is_empty() {
+        return None;
+    }
+    by_count.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
+    let words: Vec<String> = by_count.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    Some(format!("Endings: {}\n", words.join(", ")))
 }
 
 /// `a/b` to two decimals, or `a to 0` where it has no value: a summary
@@ -301,6 +332,14 @@ mod tests {
             first: first.into(),
             second: second.into(),
             outcome: res.parse().unwrap(),
+            reason: None,
+        }
+    }
+
+    fn ended(reason: Reason, r: ResultRow) -> ResultRow {
+        ResultRow {
+            reason: Some(reason),
+            ..r
         }
     }
 
@@ -392,6 +431,38 @@ mod tests {
             }
             assert!(s.contains(words), "{results:?}: {words:?} in\n{s}");
         }
+    }
+
+    #[test]
+    fn endings_count_each_way_the_games_ended_most_common_first() {
+        use crate::core::EndReason;
+        let rep = Reason::Rules(EndReason::Repetition);
+        let rows = [
+            ended(rep, row(1, Some(1), "A", "B", "1/2-1/2")),
+            ended(rep, row(2, Some(1), "B", "A", "1/2-1/2")),
+            // A wins once as first, once as second: one count.
+            ended(
+                Reason::Rules(EndReason::KingCaptured),
+                row(3, Some(2), "A", "B", "1-0"),
+            ),
+            ended(
+                Reason::Rules(EndReason::KingCaptured),
+                row(4, Some(2), "B", "A", "0-1"),
+            ),
+            ended(Reason::TimeForfeit, row(5, Some(3), "A", "B", "0-1")),
+            // No Termination tag: counted in the score, not in the endings.
+            row(6, Some(3), "B", "A", "1-0"),
+        ];
+        let s = summary(&rows, &["A".into(), "B".into()], "x", None);
+        assert!(
+            s.contains(
+                "Endings: A wins by King captured 2, draw by repetition 2, A loses on time 1\n"
+            ),
+            "{s}"
+        );
+        let untagged = [row(1, None, "A", "B", "1-0")];
+        let s = summary(&untagged, &["A".into(), "B".into()], "x", None);
+        assert!(!s.contains("Endings"), "{s}");
     }
 
     #[test]

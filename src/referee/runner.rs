@@ -527,6 +527,7 @@ impl<G: Game> Ctx<'_, G> {
             first: names[0].to_string(),
             second: names[1].to_string(),
             outcome: e.outcome,
+            reason: Some(e.reason),
         });
         res.games_now += 1;
         res.engine_moves += u64::from(end.engine_moves);
