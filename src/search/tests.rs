@@ -362,3 +362,62 @@ fn negaeri_null_move_hides_no_win_or_loss_four_or_five_plies_away() {
         assert_eq!(run(&pos, &Limits::depth(7)).score, exact, "{text}");
     }
 }
+
+/// The score a depth-1 search with every root move as a line gives the
+/// move written `last`, played after `before` from the game's start.
+fn score_of_last<G: Game>(before: &[&str], last: &str) -> Score {
+    let mut line = crate::core::GameLine::<G>::new(&G::Rules::default());
+    for text in before {
+        let pos = line.current();
+        let mut moves = G::MoveList::default();
+        pos.generate(&mut moves);
+        let m = *moves
+            .iter()
+            .find(|&&m| pos.move_text(m).to_string() == *text)
+            .unwrap_or_else(|| panic!("{}: no move {text}", G::NAME));
+        line.play(m);
+    }
+    let root = line.current().clone();
+    let mut moves = G::MoveList::default();
+    root.generate(&mut moves);
+    let tt = Tt::new(4);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let limits = Limits::depth(1);
+    let ctx = Context {
+        tt: &tt,
+        stop: &stop,
+        limits: &limits,
+        settings: Settings {
+            multipv: moves.len(),
+            ..Settings::default()
+        },
+    };
+    let mut found = None;
+    search(&root, line.history(), &ctx, |r| {
+        if r.pv
+            .first()
+            .is_some_and(|&m| root.move_text(m).to_string() == last)
+        {
+            found = Some(r.score);
+        }
+    });
+    found.unwrap_or_else(|| panic!("{}: no line starts with {last}", G::NAME))
+}
+
+/// A move back into a position the game has passed is scored as the draw
+/// the repetition rule makes of it, less the game's contempt: the side the
+/// search is for plays on rather than repeat, in Kani Nari Ebi and Hasami
+/// (where a draw is most of what an equal game ends in). Not 0, and not the
+/// contempt the other way round.
+#[test]
+fn a_move_that_repeats_a_position_costs_the_side_to_move_the_contempt() {
+    use crate::games::hasami::Hasami;
+    use crate::games::kaninariebi::KaniNariEbi;
+    let kani = score_of_last::<KaniNariEbi>(&["a1b1", "e1d1", "b1a1"], "d1e1");
+    assert_eq!(kani, -KaniNariEbi::TUNING.contempt);
+    // A zero contempt could not tell a wrong sign from a right one.
+    const { assert!(KaniNariEbi::TUNING.contempt > 0) };
+    let hasami = score_of_last::<Hasami>(&["a1a2", "a9a8", "a2a1"], "a8a9");
+    assert_eq!(hasami, -Hasami::TUNING.contempt);
+    const { assert!(Hasami::TUNING.contempt > 0) };
+}

@@ -312,9 +312,13 @@ impl Game for KaniNariEbi {
     /// and whether a Bond follows.
     const CONT_KEYS: usize = 4 * board::SQUARES;
     const CHECKS: bool = true;
-    /// ProbCut at two hundred centipawns, about one capture.
+    /// ProbCut at two hundred centipawns, about one capture. Contempt 5:
+    /// equal play ends in repetition here, and a small price on it makes
+    /// the search take a level alternative instead (a larger one gives
+    /// away too much against an equal opponent).
     const TUNING: crate::core::Tuning = crate::core::Tuning {
         probcut_margin: 200,
+        contempt: 5,
         ..crate::core::Tuning::DEFAULT
     };
 
