@@ -18,6 +18,7 @@ pub mod skill;
 #[cfg(test)]
 mod tests;
 pub mod tt;
+mod vote;
 mod worker;
 
 pub use limits::Limits;
@@ -106,22 +107,54 @@ pub fn search<G: Game>(
             pv: vec![],
         };
     }
-    let result = std::thread::scope(|scope| {
-        for id in 1..threads {
-            let nodes = &nodes;
-            let helpers_stop = &helpers_stop;
-            scope.spawn(move || {
-                let mut w = Worker::<G>::new(root, history, ctx, nodes, helpers_stop, id);
-                w.iterate(&mut |_| {});
-            });
-        }
+    let (answer, helpers) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads)
+            .map(|id| {
+                let nodes = &nodes;
+                let helpers_stop = &helpers_stop;
+                scope.spawn(move || {
+                    let mut w = Worker::<G>::new(root, history, ctx, nodes, helpers_stop, id);
+                    w.iterate(&mut |_| {})
+                })
+            })
+            .collect();
         let out = main.iterate(&mut on_report);
         helpers_stop.store(true, Ordering::Release);
-        out
+        // A helper that panicked gives no answer; the main thread's stands.
+        let helpers: Vec<_> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        (out, helpers)
     });
+    let result = if helpers.is_empty() || !votes(ctx) {
+        answer
+    } else {
+        let mut answers = vec![answer];
+        answers.extend(helpers);
+        let chosen = vote::vote(&answers);
+        let result = answers.swap_remove(chosen);
+        if chosen != 0 {
+            // The last info line tells the line that is played.
+            on_report(&Report {
+                depth: result.depth,
+                seldepth: result.depth,
+                multipv: 1,
+                score: result.score,
+                nodes: nodes.load(Ordering::Relaxed),
+                elapsed: ctx.limits.elapsed(),
+                hashfull: ctx.tt.hashfull(),
+                pv: result.pv.clone(),
+            });
+        }
+        result
+    };
     let mut out = skill::choose(result, &main, &ctx.settings);
     out.nodes = nodes.load(Ordering::Relaxed);
     out
+}
+
+/// Whether the threads vote on the answer: not where the answer must be
+/// the main thread's own (several lines, a weaker level, a fixed depth).
+fn votes(ctx: &Context) -> bool {
+    ctx.settings.multipv == 1 && ctx.settings.skill == Skill::Hard && ctx.limits.depth.is_none()
 }
 
 /// The moves of a PV as the positions they are played in (for text).

@@ -177,6 +177,58 @@ fn a_search_always_returns_a_legal_move_while_moves_exist() {
     }
 }
 
+struct TwoThreads;
+
+impl GameVisitor for TwoThreads {
+    type Output = usize;
+    /// Mates in one checked.
+    fn visit<G: Game>(self) -> usize {
+        let mut mates = 0;
+        for (i, pos) in near_ends::<G>(60, 23).iter().enumerate() {
+            let tt = Tt::new(4);
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let mut limits = Limits::infinite();
+            limits.nodes = Some(2_000 + (i as u64 * 997) % 20_000);
+            let ctx = Context {
+                tt: &tt,
+                stop: &stop,
+                limits: &limits,
+                settings: Settings {
+                    threads: 2 + i % 2,
+                    ..Settings::default()
+                },
+            };
+            let mut last = None;
+            let history = crate::core::History::starting_at(pos);
+            let r = search(pos, &history, &ctx, |rep| last = Some(rep.pv[0]));
+            let best = r.best.expect("a move while moves exist");
+            let mut moves = G::MoveList::default();
+            pos.generate(&mut moves);
+            assert!(moves.contains(&best), "{}: {}", G::NAME, pos.to_text());
+            assert_eq!(
+                last,
+                Some(best),
+                "{}: the last info line tells the move",
+                G::NAME
+            );
+            if minimax(pos, 1, 0) == MATE - 1 {
+                assert_eq!(r.score, MATE - 1, "{}: {}", G::NAME, pos.to_text());
+                assert_eq!(-minimax(&pos.play(best), 0, 1), MATE - 1, "{}", G::NAME);
+                mates += 1;
+            }
+        }
+        mates
+    }
+}
+
+/// With helper threads the answer may be a helper's (the vote): it is
+/// legal, the last info line names it, and a mate in one is still played.
+#[test]
+fn several_threads_play_a_legal_move_and_a_mate_in_one() {
+    let mates: usize = GameId::ALL.iter().map(|g| g.visit(TwoThreads)).sum();
+    assert!(mates > 0, "mates in one were sampled");
+}
+
 struct Twice;
 
 impl GameVisitor for Twice {

@@ -1,8 +1,8 @@
 //! One search thread: iterative deepening with aspiration windows over a
-//! principal variation search. The main thread (id 0) reports and decides;
-//! helper threads (Lazy SMP) search the same tree through the shared
-//! transposition table, half of them one ply deeper, and are stopped by
-//! the main thread.
+//! principal variation search. The main thread (id 0) reports and decides
+//! when to stop; helper threads (Lazy SMP) search the same tree through the
+//! shared transposition table, half of them one ply deeper, are stopped by
+//! the main thread, and vote on the answer with it (`vote`).
 
 use super::ordering::{self, Heuristics, NO_CONT};
 use super::path::Path;
