@@ -1110,7 +1110,10 @@ fn a_live_analysis_shows_several_lines_and_restarts_on_a_new_position() {
     let mut firsts = Vec::new();
     for (k, l) in lines.iter().enumerate() {
         assert_eq!(l["multipv"], k as u64 + 1, "{st}");
-        assert!(l["score"]["cp"].is_i64() || l["score"]["mate"].is_i64(), "{l}");
+        assert!(
+            l["score"]["cp"].is_i64() || l["score"]["mate"].is_i64(),
+            "{l}"
+        );
         let first = l["pv"][0].as_str().unwrap().to_string();
         assert!(legal.contains(&first), "{first} is legal");
         firsts.push(first);
@@ -1118,7 +1121,10 @@ fn a_live_analysis_shows_several_lines_and_restarts_on_a_new_position() {
     }
     firsts.dedup();
     assert_eq!(firsts.len(), 3, "three different first moves: {firsts:?}");
-    assert!(st["updates"].as_u64().unwrap() >= 2, "the lines updated: {st}");
+    assert!(
+        st["updates"].as_u64().unwrap() >= 2,
+        "the lines updated: {st}"
+    );
     assert!(st["infoLines"].as_u64().unwrap() >= st["updates"].as_u64().unwrap());
     let pid = st["pid"].as_u64().unwrap();
     assert!(alive(pid));
@@ -1160,18 +1166,34 @@ fn analyses_refuse_bad_requests_and_are_bounded() {
         assert_eq!(r.status, status, "{body}: {}", r.body);
         assert!(r.error().contains(words), "{body}: {}", r.error());
     };
-    refused(json!({ "game": "hasami", "lines": 0 }), 400, "lines: expected 1 to 5");
-    refused(json!({ "game": "hasami", "lines": 6 }), 400, "lines: expected 1 to 5");
+    refused(
+        json!({ "game": "hasami", "lines": 0 }),
+        400,
+        "lines: expected 1 to 5",
+    );
+    refused(
+        json!({ "game": "hasami", "lines": 6 }),
+        400,
+        "lines: expected 1 to 5",
+    );
     refused(json!({ "game": "hasami", "depth": 0 }), 400, "depth");
     refused(json!({ "game": "chess" }), 400, "unknown game");
     refused(json!({ "game": "hasami", "moves": ["a1a9"] }), 422, "a1a9");
-    refused(json!({ "game": "hasami", "colour": 1 }), 400, "unknown field");
+    refused(
+        json!({ "game": "hasami", "colour": 1 }),
+        400,
+        "unknown field",
+    );
     refused(
         json!({ "game": "nana", "moves": line("nana") }),
         409,
         "nothing to analyse",
     );
-    refused(json!({ "game": "nana", "start": "xyz" }), 400, "bad start position");
+    refused(
+        json!({ "game": "nana", "start": "xyz" }),
+        400,
+        "bad start position",
+    );
     for path in ["/api/analyses/77", "/api/analyses/x"] {
         assert_eq!(get(a, path).status, 404);
     }
@@ -1191,7 +1213,11 @@ fn analyses_refuse_bad_requests_and_are_bounded() {
     assert_eq!(r.status, 403);
     // At most MAX_ANALYSES engines: the next is refused until one closes.
     let ids: Vec<u64> = (0..board::MAX_ANALYSES)
-        .map(|_| ok(post(a, "/api/analyses", json!({ "game": "hasami" })))["id"].as_u64().unwrap())
+        .map(|_| {
+            ok(post(a, "/api/analyses", json!({ "game": "hasami" })))["id"]
+                .as_u64()
+                .unwrap()
+        })
         .collect();
     let r = post(a, "/api/analyses", json!({ "game": "hasami" }));
     assert_eq!(r.status, 503, "{}", r.body);
@@ -1202,9 +1228,17 @@ fn analyses_refuse_bad_requests_and_are_bounded() {
     let r = post(a, &format!("/api/tables/{t}/review"), json!({ "depth": 1 }));
     assert_eq!(r.status, 503, "{}", r.body);
     // A position change is checked like a new analysis.
-    let r = post(a, &format!("/api/analyses/{}/position", ids[0]), json!({ "lines": 9 }));
+    let r = post(
+        a,
+        &format!("/api/analyses/{}/position", ids[0]),
+        json!({ "lines": 9 }),
+    );
     assert_eq!(r.status, 400);
-    ok(post(a, &format!("/api/analyses/{}/close", ids[0]), json!({})));
+    ok(post(
+        a,
+        &format!("/api/analyses/{}/close", ids[0]),
+        json!({}),
+    ));
     // The slot is given back when the engine has quit.
     let end = Instant::now() + Duration::from_secs(20);
     loop {
@@ -1223,7 +1257,11 @@ fn an_analysis_whose_page_went_away_is_closed_with_its_engine() {
     c.analysis_idle = Duration::from_secs(1);
     let s = start(c);
     let a = s.addr;
-    let id = ok(post(a, "/api/analyses", json!({ "game": "negaeri", "lines": 2 })))["id"]
+    let id = ok(post(
+        a,
+        "/api/analyses",
+        json!({ "game": "negaeri", "lines": 2 }),
+    ))["id"]
         .as_u64()
         .unwrap();
     let st = wait_live(a, id, Duration::from_secs(30), |st| st["pid"].is_u64());
@@ -1245,7 +1283,10 @@ fn a_silent_or_failing_engine_ends_the_analysis_with_the_reason() {
     let a = s.addr;
     let cases = [
         (format!("{MOCK} {KOMA} hang 1"), "stopped answering"),
-        (format!("{MOCK} {KOMA} mute-start"), "did not start: no uciok within 1500 ms"),
+        (
+            format!("{MOCK} {KOMA} mute-start"),
+            "did not start: no uciok within 1500 ms",
+        ),
         ("/nonexistent/engine".to_string(), "did not start"),
         (format!("{MOCK} {KOMA} crash-mid 1"), "the engine ended"),
     ];
@@ -1260,7 +1301,11 @@ fn a_silent_or_failing_engine_ends_the_analysis_with_the_reason() {
         let st = wait_live(a, id, Duration::from_secs(30), |st| st["state"] == "failed");
         let detail = st["detail"].as_str().unwrap();
         assert!(detail.contains(words), "{command}: {detail}");
-        let r = post(a, &format!("/api/analyses/{id}/position"), json!({ "moves": ["a1a2"] }));
+        let r = post(
+            a,
+            &format!("/api/analyses/{id}/position"),
+            json!({ "moves": ["a1a2"] }),
+        );
         assert_eq!(r.status, 409, "a failed analysis takes no new position");
         ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
     }
@@ -1286,8 +1331,15 @@ fn a_game_review_scores_every_position_marks_the_blunder_and_is_saved_in_the_rec
         let r = post(a, &format!("/api/tables/{t}/review"), bad.clone());
         assert_eq!(r.status, 400, "{bad}: {}", r.body);
     }
-    assert_eq!(post(a, "/api/tables/999/review", json!({ "depth": 3 })).status, 404);
-    let st = ok(post(a, &format!("/api/tables/{t}/review"), json!({ "depth": 3 })));
+    assert_eq!(
+        post(a, "/api/tables/999/review", json!({ "depth": 3 })).status,
+        404
+    );
+    let st = ok(post(
+        a,
+        &format!("/api/tables/{t}/review"),
+        json!({ "depth": 3 }),
+    ));
     assert_eq!(st["analysis"]["total"], moves.len() + 1);
     let st = wait(a, t, Duration::from_secs(120), |st| {
         st["analysis"]["running"] == false
@@ -1297,7 +1349,11 @@ fn a_game_review_scores_every_position_marks_the_blunder_and_is_saved_in_the_rec
     assert_eq!(an["done"], moves.len() + 1);
     let points = an["points"].as_array().unwrap();
     assert_eq!(points.len(), moves.len() + 1);
-    assert_eq!(points[moves.len()]["eval"]["end"], 1, "the first player won: {an}");
+    assert_eq!(
+        points[moves.len()]["eval"]["end"],
+        1,
+        "the first player won: {an}"
+    );
     for p in &points[..moves.len()] {
         assert!(p["best"].is_string() && !p["eval"].is_null(), "{p}");
     }
@@ -1336,14 +1392,23 @@ fn a_game_review_scores_every_position_marks_the_blunder_and_is_saved_in_the_rec
     let broken = rec.body.replace(r.tag("Analysis").unwrap(), "+1 a1a2");
     let (_, st3) = new_table(a, json!({ "review": { "text": broken } }));
     assert!(st3["analysis"].is_null());
-    assert!(st3["notes"].to_string().contains("Analysis tag has 1 points"), "{}", st3["notes"]);
+    assert!(
+        st3["notes"]
+            .to_string()
+            .contains("Analysis tag has 1 points"),
+        "{}",
+        st3["notes"]
+    );
 }
 
 #[test]
 fn a_review_can_be_stopped_and_runs_once_at_a_time() {
     let s = server();
     let a = s.addr;
-    let (t, _) = new_table(a, json!({ "game": "negaeri", "players": [human(), human()] }));
+    let (t, _) = new_table(
+        a,
+        json!({ "game": "negaeri", "players": [human(), human()] }),
+    );
     play_line(a, t, &line("negaeri"));
     let path = format!("/api/tables/{t}/review");
     ok(post(a, &path, json!({ "movetime": 2000 })));
@@ -1351,12 +1416,20 @@ fn a_review_can_be_stopped_and_runs_once_at_a_time() {
     assert_eq!(r.status, 409, "{}", r.body);
     assert!(r.error().contains("runs already"));
     ok(post(a, &format!("{path}/stop"), json!({})));
-    let st = wait(a, t, Duration::from_secs(30), |st| st["analysis"]["running"] == false);
+    let st = wait(a, t, Duration::from_secs(30), |st| {
+        st["analysis"]["running"] == false
+    });
     let done = st["analysis"]["done"].as_u64().unwrap();
-    assert!(done < st["analysis"]["total"].as_u64().unwrap(), "stopped early: {}", st["analysis"]);
+    assert!(
+        done < st["analysis"]["total"].as_u64().unwrap(),
+        "stopped early: {}",
+        st["analysis"]
+    );
     // Another review may start now.
     ok(post(a, &path, json!({ "depth": 1 })));
-    wait(a, t, Duration::from_secs(60), |st| st["analysis"]["running"] == false);
+    wait(a, t, Duration::from_secs(60), |st| {
+        st["analysis"]["running"] == false
+    });
 }
 
 #[test]
@@ -1372,9 +1445,8 @@ fn the_editor_positions_are_refused_with_the_engines_reasons() {
         assert!(r.status == 400, "{game} {pos}: {}", r.body);
         let board_says = r.error();
         // Koma's own `position` command gives the same reason.
-        let input = format!(
-            "setoption name UCI_Variant value {game}\nposition fen {pos}\nisready\nquit\n"
-        );
+        let input =
+            format!("setoption name UCI_Variant value {game}\nposition fen {pos}\nisready\nquit\n");
         let out = std::process::Command::new(KOMA)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -1390,7 +1462,10 @@ fn the_editor_positions_are_refused_with_the_engines_reasons() {
             .find(|l| l.starts_with("info string error"))
             .unwrap_or_else(|| panic!("koma refuses {pos}: {out}"));
         let reason = board_says.trim_start_matches("bad start position: ");
-        assert!(engine_says.contains(reason), "board: {board_says}; engine: {engine_says}");
+        assert!(
+            engine_says.contains(reason),
+            "board: {board_says}; engine: {engine_says}"
+        );
     }
     // A legal one is accepted with its board and legal moves.
     let p = ok(post(

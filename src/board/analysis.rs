@@ -238,7 +238,12 @@ impl LiveState {
             nodes: i.nodes,
             nps: i.nps,
             time: i.time,
-            pv: i.pv.iter().take(PV_MOVES).map(MoveText::to_string).collect(),
+            pv: i
+                .pv
+                .iter()
+                .take(PV_MOVES)
+                .map(MoveText::to_string)
+                .collect(),
         });
         self.publish(false);
     }
@@ -414,5 +419,48 @@ fn stop(e: &mut EngineProc, t: &Timeouts) -> Result<(), String> {
                 ));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::parse_reply;
+
+    fn info(line: &str) -> InfoLine {
+        match parse_reply(line) {
+            Ok(Reply::Info(i)) => i,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn lines_are_kept_by_multipv_and_an_engine_without_it_shows_one() {
+        let target = Target {
+            command: "position startpos".into(),
+            side: Color::First,
+            lines: 2,
+            depth: None,
+        };
+        let live = Live::new(
+            1,
+            "e".into(),
+            crate::games::GameId::DEFAULT,
+            Vec::new(),
+            target,
+        );
+        let mut st = live.lock();
+        st.info(1, &info("info depth 3 score cp 12 pv a2d2"));
+        st.info(1, &info("info depth 3 multipv 2 score cp -5 pv a3d3"));
+        st.info(1, &info("info depth 3 multipv 3 score cp -9 pv a4d4"));
+        st.info(1, &info("info string hello"));
+        // A report of an older search is dropped.
+        st.info(0, &info("info depth 9 multipv 1 score cp 99 pv a1a2"));
+        st.publish(true);
+        let v = st.view(&live);
+        assert_eq!(v.lines.len(), 2);
+        assert_eq!(v.lines[0].pv, ["a2d2"]);
+        assert_eq!(v.lines[1].score, Some(ScoreView::Cp(-5)));
+        assert_eq!(v.info_lines, 5);
     }
 }

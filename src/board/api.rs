@@ -35,9 +35,9 @@
 
 use super::analysis::{EngineSetup, Live, MAX_LINES, Target};
 use super::http::{Request, Response};
-use super::review::{self, GameAnalysis, Limit};
 use super::play::new_play;
 use super::records;
+use super::review::{self, GameAnalysis, Limit};
 use super::table::{EndView, EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
@@ -986,7 +986,10 @@ fn start_review(reg: &Registry, req: &Request, id: &str) -> Answer {
         ));
     }
     if st.analysis.as_ref().is_some_and(|a| a.running) {
-        return Err((409, "a review of this game runs already: stop it first".into()));
+        return Err((
+            409,
+            "a review of this game runs already: stop it first".into(),
+        ));
     }
     let slot = reg.take_slot().map_err(|e| (503, e))?;
     let (play, moves) = review::replay_of(st.play.as_ref()).map_err(|e| (500, e))?;

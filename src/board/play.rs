@@ -123,7 +123,9 @@ impl<G: Game> Play for GamePlay<G> {
     }
 
     fn side_at(&self, ply: usize) -> Color {
-        self.line.position(ply.min(self.line.plies())).side_to_move()
+        self.line
+            .position(ply.min(self.line.plies()))
+            .side_to_move()
     }
 
     fn status(&self) -> Option<End> {

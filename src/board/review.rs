@@ -114,7 +114,10 @@ impl Limit {
         match kind {
             "depth" => n.parse().ok().map(Limit::Depth),
             "nodes" => n.parse().ok().map(Limit::Nodes),
-            "movetime" => n.parse().ok().map(|ms| Limit::Movetime(Duration::from_millis(ms))),
+            "movetime" => n
+                .parse()
+                .ok()
+                .map(|ms| Limit::Movetime(Duration::from_millis(ms))),
             _ => None,
         }
     }
@@ -214,7 +217,8 @@ impl GameAnalysis {
     pub fn marks(&self, moves: &[MoveText]) -> Vec<Mark> {
         let mut out = Vec::new();
         for (k, &played) in moves.iter().enumerate() {
-            let (Some(Some(before)), Some(Some(after))) = (self.points.get(k), self.points.get(k + 1))
+            let (Some(Some(before)), Some(Some(after))) =
+                (self.points.get(k), self.points.get(k + 1))
             else {
                 continue;
             };
@@ -306,7 +310,8 @@ impl GameAnalysis {
                 ));
             }
             for (k, e) in entries.iter().enumerate() {
-                let bad = || format!("Analysis tag, point {k}: {e:?} (expected a score and a move)");
+                let bad =
+                    || format!("Analysis tag, point {k}: {e:?} (expected a score and a move)");
                 let (eval, best) = e.split_once(' ').ok_or_else(bad)?;
                 let eval = match eval {
                     "?" => None,
@@ -484,4 +489,64 @@ pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
     engine.quit(Duration::from_millis(300));
     finish(error);
     table.notify();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evals_read_back_as_written_and_clamp_at_the_edge() {
+        for e in [
+            Eval::Cp(35),
+            Eval::Cp(-120),
+            Eval::Cp(0),
+            Eval::Mate(3),
+            Eval::Mate(-2),
+            Eval::End(1),
+            Eval::End(-1),
+            Eval::End(0),
+        ] {
+            assert_eq!(Eval::parse(&e.to_string()), Some(e), "{e}");
+        }
+        assert_eq!(Eval::Cp(5000).clamped(), CLAMP);
+        assert_eq!(Eval::Mate(-1).clamped(), -CLAMP);
+        assert_eq!(Eval::End(0).clamped(), 0);
+        // From the side to move's view to the first player's.
+        assert_eq!(Eval::of(InfoScore::Cp(40), Color::Second), Eval::Cp(-40));
+        assert_eq!(Eval::of(InfoScore::Mate(2), Color::Second), Eval::Mate(-2));
+        for l in [
+            Limit::Depth(4),
+            Limit::Nodes(2000),
+            Limit::Movetime(Duration::from_millis(250)),
+        ] {
+            assert_eq!(Limit::parse(&l.to_string()), Some(l));
+        }
+    }
+
+    #[test]
+    fn a_move_is_marked_by_the_drop_for_the_side_that_moved() {
+        let movers = vec![Color::First, Color::Second, Color::First, Color::Second];
+        let mut a = GameAnalysis::new("e".into(), Limit::Depth(1), movers, 1);
+        let m = |s: &str| parse_move(s).unwrap();
+        let pt = |cp, best: &str| {
+            Some(Point {
+                eval: Some(Eval::Cp(cp)),
+                best: Some(m(best)),
+            })
+        };
+        // The first player's move loses it 60 (an inaccuracy); the second
+        // player's lets the first player's score rise by 350 (a blunder).
+        a.points = vec![
+            pt(0, "a1a2"),
+            pt(-60, "b1b2"),
+            pt(290, "c1c2"),
+            pt(300, "d1d2"),
+        ];
+        let moves = [m("a1a3"), m("b1b3"), m("c1c2")];
+        let marks = a.marks(&moves);
+        let got: Vec<(usize, &str, i32)> = marks.iter().map(|k| (k.ply, k.kind, k.drop)).collect();
+        // The third move is the engine's own choice: never marked.
+        assert_eq!(got, vec![(1, "inaccuracy", 60), (2, "blunder", 350)]);
+    }
 }

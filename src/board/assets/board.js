@@ -1362,6 +1362,7 @@ function renderAnalysis() {
   const an = app.an;
   const info = gameInfo();
   $('title').textContent = `${info.title} — analysis`;
+  $('btn-undo').disabled = true;
   const d = an.data;
   const lines = d ? d.lines.slice().sort((a, b) => a.multipv - b.multipv) : [];
   const view = an.preview ? an.preview.view : an.view;
@@ -1662,6 +1663,7 @@ async function edCheck() {
 function renderEditor() {
   const ed = app.ed;
   $('title').textContent = `${gameInfo().title} — position editor`;
+  $('btn-undo').disabled = true;
   const text = editableText(ed);
   const board = edBoard(ed);
   $('board').innerHTML = boardSvg(board, { ply: 0, position: escapeHtml(text) });
