@@ -1477,3 +1477,44 @@ fn the_editor_positions_are_refused_with_the_engines_reasons() {
     assert!(!p["legal"].as_array().unwrap().is_empty());
     assert_eq!(p["view"]["board"]["files"], 6);
 }
+
+#[test]
+fn a_flooding_engine_reaches_the_page_at_most_ten_times_a_second() {
+    let s = server();
+    let a = s.addr;
+    let command = format!("{MOCK} {KOMA} flood-pv 1");
+    let id = ok(post(
+        a,
+        "/api/analyses",
+        json!({ "game": "kaninariebi", "command": command }),
+    ))["id"]
+        .as_u64()
+        .unwrap();
+    let st = wait_live(a, id, Duration::from_secs(60), |st| {
+        st["state"] == "thinking" && st["ms"].as_u64().unwrap_or(0) >= 3000
+    });
+    let (lines, updates, ms) = (
+        st["infoLines"].as_u64().unwrap(),
+        st["updates"].as_u64().unwrap(),
+        st["ms"].as_u64().unwrap(),
+    );
+    assert!(lines >= 200, "the engine floods: {st}");
+    // One snapshot per PUBLISH_EVERY (100 ms) at most, whatever comes in.
+    assert!(
+        updates <= ms / 100 + 1,
+        "{updates} snapshots in {ms} ms: {st}"
+    );
+    assert!(updates >= 2, "{st}");
+    assert_eq!(st["lines"].as_array().unwrap().len(), 1);
+    // Stop is answered between the lines: a new position goes through.
+    ok(post(
+        a,
+        &format!("/api/analyses/{id}/position"),
+        json!({ "moves": [st["lines"][0]["pv"][0]] }),
+    ));
+    let st = wait_live(a, id, Duration::from_secs(30), |st| {
+        st["generation"] == 2 && !st["lines"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(st["state"], "thinking", "{st}");
+    ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
+}
