@@ -674,6 +674,13 @@ async function main() {
       const firsts = await page.$$eval('#an-lines li .pvm[data-k="0"]', (ms) => ms.map((m) => m.textContent));
       eq(firsts.length, 3, 'three lines in the new position');
       for (const m of firsts) assert(after.legal.includes(m), `${m} is legal after ${pv[0]}`);
+      // Stepping along the analysed moves restarts the analysis too.
+      await page.click('#an-moves .anm[data-ply="0"]');
+      await page.waitForSelector(`#board svg[data-position="${startPos.position}"]`);
+      await page.waitForSelector('#an-lines[data-generation="4"]');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForSelector(`#board svg[data-position="${after.position}"]`);
+      await page.waitForSelector('#an-lines[data-generation="5"]');
       await page.click('#an-close');
       await page.waitForSelector('#analysis', { state: 'hidden' });
       await page.context().close();
