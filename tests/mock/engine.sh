@@ -13,6 +13,8 @@
 #   illegal      answers bestmove a1a1
 #   time-loss    thinks 2 s before answering
 #   flood        prints info lines for ever and reads nothing more
+#   flood-pv     prints info lines with a score and a pv as fast as it can
+#                until it reads stop (then answers bestmove)
 # Usage: engine.sh KOMA MODE [AT]
 koma=$1
 mode=$2
@@ -76,6 +78,17 @@ while IFS= read -r line; do
             time-loss) sleep 2 ;;
             flood)
                 while :; do echo "info string flood"; done
+                ;;
+            flood-pv)
+                m=$(first_legal_move)
+                i=0
+                while :; do
+                    i=$((i + 1))
+                    echo "info depth $i score cp $((i % 100)) nodes $i pv $m"
+                    if read -r -t 0 && read -r l && [ "$l" = stop ]; then
+                        break
+                    fi
+                done
                 ;;
             esac
         fi
