@@ -14,6 +14,8 @@
 #   time-loss    thinks 1.5 s before answering (its move found first, so
 #                the answer comes then however slow `koma perft` is)
 #   flood        prints info lines for ever and reads nothing more
+#   flood-pv     prints info lines with a score and a pv as fast as it can
+#                until it reads stop (then answers bestmove)
 #   info-flood   prints EXTRA MB (default 200) of info lines, then its move
 #   odd-info     prints info lines with bad values (score cp 12.5, time -1,
 #                ...) before its move
@@ -137,6 +139,17 @@ while IFS= read -r line; do
             wait-file)
                 : >"$extra.reached"
                 while [ ! -e "$extra.go" ]; do sleep 0.02; done
+                ;;
+            flood-pv)
+                m=$(first_legal_move)
+                i=0
+                while :; do
+                    i=$((i + 1))
+                    echo "info depth $i score cp $((i % 100)) nodes $i pv $m"
+                    if read -r -t 0 && read -r l && [ "$l" = stop ]; then
+                        break
+                    fi
+                done
                 ;;
             esac
         fi
