@@ -1090,6 +1090,7 @@ fn a_level_the_engine_refuses_is_shown_to_the_person_who_set_it() {
     ));
     let st = wait(a, id, Duration::from_secs(30), |st| st["plies"] == 2);
     assert!(st["end"].is_null(), "{st}");
+}
 
 // ---------- analyses (issue 38) ----------
 

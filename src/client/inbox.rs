@@ -160,7 +160,7 @@ mod tests {
             }
         });
         // Nobody reads yet: the reader stops once the budget is full.
-        let full = (BUDGET + weight(&line(4096)) - 1) / weight(&line(4096));
+        let full = BUDGET.div_ceil(weight(&line(4096)));
         let end = Instant::now() + Duration::from_secs(60);
         while sent.load(std::sync::atomic::Ordering::SeqCst) < full {
             assert!(Instant::now() < end, "the reader never filled the queue");
