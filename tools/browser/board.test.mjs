@@ -686,6 +686,24 @@ async function main() {
       await page.context().close();
     });
 
+    await test('analysis: an engine that stops answering ends the analysis, and the page says why', async () => {
+      const page = await newPage(browser);
+      await page.goto(base);
+      await page.waitForSelector('#setup[open]');
+      await page.click('#setup-close');
+      await page.click('#btn-analyse');
+      await page.waitForSelector('#analysis', { state: 'visible' });
+      await page.click('#an-toggle');
+      await page.waitForSelector('#an-toggle:has-text("Start")');
+      await page.fill('#an-command', `tests/mock/engine.sh ${komaBin} hang 1`);
+      await page.click('#an-toggle');
+      await page.waitForSelector('#an-status[data-state="failed"]', { timeout: 30000 });
+      const text = await page.textContent('#an-status');
+      assert(/stopped answering: no readyok within 1500 ms/.test(text), `the page says why: ${text}`);
+      eq(await page.$$eval('#an-lines li', (ls) => ls.length), 0, 'no lines');
+      await page.context().close();
+    });
+
     await test('game review: one graph point per ply, the planted blunder marked, saved into the record and shown again', async () => {
       // The prepared record: the Nana line, whose fourth move (c3c2) walks
       // the second player's King into capture.
