@@ -30,7 +30,12 @@ fi
 "$VENV/bin/python" -m pip --version >/dev/null 2>&1 || skip "no pip in the venv"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     pytest numpy pettingzoo gymnasium
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+# The dev profile (opt-level 2, as the Rust tests): it reuses the koma
+# library `cargo test` built, where the release profile (what a user's
+# `pip install ./python` builds) would compile it again with LTO, minutes
+# on 2 cores.
+MATURIN_PEP517_ARGS="--profile dev" "$VENV/bin/python" -m pip install --quiet \
+    --disable-pip-version-check --force-reinstall --no-deps ./python
 cargo build --quiet --bins
 export KOMA_BIN_DIR="$PWD/target/debug"
 # From the root, so `import koma` is the installed package, not python/koma;
