@@ -1052,6 +1052,46 @@ fn levels_are_the_ones_the_engine_declares() {
     ok(post(s.addr, &format!("/api/tables/{id}/close"), json!({})));
 }
 
+#[test]
+fn a_level_the_engine_refuses_is_shown_to_the_person_who_set_it() {
+    let s = server();
+    let a = s.addr;
+    let command = format!("{MOCK} {KOMA} refuse-hard");
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(),
+            { "kind": "engine", "command": command, "level": "hard",
+              "time": { "mode": "move", "seconds": 5 } }] }),
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "a1a2" }),
+    ));
+    let st = wait(a, id, Duration::from_secs(30), |st| !st["end"].is_null());
+    assert_eq!(st["end"]["reason"], "fails to start", "{st}");
+    let words = "refused option Skill=hard: info string error: level hard needs a file \
+                 this mock lacks at hard";
+    let d = st["end"]["detail"].as_str().unwrap();
+    assert!(d.contains(words), "{d}");
+    let notes = st["notes"].to_string();
+    assert!(notes.contains(words), "{st}");
+    // The level it accepts plays.
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(),
+            { "kind": "engine", "command": format!("{MOCK} {KOMA} refuse-hard"),
+              "level": "easy", "time": { "mode": "move", "seconds": 5 } }] }),
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "a1a2" }),
+    ));
+    let st = wait(a, id, Duration::from_secs(30), |st| st["plies"] == 2);
+    assert!(st["end"].is_null(), "{st}");
+}
+
 // ---------- analyses (issue 38) ----------
 
 /// Polls an analysis until `done` holds, at most `limit`.
