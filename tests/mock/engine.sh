@@ -13,6 +13,11 @@
 #   illegal      answers bestmove a1a1
 #   time-loss    thinks 2 s before answering
 #   flood        prints info lines for ever and reads nothing more
+#   resigns      reports score cp -1000 with every move
+#   mated        reports score mate -2 with every move
+#   affinity     says which CPUs it may run on (info string cpus LIST), then plays
+#   broken       fails a compliance check on purpose: answers go infinite at
+#                once, sends an info line that does not parse, ignores quit
 # Usage: engine.sh KOMA MODE [AT]
 koma=$1
 mode=$2
@@ -43,9 +48,18 @@ first_legal_move() {
     done
 }
 
+score="cp 0"
+case $mode in
+resigns) score="cp -1000" ;;
+mated) score="mate -2" ;;
+esac
+
 while IFS= read -r line; do
     case $line in
     uci)
+        if [ "$mode" = affinity ]; then
+            echo "info string cpus $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)"
+        fi
         echo "id name mock-$mode"
         echo "option name UCI_Variant type combo default kaninariebi var kaninariebi var hasami var negaeri"
         echo "uciok"
@@ -79,9 +93,12 @@ while IFS= read -r line; do
                 ;;
             esac
         fi
-        echo "info depth 1 score cp 0"
+        if [ "$mode" = broken ]; then
+            echo "info depth x score cp 0"
+        fi
+        echo "info depth 1 score $score"
         echo "bestmove $(first_legal_move)"
         ;;
-    quit) exit 0 ;;
+    quit) [ "$mode" = broken ] || exit 0 ;;
     esac
 done
