@@ -345,7 +345,9 @@ fn a_gauntlet_plays_only_the_seeds_encounters_and_tables_each_seed() {
             r.stdout
         );
     }
-    // --report knows the match is complete.
+    // --report knows the match is complete, and tables the seed too.
+    let r = run(&args(&format!("--report {}", pgn.display())), &token, LIMIT);
+    assert!(r.stdout.contains("Gauntlet of s (seed 1):"), "{}", r.stdout);
     let r = run(
         &args(&format!("--report {} --json", pgn.display())),
         &token,

@@ -69,6 +69,9 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
                     cfg.sprt.as_ref()
                 )
             ));
+            if let Some(seeds) = gauntlet_seeds(&pool) {
+                out(&report::gauntlet(&rows, &players, seeds));
+            }
         }
         if let (Some(sprt), Some((d, llr))) = (&cfg.sprt, verdict) {
             let out = |s: &str| {
@@ -112,6 +115,19 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
         };
         std::thread::sleep(every);
     }
+}
+
+/// The seeds of a gauntlet, from the recorded command line.
+fn gauntlet_seeds(pool: &Pool) -> Option<usize> {
+    let m = pool.recorded()?;
+    let get = |k: &str| {
+        m.settings
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    };
+    (get("--tournament")? == "gauntlet")
+        .then(|| get("--seeds").and_then(|v| v.parse().ok()).unwrap_or(1))
 }
 
 /// The players in the order the match gave them (the recorded command
