@@ -1052,6 +1052,46 @@ fn levels_are_the_ones_the_engine_declares() {
     ok(post(s.addr, &format!("/api/tables/{id}/close"), json!({})));
 }
 
+#[test]
+fn a_level_the_engine_refuses_is_shown_to_the_person_who_set_it() {
+    let s = server();
+    let a = s.addr;
+    let command = format!("{MOCK} {KOMA} refuse-hard");
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(),
+            { "kind": "engine", "command": command, "level": "hard",
+              "time": { "mode": "move", "seconds": 5 } }] }),
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "a1a2" }),
+    ));
+    let st = wait(a, id, Duration::from_secs(30), |st| !st["end"].is_null());
+    assert_eq!(st["end"]["reason"], "fails to start", "{st}");
+    let words = "refused option Skill=hard: info string error: level hard needs a file \
+                 this mock lacks at hard";
+    let d = st["end"]["detail"].as_str().unwrap();
+    assert!(d.contains(words), "{d}");
+    let notes = st["notes"].to_string();
+    assert!(notes.contains(words), "{st}");
+    // The level it accepts plays.
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(),
+            { "kind": "engine", "command": format!("{MOCK} {KOMA} refuse-hard"),
+              "level": "easy", "time": { "mode": "move", "seconds": 5 } }] }),
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "a1a2" }),
+    ));
+    let st = wait(a, id, Duration::from_secs(30), |st| st["plies"] == 2);
+    assert!(st["end"].is_null(), "{st}");
+}
+
 // ---------- analyses (issue 38) ----------
 
 /// Polls an analysis until `done` holds, at most `limit`.
@@ -1476,4 +1516,45 @@ fn the_editor_positions_are_refused_with_the_engines_reasons() {
     assert_eq!(p["toMove"], "first");
     assert!(!p["legal"].as_array().unwrap().is_empty());
     assert_eq!(p["view"]["board"]["files"], 6);
+}
+
+#[test]
+fn a_flooding_engine_reaches_the_page_at_most_ten_times_a_second() {
+    let s = server();
+    let a = s.addr;
+    let command = format!("{MOCK} {KOMA} flood-pv 1");
+    let id = ok(post(
+        a,
+        "/api/analyses",
+        json!({ "game": "kaninariebi", "command": command }),
+    ))["id"]
+        .as_u64()
+        .unwrap();
+    let st = wait_live(a, id, Duration::from_secs(60), |st| {
+        st["state"] == "thinking" && st["ms"].as_u64().unwrap_or(0) >= 3000
+    });
+    let (lines, updates, ms) = (
+        st["infoLines"].as_u64().unwrap(),
+        st["updates"].as_u64().unwrap(),
+        st["ms"].as_u64().unwrap(),
+    );
+    assert!(lines >= 200, "the engine floods: {st}");
+    // One snapshot per PUBLISH_EVERY (100 ms) at most, whatever comes in.
+    assert!(
+        updates <= ms / 100 + 1,
+        "{updates} snapshots in {ms} ms: {st}"
+    );
+    assert!(updates >= 2, "{st}");
+    assert_eq!(st["lines"].as_array().unwrap().len(), 1);
+    // Stop is answered between the lines: a new position goes through.
+    ok(post(
+        a,
+        &format!("/api/analyses/{id}/position"),
+        json!({ "moves": [st["lines"][0]["pv"][0]] }),
+    ));
+    let st = wait_live(a, id, Duration::from_secs(30), |st| {
+        st["generation"] == 2 && !st["lines"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(st["state"], "thinking", "{st}");
+    ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
 }

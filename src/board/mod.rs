@@ -1,6 +1,8 @@
 //! The board: a local web server with a page to play every game against
 //! any engine that speaks Koma's protocol, or against a friend at the same
-//! screen, to watch two engines play, and to step through game records.
+//! screen, to watch two engines play, to step through game records, and
+//! to analyse: live engine lines (`analysis`), a review of a whole game
+//! (`review`), positions set up on the page.
 //! `koma-board` is a thin front end over `start`.
 //!
 //! Layout: `http` (a minimal HTTP/1.1 server on `std::net`) → `api` (who

@@ -853,7 +853,7 @@ fn start_engine(
         log: None,
     };
     let (mut e, warnings) = handshake::start(&start, timeouts)
-        .map_err(|why| Failure::dead(Reason::FailedToStart, why))?;
+        .map_err(|why| Failure::dead(Reason::FailedToStart, why.to_string()))?;
     handshake::new_game(&mut e, timeouts)?;
     Ok((e, warnings))
 }

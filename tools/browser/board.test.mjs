@@ -674,8 +674,33 @@ async function main() {
       const firsts = await page.$$eval('#an-lines li .pvm[data-k="0"]', (ms) => ms.map((m) => m.textContent));
       eq(firsts.length, 3, 'three lines in the new position');
       for (const m of firsts) assert(after.legal.includes(m), `${m} is legal after ${pv[0]}`);
+      // Stepping along the analysed moves restarts the analysis too.
+      await page.click('#an-moves .anm[data-ply="0"]');
+      await page.waitForSelector(`#board svg[data-position="${startPos.position}"]`);
+      await page.waitForSelector('#an-lines[data-generation="4"]');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForSelector(`#board svg[data-position="${after.position}"]`);
+      await page.waitForSelector('#an-lines[data-generation="5"]');
       await page.click('#an-close');
       await page.waitForSelector('#analysis', { state: 'hidden' });
+      await page.context().close();
+    });
+
+    await test('analysis: an engine that stops answering ends the analysis, and the page says why', async () => {
+      const page = await newPage(browser);
+      await page.goto(base);
+      await page.waitForSelector('#setup[open]');
+      await page.click('#setup-close');
+      await page.click('#btn-analyse');
+      await page.waitForSelector('#analysis', { state: 'visible' });
+      await page.click('#an-toggle');
+      await page.waitForSelector('#an-toggle:has-text("Start")');
+      await page.fill('#an-command', `tests/mock/engine.sh ${komaBin} hang 1`);
+      await page.click('#an-toggle');
+      await page.waitForSelector('#an-status[data-state="failed"]', { timeout: 30000 });
+      const text = await page.textContent('#an-status');
+      assert(/stopped answering: no readyok within 1500 ms/.test(text), `the page says why: ${text}`);
+      eq(await page.$$eval('#an-lines li', (ls) => ls.length), 0, 'no lines');
       await page.context().close();
     });
 

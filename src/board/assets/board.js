@@ -1204,7 +1204,7 @@ function moveArrows(mv) {
 async function startAnalysis(pos) {
   await closeAnalysisEngine();
   clearSel();
-  app.an = { game: pos.game, rules: pos.rules, start: pos.start, moves: pos.moves.slice(), first: pos.moves.length, id: null, data: null, view: null, preview: null, error: null, timer: null };
+  app.an = { game: pos.game, rules: pos.rules, start: pos.start, moves: pos.moves.slice(), line: (pos.base || pos.moves).slice(), id: null, data: null, view: null, preview: null, error: null, timer: null };
   app.mode = 'analysis';
   document.body.dataset.mode = 'analysis';
   await anFetchView();
@@ -1364,7 +1364,8 @@ function renderAnalysis() {
   $('title').textContent = `${info.title} — analysis`;
   $('btn-undo').disabled = true;
   const d = an.data;
-  const lines = d ? d.lines.slice().sort((a, b) => a.multipv - b.multipv) : [];
+  // After a refused position change the lines are the old position's.
+  const lines = d && !an.error ? d.lines.slice().sort((a, b) => a.multipv - b.multipv) : [];
   const view = an.preview ? an.preview.view : an.view;
   if (view) {
     const o = { ply: view.ply, position: escapeHtml(view.position) };
@@ -1414,9 +1415,37 @@ function renderAnalysis() {
   pr.classList.toggle('hidden', !an.preview);
   if (an.preview) $('an-preview-text').textContent = `Preview: line ${an.preview.line} after ${an.preview.pv.join(' ')}`;
   $('an-toggle').textContent = an.id === null ? 'Start' : 'Stop';
-  $('an-back').disabled = an.moves.length <= an.first;
+  $('an-back').disabled = an.moves.length === 0;
+  renderAnalysisMoves();
   $('prompt').textContent = an.preview ? 'Previewing a line: the analysis goes on for the position before it.' :
-    `Analysing the position after ${an.moves.length} move${an.moves.length === 1 ? '' : 's'}${an.moves.length > an.first ? ` (${an.moves.slice(an.first).join(' ')} played here)` : ''}.`;
+    `Analysing the position after ${an.moves.length} move${an.moves.length === 1 ? '' : 's'}.`;
+}
+
+// The line the analysis steps along: the game it started from, until a
+// move played in the analysis leaves it; then the moves played.
+function analysisLine() {
+  const an = app.an;
+  const onLine = an.moves.length <= an.line.length && an.moves.every((m, k) => m === an.line[k]);
+  if (!onLine) an.line = an.moves.slice();
+  return an.line;
+}
+
+function renderAnalysisMoves() {
+  const an = app.an;
+  const line = analysisLine();
+  const cur = an.moves.length;
+  const item = (ply, text) => `<span class="anm${ply === cur ? ' current' : ''}${ply > cur ? ' future' : ''}" data-ply="${ply}">${escapeHtml(text)}</span>`;
+  $('an-moves').innerHTML = [item(0, 'start')].concat(line.map((m, k) => item(k + 1, `${k + 1}. ${m}`))).join(' ');
+  for (const el of $('an-moves').querySelectorAll('.anm')) el.addEventListener('click', () => anGoto(parseInt(el.dataset.ply, 10)));
+}
+
+// Analyses the position after `ply` moves of the analysis's line.
+function anGoto(ply) {
+  const an = app.an;
+  const line = analysisLine();
+  if (ply < 0 || ply > line.length || ply === an.moves.length) return;
+  an.moves = line.slice(0, ply);
+  anRestart();
 }
 
 // ---------- game review ----------
@@ -1725,7 +1754,8 @@ async function analyseShown() {
   const s = app.state;
   if (s) {
     const ply = app.viewPly === null ? s.plies : app.viewPly;
-    await startAnalysis({ game: s.game, rules: rulesOf(s), start: s.start, moves: s.moves.slice(0, ply).map((m) => m.text) });
+    const all = s.moves.map((m) => m.text);
+    await startAnalysis({ game: s.game, rules: rulesOf(s), start: s.start, moves: all.slice(0, ply), base: all });
   } else {
     await startAnalysis({ game: app.games[0].name, rules: {}, start: undefined, moves: [] });
   }
@@ -1758,7 +1788,7 @@ async function init() {
   });
   $('an-lines-n').addEventListener('change', () => { if (app.an) anRestart(); });
   $('an-depth').addEventListener('change', () => { if (app.an) anRestart(); });
-  $('an-back').addEventListener('click', () => { if (app.an && app.an.moves.length > app.an.first) { app.an.moves.pop(); anRestart(); } });
+  $('an-back').addEventListener('click', () => { if (app.an && app.an.moves.length) { app.an.moves.pop(); anRestart(); } });
   $('an-preview-back').addEventListener('click', () => { app.an.preview = null; render(); });
   $('rv-start').addEventListener('click', startGameReview);
   $('rv-stop').addEventListener('click', async () => {
@@ -1789,7 +1819,13 @@ async function init() {
     }
   });
   document.addEventListener('keydown', (e) => {
-    if (document.querySelector('dialog[open]') || !app.state) return;
+    if (document.querySelector('dialog[open]')) return;
+    if (app.mode === 'analysis' && app.an && e.target.tagName !== 'INPUT') {
+      if (e.key === 'ArrowLeft') anGoto(app.an.moves.length - 1);
+      else if (e.key === 'ArrowRight') anGoto(app.an.moves.length + 1);
+      return;
+    }
+    if (app.mode !== 'game' || !app.state) return;
     if (e.key === 'ArrowLeft') $('step-back').click();
     else if (e.key === 'ArrowRight') $('step-fwd').click();
     else if (e.key === 'Escape') { clearSel(); render(); }
