@@ -1051,3 +1051,510 @@ fn levels_are_the_ones_the_engine_declares() {
     let (id, _) = new_table(s.addr, player("default"));
     ok(post(s.addr, &format!("/api/tables/{id}/close"), json!({})));
 }
+
+#[test]
+fn a_level_the_engine_refuses_is_shown_to_the_person_who_set_it() {
+    let s = server();
+    let a = s.addr;
+    let command = format!("{MOCK} {KOMA} refuse-hard");
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(),
+            { "kind": "engine", "command": command, "level": "hard",
+              "time": { "mode": "move", "seconds": 5 } }] }),
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "a1a2" }),
+    ));
+    let st = wait(a, id, Duration::from_secs(30), |st| !st["end"].is_null());
+    assert_eq!(st["end"]["reason"], "fails to start", "{st}");
+    let words = "refused option Skill=hard: info string error: level hard needs a file \
+                 this mock lacks at hard";
+    let d = st["end"]["detail"].as_str().unwrap();
+    assert!(d.contains(words), "{d}");
+    let notes = st["notes"].to_string();
+    assert!(notes.contains(words), "{st}");
+    // The level it accepts plays.
+    let (id, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(),
+            { "kind": "engine", "command": format!("{MOCK} {KOMA} refuse-hard"),
+              "level": "easy", "time": { "mode": "move", "seconds": 5 } }] }),
+    );
+    ok(post(
+        a,
+        &format!("/api/tables/{id}/move"),
+        json!({ "move": "a1a2" }),
+    ));
+    let st = wait(a, id, Duration::from_secs(30), |st| st["plies"] == 2);
+    assert!(st["end"].is_null(), "{st}");
+}
+
+// ---------- analyses (issue 38) ----------
+
+/// Polls an analysis until `done` holds, at most `limit`.
+fn wait_live(addr: SocketAddr, id: u64, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
+    let end = Instant::now() + limit;
+    loop {
+        let st = ok(get(addr, &format!("/api/analyses/{id}")));
+        if done(&st) {
+            return st;
+        }
+        assert!(Instant::now() < end, "waited {limit:?} in vain: {st}");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+fn legal_moves(addr: SocketAddr, game: &str, moves: &[&str]) -> Vec<String> {
+    let p = ok(post(
+        addr,
+        "/api/positions",
+        json!({ "game": game, "moves": moves }),
+    ));
+    p["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Whether a process is still there (not yet reaped).
+fn alive(pid: u64) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[test]
+fn a_live_analysis_shows_several_lines_and_restarts_on_a_new_position() {
+    let s = server();
+    let a = s.addr;
+    let st = ok(post(
+        a,
+        "/api/analyses",
+        json!({ "game": "hasami", "lines": 3 }),
+    ));
+    let id = st["id"].as_u64().unwrap();
+    assert_eq!(st["multipv"], 3);
+    assert_eq!(st["side"], "first");
+    // Thinking without a limit: three lines, deepening.
+    let st = wait_live(a, id, Duration::from_secs(60), |st| {
+        st["state"] == "thinking"
+            && st["lines"].as_array().unwrap().len() == 3
+            && st["lines"][0]["depth"].as_u64().unwrap_or(0) >= 3
+            && st["updates"].as_u64().unwrap_or(0) >= 2
+    });
+    let legal = legal_moves(a, "hasami", &[]);
+    let lines = st["lines"].as_array().unwrap();
+    let mut firsts = Vec::new();
+    for (k, l) in lines.iter().enumerate() {
+        assert_eq!(l["multipv"], k as u64 + 1, "{st}");
+        assert!(
+            l["score"]["cp"].is_i64() || l["score"]["mate"].is_i64(),
+            "{l}"
+        );
+        let first = l["pv"][0].as_str().unwrap().to_string();
+        assert!(legal.contains(&first), "{first} is legal");
+        firsts.push(first);
+        assert!(l["nodes"].as_u64().unwrap() > 0);
+    }
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "three different first moves: {firsts:?}");
+    assert!(
+        st["updates"].as_u64().unwrap() >= 2,
+        "the lines updated: {st}"
+    );
+    assert!(st["infoLines"].as_u64().unwrap() >= st["updates"].as_u64().unwrap());
+    let pid = st["pid"].as_u64().unwrap();
+    assert!(alive(pid));
+    // A new position: the search restarts there, here to a fixed depth.
+    let mv = firsts[0].clone();
+    let st = ok(post(
+        a,
+        &format!("/api/analyses/{id}/position"),
+        json!({ "moves": [mv], "lines": 2, "depth": 3 }),
+    ));
+    assert_eq!(st["generation"], 2);
+    assert_eq!(st["side"], "second");
+    let st = wait_live(a, id, Duration::from_secs(60), |st| st["state"] == "done");
+    let legal = legal_moves(a, "hasami", &[&mv]);
+    let lines = st["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{st}");
+    for l in lines {
+        assert_eq!(l["depth"], 3, "{l}");
+        assert!(legal.contains(&l["pv"][0].as_str().unwrap().to_string()));
+    }
+    assert_eq!(st["pid"], pid, "the same engine thinks on");
+    // Closed: the engine is quit and the analysis is gone.
+    ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
+    let r = get(a, &format!("/api/analyses/{id}"));
+    assert_eq!(r.status, 404, "{}", r.body);
+    let end = Instant::now() + Duration::from_secs(10);
+    while alive(pid) {
+        assert!(Instant::now() < end, "the engine {pid} is still running");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn analyses_refuse_bad_requests_and_are_bounded() {
+    let s = server();
+    let a = s.addr;
+    let refused = |body: Value, status: u16, words: &str| {
+        let r = post(a, "/api/analyses", body.clone());
+        assert_eq!(r.status, status, "{body}: {}", r.body);
+        assert!(r.error().contains(words), "{body}: {}", r.error());
+    };
+    refused(
+        json!({ "game": "hasami", "lines": 0 }),
+        400,
+        "lines: expected 1 to 5",
+    );
+    refused(
+        json!({ "game": "hasami", "lines": 6 }),
+        400,
+        "lines: expected 1 to 5",
+    );
+    refused(json!({ "game": "hasami", "depth": 0 }), 400, "depth");
+    refused(json!({ "game": "chess" }), 400, "unknown game");
+    refused(json!({ "game": "hasami", "moves": ["a1a9"] }), 422, "a1a9");
+    refused(
+        json!({ "game": "hasami", "colour": 1 }),
+        400,
+        "unknown field",
+    );
+    refused(
+        json!({ "game": "nana", "moves": line("nana") }),
+        409,
+        "nothing to analyse",
+    );
+    refused(
+        json!({ "game": "nana", "start": "xyz" }),
+        400,
+        "bad start position",
+    );
+    for path in ["/api/analyses/77", "/api/analyses/x"] {
+        assert_eq!(get(a, path).status, 404);
+    }
+    assert_eq!(post(a, "/api/analyses/77/close", json!({})).status, 404);
+    assert_eq!(post(a, "/api/analyses/77/position", json!({})).status, 404);
+    assert_eq!(request(a, "PUT", "/api/analyses", None).status, 405);
+    // The page's secret is needed as everywhere.
+    let body = json!({ "game": "hasami" }).to_string();
+    let r = raw(
+        a,
+        format!(
+            "POST /api/analyses HTTP/1.1\r\nHost: {a}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    assert_eq!(r.status, 403);
+    // At most MAX_ANALYSES engines: the next is refused until one closes.
+    let ids: Vec<u64> = (0..board::MAX_ANALYSES)
+        .map(|_| {
+            ok(post(a, "/api/analyses", json!({ "game": "hasami" })))["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    let r = post(a, "/api/analyses", json!({ "game": "hasami" }));
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(r.error().contains("analyses run already"), "{}", r.error());
+    // A review takes a slot too.
+    let (t, _) = new_table(a, json!({ "game": "nana", "players": [human(), human()] }));
+    play_line(a, t, &line("nana"));
+    let r = post(a, &format!("/api/tables/{t}/review"), json!({ "depth": 1 }));
+    assert_eq!(r.status, 503, "{}", r.body);
+    // A position change is checked like a new analysis.
+    let r = post(
+        a,
+        &format!("/api/analyses/{}/position", ids[0]),
+        json!({ "lines": 9 }),
+    );
+    assert_eq!(r.status, 400);
+    ok(post(
+        a,
+        &format!("/api/analyses/{}/close", ids[0]),
+        json!({}),
+    ));
+    // The slot is given back when the engine has quit.
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = post(a, "/api/analyses", json!({ "game": "hasami" }));
+        if r.status == 200 {
+            break;
+        }
+        assert!(Instant::now() < end, "no slot came free: {}", r.body);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn an_analysis_whose_page_went_away_is_closed_with_its_engine() {
+    let mut c = config();
+    c.analysis_idle = Duration::from_secs(1);
+    let s = start(c);
+    let a = s.addr;
+    let id = ok(post(
+        a,
+        "/api/analyses",
+        json!({ "game": "negaeri", "lines": 2 }),
+    ))["id"]
+        .as_u64()
+        .unwrap();
+    let st = wait_live(a, id, Duration::from_secs(30), |st| st["pid"].is_u64());
+    let pid = st["pid"].as_u64().unwrap();
+    // Nobody polls any more: closed within the idle time and a sweep.
+    let end = Instant::now() + Duration::from_secs(30);
+    while alive(pid) {
+        assert!(Instant::now() < end, "the engine {pid} outlived its page");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(get(a, &format!("/api/analyses/{id}")).status, 404);
+}
+
+#[test]
+fn a_silent_or_failing_engine_ends_the_analysis_with_the_reason() {
+    let mut c = config();
+    c.timeouts.start = Duration::from_millis(1500);
+    let s = start(c);
+    let a = s.addr;
+    let cases = [
+        (format!("{MOCK} {KOMA} hang 1"), "stopped answering"),
+        (
+            format!("{MOCK} {KOMA} mute-start"),
+            "did not start: no uciok within 1500 ms",
+        ),
+        ("/nonexistent/engine".to_string(), "did not start"),
+        (format!("{MOCK} {KOMA} crash-mid 1"), "the engine ended"),
+    ];
+    for (command, words) in cases {
+        let id = ok(post(
+            a,
+            "/api/analyses",
+            json!({ "game": "hasami", "command": command }),
+        ))["id"]
+            .as_u64()
+            .unwrap();
+        let st = wait_live(a, id, Duration::from_secs(30), |st| st["state"] == "failed");
+        let detail = st["detail"].as_str().unwrap();
+        assert!(detail.contains(words), "{command}: {detail}");
+        let r = post(
+            a,
+            &format!("/api/analyses/{id}/position"),
+            json!({ "moves": ["a1a2"] }),
+        );
+        assert_eq!(r.status, 409, "a failed analysis takes no new position");
+        ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
+    }
+}
+
+#[test]
+fn a_game_review_scores_every_position_marks_the_blunder_and_is_saved_in_the_record() {
+    let s = server();
+    let a = s.addr;
+    let (t, _) = new_table(a, json!({ "game": "nana", "players": [human(), human()] }));
+    // A review is for a finished game.
+    let r = post(a, &format!("/api/tables/{t}/review"), json!({ "depth": 3 }));
+    assert_eq!(r.status, 409, "{}", r.body);
+    let moves = line("nana");
+    play_line(a, t, &moves);
+    for bad in [
+        json!({}),
+        json!({ "depth": 0 }),
+        json!({ "depth": 3, "nodes": 100 }),
+        json!({ "movetime": 5 }),
+        json!({ "depth": 3, "speed": 1 }),
+    ] {
+        let r = post(a, &format!("/api/tables/{t}/review"), bad.clone());
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+    }
+    assert_eq!(
+        post(a, "/api/tables/999/review", json!({ "depth": 3 })).status,
+        404
+    );
+    let st = ok(post(
+        a,
+        &format!("/api/tables/{t}/review"),
+        json!({ "depth": 3 }),
+    ));
+    assert_eq!(st["analysis"]["total"], moves.len() + 1);
+    let st = wait(a, t, Duration::from_secs(120), |st| {
+        st["analysis"]["running"] == false
+    });
+    let an = &st["analysis"];
+    assert!(an["error"].is_null(), "{an}");
+    assert_eq!(an["done"], moves.len() + 1);
+    let points = an["points"].as_array().unwrap();
+    assert_eq!(points.len(), moves.len() + 1);
+    assert_eq!(
+        points[moves.len()]["eval"]["end"],
+        1,
+        "the first player won: {an}"
+    );
+    for p in &points[..moves.len()] {
+        assert!(p["best"].is_string() && !p["eval"].is_null(), "{p}");
+    }
+    // c3c2 (the fourth move) walks the second player's King into capture.
+    let marks = an["marks"].as_array().unwrap();
+    let m = marks
+        .iter()
+        .find(|m| m["ply"] == 4)
+        .unwrap_or_else(|| panic!("the blunder is marked: {an}"));
+    assert_eq!(m["kind"], "blunder");
+    assert_eq!(m["played"], "c3c2");
+    assert!(m["best"].is_string() && m["best"] != "c3c2");
+    assert_eq!(an["thresholds"]["blunder"], 300);
+    // Saved in the record as its tags; loaded back, it is shown again.
+    let rec = get(a, &format!("/api/tables/{t}/record"));
+    assert_eq!(rec.status, 200);
+    let r = parse_records(&rec.body).remove(0).record.unwrap();
+    assert!(replay::check(&r).is_ok(), "the record stays valid");
+    assert_eq!(r.tag("AnalysisLimit"), Some("depth 3"));
+    assert_eq!(
+        r.tag("Analysis").unwrap().split(", ").count(),
+        moves.len() + 1,
+        "{}",
+        rec.body
+    );
+    let (t2, st2) = new_table(a, json!({ "review": { "text": rec.body } }));
+    assert_eq!(st2["analysis"]["points"], an["points"], "the same points");
+    assert_eq!(st2["analysis"]["marks"], an["marks"], "the same marks");
+    assert_eq!(st2["analysis"]["running"], false);
+    // The record saved again from the review keeps its tags.
+    let again = get(a, &format!("/api/tables/{t2}/record"));
+    let r2 = parse_records(&again.body).remove(0).record.unwrap();
+    assert_eq!(r2.tag("Analysis"), r.tag("Analysis"));
+    assert_eq!(r2.tag("Event"), r.tag("Event"));
+    // A malformed review tag is not shown, with a note saying why.
+    let broken = rec.body.replace(r.tag("Analysis").unwrap(), "+1 a1a2");
+    let (_, st3) = new_table(a, json!({ "review": { "text": broken } }));
+    assert!(st3["analysis"].is_null());
+    assert!(
+        st3["notes"]
+            .to_string()
+            .contains("Analysis tag has 1 points"),
+        "{}",
+        st3["notes"]
+    );
+}
+
+#[test]
+fn a_review_can_be_stopped_and_runs_once_at_a_time() {
+    let s = server();
+    let a = s.addr;
+    let (t, _) = new_table(
+        a,
+        json!({ "game": "negaeri", "players": [human(), human()] }),
+    );
+    play_line(a, t, &line("negaeri"));
+    let path = format!("/api/tables/{t}/review");
+    ok(post(a, &path, json!({ "movetime": 2000 })));
+    let r = post(a, &path, json!({ "depth": 2 }));
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(r.error().contains("runs already"));
+    ok(post(a, &format!("{path}/stop"), json!({})));
+    let st = wait(a, t, Duration::from_secs(30), |st| {
+        st["analysis"]["running"] == false
+    });
+    let done = st["analysis"]["done"].as_u64().unwrap();
+    assert!(
+        done < st["analysis"]["total"].as_u64().unwrap(),
+        "stopped early: {}",
+        st["analysis"]
+    );
+    // Another review may start now.
+    ok(post(a, &path, json!({ "depth": 1 })));
+    wait(a, t, Duration::from_secs(60), |st| {
+        st["analysis"]["running"] == false
+    });
+}
+
+#[test]
+fn the_editor_positions_are_refused_with_the_engines_reasons() {
+    let s = server();
+    let a = s.addr;
+    // Two first-player Kings in Negaeri, and a Nana King on the centre.
+    for (game, pos) in [
+        ("negaeri", "KK4/PP4/2k3/6/6/6[] w 0 1"),
+        ("hasami", "PPPPPPPPP/9/9/9/9/9/9/9/ppppppppp/9 w 0 1"),
+    ] {
+        let r = post(a, "/api/positions", json!({ "game": game, "start": pos }));
+        assert!(r.status == 400, "{game} {pos}: {}", r.body);
+        let board_says = r.error();
+        // Koma's own `position` command gives the same reason.
+        let input =
+            format!("setoption name UCI_Variant value {game}\nposition fen {pos}\nisready\nquit\n");
+        let out = std::process::Command::new(KOMA)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                c.stdin.take().unwrap().write_all(input.as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        let out = String::from_utf8_lossy(&out.stdout);
+        let engine_says = out
+            .lines()
+            .find(|l| l.starts_with("info string error"))
+            .unwrap_or_else(|| panic!("koma refuses {pos}: {out}"));
+        let reason = board_says.trim_start_matches("bad start position: ");
+        assert!(
+            engine_says.contains(reason),
+            "board: {board_says}; engine: {engine_says}"
+        );
+    }
+    // A legal one is accepted with its board and legal moves.
+    let p = ok(post(
+        a,
+        "/api/positions",
+        json!({ "game": "negaeri", "start": "K5/P5/2k3/6/6/6[Pp] w 0 1" }),
+    ));
+    assert_eq!(p["toMove"], "first");
+    assert!(!p["legal"].as_array().unwrap().is_empty());
+    assert_eq!(p["view"]["board"]["files"], 6);
+}
+
+#[test]
+fn a_flooding_engine_reaches_the_page_at_most_ten_times_a_second() {
+    let s = server();
+    let a = s.addr;
+    let command = format!("{MOCK} {KOMA} flood-pv 1");
+    let id = ok(post(
+        a,
+        "/api/analyses",
+        json!({ "game": "kaninariebi", "command": command }),
+    ))["id"]
+        .as_u64()
+        .unwrap();
+    let st = wait_live(a, id, Duration::from_secs(60), |st| {
+        st["state"] == "thinking" && st["ms"].as_u64().unwrap_or(0) >= 3000
+    });
+    let (lines, updates, ms) = (
+        st["infoLines"].as_u64().unwrap(),
+        st["updates"].as_u64().unwrap(),
+        st["ms"].as_u64().unwrap(),
+    );
+    assert!(lines >= 200, "the engine floods: {st}");
+    // One snapshot per PUBLISH_EVERY (100 ms) at most, whatever comes in.
+    assert!(
+        updates <= ms / 100 + 1,
+        "{updates} snapshots in {ms} ms: {st}"
+    );
+    assert!(updates >= 2, "{st}");
+    assert_eq!(st["lines"].as_array().unwrap().len(), 1);
+    // Stop is answered between the lines: a new position goes through.
+    ok(post(
+        a,
+        &format!("/api/analyses/{id}/position"),
+        json!({ "moves": [st["lines"][0]["pv"][0]] }),
+    ));
+    let st = wait_live(a, id, Duration::from_secs(30), |st| {
+        st["generation"] == 2 && !st["lines"].as_array().unwrap().is_empty()
+    });
+    assert_eq!(st["state"], "thinking", "{st}");
+    ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
+}

@@ -263,3 +263,187 @@ fn an_engine_flooding_stderr_without_a_newline_keeps_the_referee_small() {
     assert_no_leftovers(&token);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// How many times `needle` occurs in `hay`.
+fn count(hay: &str, needle: &str) -> usize {
+    hay.matches(needle).count()
+}
+
+#[test]
+fn odd_info_values_are_advice_and_the_legal_move_counts() {
+    // score cp 12.5, score cp 2147483648, time -1, nodes -5 before every
+    // move from the first on.
+    let (r, recs, _) = mock_match("odd-info", "odd-info 1", "depth=1", 1, "--max-plies 12");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let (res, term, _) = termination(&recs[0]);
+    assert_eq!((res, term), ("1/2-1/2", "ply limit"), "{}", r.stdout);
+    assert_eq!(recs[0].moves.len(), 12);
+    // The warning names the value, once for the whole match.
+    assert_eq!(
+        count(&r.stderr, "an info line with a bad value"),
+        1,
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("at 12.5"), "{}", r.stderr);
+}
+
+#[test]
+fn a_second_bestmove_is_dropped_with_a_warning_not_taken_for_the_next_move() {
+    let (r, recs, _) = mock_match("two-moves", "two-moves 1", "depth=1", 2, "--max-plies 12");
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    for rec in &recs {
+        let (_, term, detail) = termination(rec);
+        let reason = koma::client::reason::Reason::from_message(term).unwrap();
+        assert!(!reason.is_failure(), "{term} {detail}: {}", r.stdout);
+    }
+    assert_eq!(
+        count(&r.stderr, "a bestmove while no go was outstanding"),
+        1,
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn an_engine_that_exits_while_its_child_holds_the_pipe_disconnects() {
+    let (r, recs, _) = mock_match("exit-child", "exit-child", "depth=1", 1, "");
+    assert_eq!(
+        termination(&recs[0]),
+        ("0-1", "disconnects", "it exited with code 0"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn an_option_the_engine_refuses_stops_the_match_before_it_starts() {
+    let (dir, token) = scratch("refused-option");
+    let pgn = dir.join("games.pgn");
+    for (option, words) in [
+        (
+            "EvalFile=/nonexistent",
+            "cannot use /nonexistent as EvalFile: cannot read it",
+        ),
+        (
+            "Threads=0",
+            "expected an integer from 1 to 256 for Threads at 0",
+        ),
+        (
+            "Hash=999999",
+            "expected an integer from 1 to 65536 for Hash at 999999",
+        ),
+    ] {
+        let r = run(
+            &args(&format!(
+                "--engine cmd={KOMA} name=good depth=1 --engine cmd={KOMA} name=bad depth=1 \
+                 option.{option} --games 2 --pgnout {}",
+                pgn.display()
+            )),
+            &token,
+            Duration::from_secs(60),
+        );
+        assert_eq!(
+            r.status.code(),
+            Some(2),
+            "{option}: {}\n{}",
+            r.stdout,
+            r.stderr
+        );
+        let name = option.split('=').next().unwrap();
+        let want = format!("engine bad refused option {option}: info string error: {words}");
+        assert!(r.stderr.contains(&want), "{option}: {}", r.stderr);
+        assert!(
+            !r.stdout.contains("Finished game"),
+            "{option}: {}",
+            r.stdout
+        );
+        let recorded = std::fs::read_to_string(&pgn).unwrap_or_default();
+        assert!(
+            recorded.is_empty(),
+            "{option} ({name}): no game was recorded"
+        );
+        assert_no_leftovers(&token);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_option_refused_on_a_restart_mid_match_is_a_failure_of_that_engine() {
+    let (dir, _) = scratch("refused-restart");
+    let marker = dir.join("crashed");
+    // The mock crashes at its 2nd go (game 1), and refuses its options
+    // in every run after that.
+    let mode = format!("refuse-again 2 {}", marker.display());
+    let (r, recs, _) = mock_match("refused-restart-match", &mode, "depth=1", 2, "--recover");
+    assert_eq!(recs.len(), 2, "{}", r.stdout);
+    assert_eq!(termination(&recs[0]).1, "disconnects");
+    let (res, term, detail) = termination(&recs[1]);
+    assert_eq!((res, term), ("1-0", "fails to start"), "{}", r.stdout);
+    assert!(
+        detail.contains(
+            "refused option UCI_Variant=kaninariebi: info string error: cannot use \
+             UCI_Variant value kaninariebi on a second run"
+        ),
+        "{detail}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The peak resident size (VmHWM, kB) of the running process `pid`: its
+/// own since it started the referee's program.
+fn vm_hwm_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .unwrap_or_else(|| panic!("no VmHWM in {status}"));
+    line.trim().trim_end_matches("kB").trim().parse().unwrap()
+}
+
+#[test]
+fn an_engine_printing_200_mb_of_info_keeps_the_referee_small_and_its_move_counts() {
+    let (dir, token) = scratch("info-flood");
+    let signal = dir.join("flooded");
+    let file = |ext: &str| std::path::PathBuf::from(format!("{}.{ext}", signal.display()));
+    // The mock prints 200 MB of info lines before its first move. Its
+    // opponent, at its first move (the flood read, the move played), says
+    // so with a file and waits until the test has read the referee's peak
+    // memory: the reading is taken after the flood, whatever the timing.
+    let a = vec![
+        "--engine".to_string(),
+        format!("cmd={MOCK}"),
+        format!("args={KOMA} info-flood 1 200"),
+        "name=flood".into(),
+        "depth=1".into(),
+        "--engine".into(),
+        format!("cmd={MOCK}"),
+        format!("args={KOMA} wait-file 1 {}", signal.display()),
+        "name=plain".into(),
+        "depth=1".into(),
+        "--games".into(),
+        "1".into(),
+        "--max-plies".into(),
+        "2".into(),
+        "--heartbeat".into(),
+        "600000".into(),
+    ];
+    let mut child = spawn(&a, &token);
+    let end = std::time::Instant::now() + Duration::from_secs(120);
+    while !file("reached").exists() {
+        assert!(std::time::Instant::now() < end, "the flood was not read");
+        assert!(child.try_wait().unwrap().is_none(), "the referee ended");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let peak = vm_hwm_kb(child.id());
+    eprintln!("the referee's peak after the flood: {peak} kB");
+    std::fs::write(file("go"), "").unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut out, &mut stdout).unwrap();
+    assert!(child.wait().unwrap().success(), "{stdout}");
+    assert!(stdout.contains("{draw by ply limit}"), "{stdout}");
+    assert!(peak < 64 * 1024, "the referee grew to {peak} kB");
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -603,3 +603,115 @@ fn rust_log_debug_shows_every_engine_line_with_its_time_on_stderr_only() {
     assert_no_leftovers(&token);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_record_file_ending_in_nul_bytes_keeps_every_complete_record_on_resume() {
+    let (dir, token) = scratch("nul-tail");
+    let pgn = dir.join("games.pgn");
+    let a = args(&format!(
+        "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=2 \
+         --games 2 --rounds 3 --random-plies 2 --max-plies 16 --pgnout {}",
+        pgn.display()
+    ));
+    let r = run(&a, &token, LIMIT);
+    assert!(r.status.success(), "{}", r.stdout);
+    let full = std::fs::read_to_string(&pgn).unwrap();
+    let spans: Vec<_> = koma::protocol::record::parse_records(&full)
+        .into_iter()
+        .map(|i| i.span)
+        .collect();
+    assert_eq!(spans.len(), 6);
+    let four = &full[..spans[3].end];
+    // What a crash or a full disk leaves: 4 whole records, then zeros.
+    let mut bytes = four.as_bytes().to_vec();
+    bytes.extend([0u8; 100]);
+    std::fs::write(&pgn, &bytes).unwrap();
+    let r = run(&a, &token, LIMIT);
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("4 of 6 games already played"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains("dropped 100 NUL bytes at the end"),
+        "{}",
+        r.stderr
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.starts_with(four), "the 4 games are kept as they were");
+    assert!(!text.contains('\0'));
+    assert_eq!(records(&pgn).len(), 6);
+    assert_replays(&pgn);
+    // An incomplete last record before the zeros is dropped, and said so.
+    // Cut 10 bytes before the end: in the last move or the result.
+    let cut = spans[3].end - 10;
+    let mut bytes = full.as_bytes()[..cut].to_vec();
+    bytes.extend([0u8; 100]);
+    std::fs::write(&pgn, &bytes).unwrap();
+    let r = run(&a, &token, LIMIT);
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("3 of 6 games already played"),
+        "{}",
+        r.stdout
+    );
+    let line = full[..spans[3].start].matches('\n').count() + 1;
+    let words = format!("dropped an incomplete last record at line {line}");
+    assert!(r.stderr.contains(&words), "{words}: {}", r.stderr);
+    assert_eq!(records(&pgn).len(), 6);
+    assert_replays(&pgn);
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_record_with_200000_distinct_tags_replays_in_linear_time() {
+    let (dir, token) = scratch("many-tags");
+    let pgn = dir.join("games.pgn");
+    let r = run(
+        &args(&format!(
+            "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+             --games 1 --max-plies 4 --pgnout {}",
+            pgn.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}", r.stdout);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    // 200,000 more tags (4.4 MB) after the first tag line: pairwise
+    // checks took minutes of a core; one pass takes well under a second.
+    let first_end = text.find('\n').unwrap() + 1;
+    let mut big = text[..first_end].to_string();
+    for k in 0..200_000 {
+        big.push_str(&format!("[Extra{k} \"v\"]\n"));
+    }
+    big.push_str(&text[first_end..]);
+    std::fs::write(&pgn, &big).unwrap();
+    let started = Instant::now();
+    let r = run(
+        &["--replay".to_string(), pgn.display().to_string()],
+        &token,
+        Duration::from_secs(60),
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("all valid"), "{}", r.stdout);
+    eprintln!("--replay of 200,000 tags: {:?}", started.elapsed());
+    // A tag given twice among them is still found.
+    big.insert_str(first_end, "[Extra199999 \"w\"]\n");
+    std::fs::write(&pgn, &big).unwrap();
+    let r = run(
+        &["--replay".to_string(), pgn.display().to_string()],
+        &token,
+        Duration::from_secs(60),
+    );
+    assert!(!r.status.success(), "{}", r.stdout);
+    assert!(
+        format!("{}{}", r.stdout, r.stderr).contains("two Extra199999 tags"),
+        "{}\n{}",
+        r.stdout,
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

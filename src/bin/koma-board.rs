@@ -16,12 +16,15 @@ use std::time::Duration;
     version,
     about = "A board in the browser for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi: play against \
 Koma or any engine that speaks Koma's protocol, play a friend, watch two engines, step through \
-game records.",
+game records, analyse a position with an engine (several lines) or a whole game (evaluation graph, \
+marked mistakes), set up any position.",
     after_help = "Open the address it prints in a browser. The page starts engines, so the server \
 answers only to its own page: the Host (and Origin) of every request must name the server (an IP \
 address it listens on, localhost on loopback, or a name given with --allow-host), and every API \
 request must carry the secret the server makes at start and writes into the page it serves \
-(header X-Koma-Secret). By default it listens only on 127.0.0.1."
+(header X-Koma-Secret). By default it listens only on 127.0.0.1. At most 4 engines analyse at \
+once (live analyses and game reviews together); an analysis whose page is closed, or stops \
+polling for 10 s, is stopped and its engine quit."
 )]
 struct Cli {
     /// Address to listen on. Anything but a loopback address lets other machines start programs

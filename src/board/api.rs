@@ -26,10 +26,18 @@
 //! | `GET /api/tables/{id}/record` | the game in the referee's record format |
 //! | `POST /api/records` | `{"text": …}`: the records of a record file |
 //! | `POST /api/positions` | `{"game", "rules", "start", "moves"}`: the position after the moves, by the rules library |
+//! | `POST /api/analyses` | `{"game", "rules", "start", "moves", "lines", "command"}`: a live analysis (`go infinite`, `lines` of `MultiPV`) |
+//! | `GET /api/analyses/{id}` | its latest lines (the page must poll: one not polled for `analysis_idle` is closed) |
+//! | `POST /api/analyses/{id}/position` | `{"start", "moves", "lines"}`: think about another position |
+//! | `POST /api/analyses/{id}/close` | stop it and quit its engine |
+//! | `POST /api/tables/{id}/review` | `{"command", "depth" \| "nodes" \| "movetime"}`: review a finished game or a record |
+//! | `POST /api/tables/{id}/review/stop` | stop the review (what it found stays) |
 
+use super::analysis::{EngineSetup, Live, MAX_LINES, Target};
 use super::http::{Request, Response};
 use super::play::new_play;
 use super::records;
+use super::review::{self, GameAnalysis, Limit};
 use super::table::{EndView, EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
@@ -285,9 +293,60 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             ok(records::list(&r.text))
         }),
         ["api", "positions"] => post(&|| positions(req)),
+        ["api", "analyses"] => post(&|| new_live(reg, req)),
+        ["api", "analyses", id] => get(&|| {
+            let l = live(reg, id)?;
+            let mut st = l.lock();
+            st.last_seen = Instant::now();
+            ok(st.view(&l))
+        }),
+        ["api", "analyses", id, "position"] => post(&|| {
+            let l = live(reg, id)?;
+            let r: LivePositionReq = body(req)?;
+            let target = target_of(l.game, &l.rules, &r.start, &r.moves, r.lines, r.depth)?;
+            l.retarget(target).map_err(|e| (409, e))?;
+            let mut st = l.lock();
+            st.last_seen = Instant::now();
+            ok(st.view(&l))
+        }),
+        ["api", "analyses", id, "close"] => post(&|| {
+            let id = number_id(id, "analysis")?;
+            if reg.close_live(id) {
+                #[derive(Serialize)]
+                struct Closed {
+                    closed: u64,
+                }
+                ok(Closed { closed: id })
+            } else {
+                Err((404, format!("no analysis {id}")))
+            }
+        }),
+        ["api", "tables", id, "review"] => post(&|| start_review(reg, req, id)),
+        ["api", "tables", id, "review", "stop"] => post(&|| {
+            let t = table(reg, id)?;
+            let mut st = t.lock();
+            let a = (st.analysis.as_mut()).ok_or((409, "this game has no review".to_string()))?;
+            a.stop = true;
+            st.version += 1;
+            drop(st);
+            t.notify();
+            let st = t.lock();
+            ok(st.view(t.id, None, None))
+        }),
         ["api", ..] => Err((404, format!("no such API route {path}"))),
         _ => Err((404, format!("nothing at {path}"))),
     }
+}
+
+fn number_id(s: &str, what: &str) -> Result<u64, (u16, String)> {
+    s.parse()
+        .map_err(|_| (404, format!("no {what} {s:?} ({what} ids are numbers)")))
+}
+
+fn live(reg: &Registry, id: &str) -> Result<std::sync::Arc<Live>, (u16, String)> {
+    let id = number_id(id, "analysis")?;
+    reg.live(id)
+        .ok_or_else(|| (404, format!("no analysis {id}: it was closed")))
 }
 
 fn table_id(s: &str) -> Result<u64, (u16, String)> {
@@ -716,7 +775,15 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
             c.margin,
             c.timeouts,
         );
-        t.lock().set_comments(loaded.comments);
+        {
+            let mut st = t.lock();
+            st.set_comments(loaded.comments);
+            match loaded.analysis {
+                Some(Ok(a)) => st.analysis = Some(a),
+                Some(Err(e)) => st.note(format!("the record's review is not shown: {e}")),
+                None => {}
+            }
+        }
         t
     } else {
         let game = game_of(r.game.as_deref().unwrap_or(GameId::DEFAULT.name()))?;
@@ -752,16 +819,28 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
     ok(st.view(t.id, None, None))
 }
 
+/// A game after some moves from a start, by the rules library; refused
+/// with the rules' reason.
+fn position_of(
+    game: GameId,
+    rules: &RuleValues,
+    start: &Option<String>,
+    moves: &[String],
+) -> Result<Box<dyn super::play::Play>, (u16, String)> {
+    let start = start_text(start)?;
+    let mut play = new_play(game, rules, start.as_ref()).map_err(|e| (400, e))?;
+    for (k, m) in moves.iter().enumerate() {
+        let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
+        play.play(&text).map_err(|e| (422, e.to_string()))?;
+    }
+    Ok(play)
+}
+
 fn positions(req: &Request) -> Answer {
     let r: PositionsReq = body(req)?;
     let game = game_of(&r.game)?;
     let rules = rule_values(game, &r.rules)?;
-    let start = start_text(&r.start)?;
-    let mut play = new_play(game, &rules, start.as_ref()).map_err(|e| (400, e))?;
-    for (k, m) in r.moves.iter().enumerate() {
-        let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
-        play.play(&text).map_err(|e| (422, e.to_string()))?;
-    }
+    let play = position_of(game, &rules, &r.start, &r.moves)?;
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     struct Position {
@@ -770,6 +849,8 @@ fn positions(req: &Request) -> Answer {
         to_move: &'static str,
         end: Option<String>,
         legal: Vec<String>,
+        /// The board as the page draws it.
+        view: super::play::View,
     }
     ok(Position {
         position: play.position_text(play.plies()),
@@ -777,7 +858,168 @@ fn positions(req: &Request) -> Answer {
         to_move: super::play::side_name(play.side_to_move()),
         end: play.status().map(|e| e.to_string()),
         legal: play.legal().moves.iter().map(|m| m.t.to_string()).collect(),
+        view: play.view(play.plies()),
     })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LiveReq {
+    game: String,
+    #[serde(default)]
+    rules: BTreeMap<String, Value>,
+    start: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+    lines: Option<u32>,
+    /// Stop at this depth instead of thinking until stopped.
+    depth: Option<u32>,
+    command: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LivePositionReq {
+    start: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+    lines: Option<u32>,
+    depth: Option<u32>,
+}
+
+/// What a live analysis thinks about: the position (not one where the
+/// game is over) and 1 to `MAX_LINES` lines.
+fn target_of(
+    game: GameId,
+    rules: &RuleValues,
+    start: &Option<String>,
+    moves: &[String],
+    lines: Option<u32>,
+    depth: Option<u32>,
+) -> Result<Target, (u16, String)> {
+    let lines = lines.unwrap_or(1);
+    if let Some(d) = depth
+        && !(1..=99).contains(&d)
+    {
+        return Err((400, format!("depth: expected 1 to 99, got {d}")));
+    }
+    if !(1..=MAX_LINES).contains(&lines) {
+        return Err((
+            400,
+            format!("lines: expected 1 to {MAX_LINES}, got {lines}"),
+        ));
+    }
+    let play = position_of(game, rules, start, moves)?;
+    if let Some(end) = play.status() {
+        return Err((
+            409,
+            format!("the game is over in this position ({end}): nothing to analyse"),
+        ));
+    }
+    Ok(Target {
+        command: play.position_command(),
+        side: play.side_to_move(),
+        lines,
+        depth,
+    })
+}
+
+fn new_live(reg: &Registry, req: &Request) -> Answer {
+    let r: LiveReq = body(req)?;
+    let game = game_of(&r.game)?;
+    let rules = rule_values(game, &r.rules)?;
+    let target = target_of(game, &rules, &r.start, &r.moves, r.lines, r.depth)?;
+    let launch = launch_of(reg, &r.command);
+    let live = Live::new(
+        reg.next_id(),
+        launch_text(&launch),
+        game,
+        rules.clone(),
+        target,
+    );
+    let setup = EngineSetup {
+        launch,
+        variant: game.name(),
+        rules,
+        timeouts: reg.config.timeouts,
+    };
+    let l = reg.open_live(live, setup).map_err(|e| (503, e))?;
+    let st = l.lock();
+    ok(st.view(&l))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseReq {
+    command: Option<String>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    /// Milliseconds per position.
+    movetime: Option<u64>,
+}
+
+/// Starts a review of a finished game or a loaded record.
+fn start_review(reg: &Registry, req: &Request, id: &str) -> Answer {
+    let t = table(reg, id)?;
+    let r: AnalyseReq = body(req)?;
+    let limit = match (r.depth, r.nodes, r.movetime) {
+        (Some(d), None, None) if (1..=64).contains(&d) => Limit::Depth(d),
+        (None, Some(n), None) if (1..=1_000_000_000).contains(&n) => Limit::Nodes(n),
+        (None, None, Some(ms)) if (10..=60_000).contains(&ms) => {
+            Limit::Movetime(Duration::from_millis(ms))
+        }
+        _ => {
+            return Err((
+                400,
+                "give one limit per position: depth (1-64), nodes (1-1000000000) or movetime \
+                 (milliseconds, 10-60000)"
+                    .into(),
+            ));
+        }
+    };
+    let launch = launch_of(reg, &r.command);
+    let mut st = t.lock();
+    if st.review.is_none() && st.end.is_none() {
+        return Err((
+            409,
+            "a review is for a finished game or a loaded record: this game is still on".into(),
+        ));
+    }
+    if st.analysis.as_ref().is_some_and(|a| a.running) {
+        return Err((
+            409,
+            "a review of this game runs already: stop it first".into(),
+        ));
+    }
+    let slot = reg.take_slot().map_err(|e| (503, e))?;
+    let (play, moves) = review::replay_of(st.play.as_ref()).map_err(|e| (500, e))?;
+    st.reviews += 1;
+    let movers = (0..=st.play.plies()).map(|k| st.play.side_at(k)).collect();
+    st.analysis = Some(GameAnalysis::new(
+        launch_text(&launch),
+        limit,
+        movers,
+        st.reviews,
+    ));
+    st.version += 1;
+    let job = review::ReviewJob {
+        generation: st.reviews,
+        launch,
+        limit,
+        play,
+    };
+    let view = serde_json::to_string(&st.view(t.id, None, None));
+    drop(st);
+    let worker = t.clone();
+    std::thread::Builder::new()
+        .name(format!("review {}", t.id))
+        .spawn(move || {
+            review::run(&worker, job, moves);
+            drop(slot);
+        })
+        .map_err(|e| (500, format!("cannot start the review's thread ({e})")))?;
+    let body = view.map_err(|e| (500, e.to_string()))?;
+    Ok(Response::new(200, "application/json", body))
 }
 
 #[cfg(test)]

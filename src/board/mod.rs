@@ -1,6 +1,8 @@
 //! The board: a local web server with a page to play every game against
 //! any engine that speaks Koma's protocol, or against a friend at the same
-//! screen, to watch two engines play, and to step through game records.
+//! screen, to watch two engines play, to step through game records, and
+//! to analyse: live engine lines (`analysis`), a review of a whole game
+//! (`review`), positions set up on the page.
 //! `koma-board` is a thin front end over `start`.
 //!
 //! Layout: `http` (a minimal HTTP/1.1 server on `std::net`) → `api` (who
@@ -16,10 +18,12 @@
 //! server (as move strings, with the squares and choices that make each
 //! one with the mouse) and sends back the move string it chose.
 
+pub mod analysis;
 mod api;
 pub mod http;
 pub mod play;
 pub mod records;
+pub mod review;
 pub mod table;
 
 use crate::client::process::Launch;
@@ -35,6 +39,10 @@ use table::Table;
 /// Games open at once; more are refused until some close.
 pub const MAX_TABLES: usize = 32;
 
+/// Engines thinking for the page's analyses at once (live analyses and
+/// game reviews together); more are refused until some end.
+pub const MAX_ANALYSES: usize = 4;
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub addr: SocketAddr,
@@ -48,6 +56,9 @@ pub struct Config {
     /// Host names the server answers to besides its IP addresses (and
     /// `localhost` on loopback): for a network where it has a name.
     pub allow_hosts: Vec<String>,
+    /// A live analysis its page has not polled for this long is closed
+    /// (the page polls several times a second while it is open).
+    pub analysis_idle: Duration,
 }
 
 impl Config {
@@ -64,6 +75,7 @@ impl Config {
             margin: Duration::from_millis(1000),
             idle: Duration::from_secs(600),
             allow_hosts: Vec::new(),
+            analysis_idle: Duration::from_secs(10),
         }
     }
 }
@@ -111,10 +123,16 @@ type Entry = (Arc<Table>, Option<JoinHandle<()>>);
 /// The engine option whose values are an engine's levels (Koma's `Skill`).
 pub const LEVEL_OPTION: &str = "Skill";
 
+/// An open live analysis and its worker thread.
+type LiveEntry = (Arc<analysis::Live>, Option<JoinHandle<()>>);
+
 /// The open games and what they need to run.
 pub struct Registry {
     pub config: Config,
     tables: Mutex<HashMap<u64, Entry>>,
+    lives: Mutex<HashMap<u64, LiveEntry>>,
+    /// Analysis engines running (live or review), at most `MAX_ANALYSES`.
+    slots: Arc<Mutex<usize>>,
     next: AtomicU64,
     stopping: AtomicBool,
     /// The levels each engine command offers, as its `option` lines say.
@@ -126,6 +144,8 @@ impl Registry {
         Registry {
             config,
             tables: Mutex::new(HashMap::new()),
+            lives: Mutex::new(HashMap::new()),
+            slots: Arc::new(Mutex::new(0)),
             next: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
             levels: Mutex::new(HashMap::new()),
@@ -213,8 +233,85 @@ impl Registry {
         }
     }
 
-    /// Closes the tables nobody looked at for `idle`.
+    /// Takes one of the `MAX_ANALYSES` engine slots; it is given back
+    /// when the `Slot` is dropped (its worker ended).
+    pub fn take_slot(&self) -> Result<Slot, String> {
+        if self.stopping.load(Ordering::SeqCst) {
+            return Err("the server is stopping".into());
+        }
+        let mut n = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        if *n >= MAX_ANALYSES {
+            return Err(format!(
+                "{MAX_ANALYSES} analyses run already on this server: stop one (a closed \
+                 page's analysis stops within {} s)",
+                self.config.analysis_idle.as_secs() + 1
+            ));
+        }
+        *n += 1;
+        Ok(Slot(self.slots.clone()))
+    }
+
+    /// Starts a live analysis's worker on a slot.
+    pub fn open_live(
+        &self,
+        live: analysis::Live,
+        setup: analysis::EngineSetup,
+    ) -> Result<Arc<analysis::Live>, String> {
+        let slot = self.take_slot()?;
+        let live = Arc::new(live);
+        let worker = {
+            let l = live.clone();
+            std::thread::Builder::new()
+                .name(format!("analysis {}", live.id))
+                .spawn(move || {
+                    analysis::run(&l, &setup);
+                    drop(slot);
+                })
+                .map_err(|e| format!("cannot start the analysis thread ({e})"))?
+        };
+        self.live_map()
+            .insert(live.id, (live.clone(), Some(worker)));
+        Ok(live)
+    }
+
+    fn live_map(&self) -> std::sync::MutexGuard<'_, HashMap<u64, LiveEntry>> {
+        self.lives.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn live(&self, id: u64) -> Option<Arc<analysis::Live>> {
+        self.live_map().get(&id).map(|(l, _)| l.clone())
+    }
+
+    /// Closes a live analysis: its engine is stopped and quit.
+    pub fn close_live(&self, id: u64) -> bool {
+        let entry = self.live_map().remove(&id);
+        match entry {
+            Some((l, worker)) => {
+                l.close();
+                if let Some(w) = worker {
+                    let _ = std::thread::Builder::new()
+                        .name("analysis close".into())
+                        .spawn(move || {
+                            let _ = w.join();
+                        });
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Closes the tables nobody looked at for `idle`, and the analyses
+    /// nobody polled for `analysis_idle`.
     fn sweep(&self) {
+        let gone: Vec<u64> = (self.live_map().values())
+            .filter(|(l, _)| l.lock().last_seen.elapsed() > self.config.analysis_idle)
+            .map(|(l, _)| l.id)
+            .collect();
+        for id in gone {
+            log::debug!("analysis {id}: its page went away");
+            self.close_live(id);
+        }
         let idle: Vec<u64> = self
             .map()
             .values()
@@ -229,6 +326,15 @@ impl Registry {
     /// Closes every table and waits for their workers (and engines).
     fn close_all(&self) {
         self.stopping.store(true, Ordering::SeqCst);
+        let lives: Vec<LiveEntry> = self.live_map().drain().map(|(_, v)| v).collect();
+        for (l, _) in &lives {
+            l.close();
+        }
+        for (_, w) in lives {
+            if let Some(w) = w {
+                let _ = w.join();
+            }
+        }
         let all: Vec<Entry> = self.map().drain().map(|(_, v)| v).collect();
         for (t, _) in &all {
             t.close();
@@ -238,6 +344,16 @@ impl Registry {
                 let _ = w.join();
             }
         }
+    }
+}
+
+/// One of the server's analysis engine slots, held by a worker.
+pub struct Slot(Arc<Mutex<usize>>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut n = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        *n = n.saturating_sub(1);
     }
 }
 
@@ -331,7 +447,7 @@ pub fn start(config: Config) -> std::io::Result<Server> {
                 let mut last = Instant::now();
                 while !stop.load(Ordering::SeqCst) {
                     std::thread::sleep(Duration::from_millis(100));
-                    if last.elapsed() > Duration::from_secs(5) {
+                    if last.elapsed() > Duration::from_secs(1) {
                         reg.sweep();
                         last = Instant::now();
                     }

@@ -30,6 +30,8 @@ pub trait Play: Send {
     fn rules(&self) -> &RuleValues;
     /// Side to move in the latest position.
     fn side_to_move(&self) -> Color;
+    /// The side to move after `ply` moves.
+    fn side_at(&self, ply: usize) -> Color;
     /// The end by the rules in the latest position, history included.
     fn status(&self) -> Option<End>;
     /// Plays a move in the latest position; returns its canonical text.
@@ -118,6 +120,12 @@ impl<G: Game> Play for GamePlay<G> {
 
     fn side_to_move(&self) -> Color {
         self.line.current().side_to_move()
+    }
+
+    fn side_at(&self, ply: usize) -> Color {
+        self.line
+            .position(ply.min(self.line.plies()))
+            .side_to_move()
     }
 
     fn status(&self) -> Option<End> {

@@ -5,6 +5,7 @@
 //! check, and replayed with the rules library to be stepped through.
 
 use super::play::{Play, new_play};
+use super::review::GameAnalysis;
 use super::table::{Review, TableState};
 use crate::core::PositionText;
 use crate::games::GameId;
@@ -14,9 +15,21 @@ use crate::referee::records::{self, RecordHeader, tags};
 use crate::referee::replay;
 use serde::Serialize;
 
-/// The record of a table's game. A game still in progress is saved with
-/// the result `*` and no `Termination`.
+/// The record of a table: a loaded record as it was read, a game with a
+/// header of its own (one still in progress with the result `*` and no
+/// `Termination`); with the tags of its review when it has one.
 pub fn record_of(st: &TableState) -> Record {
+    let mut r = match &st.review {
+        Some(rv) => rv.record.clone(),
+        None => game_record(st),
+    };
+    if let Some(a) = &st.analysis {
+        a.tag(&mut r);
+    }
+    r
+}
+
+fn game_record(st: &TableState) -> Record {
     let header = RecordHeader {
         fingerprint: None,
         event: "koma-board game",
@@ -108,6 +121,8 @@ pub struct Loaded {
     pub names: [String; 2],
     /// The record's move comments, by ply.
     pub comments: Vec<Option<String>>,
+    /// The review saved in the record's tags (or why it cannot be read).
+    pub analysis: Option<Result<GameAnalysis, String>>,
 }
 
 /// Replays record `index` of a record file with the rules library. Moves
@@ -163,12 +178,16 @@ pub fn load(text: &str, index: usize) -> Result<Loaded, String> {
         sentence: records::sentence(r),
         error,
         check: replay::check(r),
+        record: r.clone(),
     };
     let comments = r.moves.iter().map(|m| m.comment.clone()).collect();
+    let movers = (0..=play.plies()).map(|k| play.side_at(k)).collect();
+    let analysis = GameAnalysis::from_record(r, movers);
     Ok(Loaded {
         play,
         review,
         names,
         comments,
+        analysis,
     })
 }

@@ -11,6 +11,7 @@
 //! clocks are sent on every poll instead).
 
 use super::play::{Legal, MoveCheck, Play, View, shown, side_name};
+use super::review::{AnalysisView, GameAnalysis};
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::engine_log::record_date;
 use crate::client::handshake::{self, EngineStart, Timeouts};
@@ -18,7 +19,7 @@ use crate::client::process::{EngineProc, Launch};
 use crate::client::reason::{Ending, Failure, Reason};
 use crate::client::turn::{Played, Turn, Watch, comment, play_turn};
 use crate::core::{Color, MoveText, Outcome, ReplayError};
-use crate::protocol::record::RecordMove;
+use crate::protocol::record::{Record, RecordMove};
 use crate::protocol::{InfoLine, InfoScore};
 use serde::{Serialize, Serializer};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -154,6 +155,8 @@ pub struct Review {
     pub error: Option<String>,
     /// Whether the referee's `--replay` check finds the record valid.
     pub check: Result<(), String>,
+    /// The record as read, saved again with a new review's tags.
+    pub record: Record,
 }
 
 pub struct TableState {
@@ -177,6 +180,10 @@ pub struct TableState {
     pub review: Option<Review>,
     pub max_plies: Option<u32>,
     pub created: String,
+    /// The engine's review of the game, running or done.
+    pub analysis: Option<GameAnalysis>,
+    /// Reviews started on this table, so an old one's results are dropped.
+    pub reviews: u64,
 }
 
 /// Notes kept per table (engine warnings and failures).
@@ -223,6 +230,8 @@ impl Table {
             review,
             max_plies,
             created: record_date(),
+            analysis: None,
+            reviews: 0,
         };
         // A record's clocks are not replayed: keep the start clocks for
         // every ply.
@@ -317,6 +326,7 @@ impl Table {
         }
         st.clocks.truncate(plies + 1);
         st.comments.truncate(plies);
+        st.analysis = None;
         st.end = None;
         st.generation += 1;
         st.thinking = None;
@@ -361,7 +371,7 @@ impl TableState {
         &self.clocks[self.clocks.len() - 1]
     }
 
-    fn note(&mut self, text: String) {
+    pub fn note(&mut self, text: String) {
         if self.notes.len() >= MAX_NOTES {
             self.notes.remove(0);
         }
@@ -491,6 +501,7 @@ impl TableState {
                 end: self.end_view(),
                 review: self.review_view(),
                 notes: &self.notes,
+                analysis: (self.analysis.as_ref()).map(|a| a.view(self.play.moves())),
                 can_undo: self.review.is_none()
                     && plies > 0
                     && self.players.iter().any(|p| matches!(p.role, Role::Human)),
@@ -552,6 +563,7 @@ struct FullView<'a> {
     end: Option<EndView>,
     review: Option<ReviewView<'a>>,
     notes: &'a [String],
+    analysis: Option<AnalysisView<'a>>,
     can_undo: bool,
     start: String,
 }
@@ -841,7 +853,7 @@ fn start_engine(
         log: None,
     };
     let (mut e, warnings) = handshake::start(&start, timeouts)
-        .map_err(|why| Failure::dead(Reason::FailedToStart, why))?;
+        .map_err(|why| Failure::dead(Reason::FailedToStart, why.to_string()))?;
     handshake::new_game(&mut e, timeouts)?;
     Ok((e, warnings))
 }

@@ -6,7 +6,7 @@ use super::engine_log::EngineLog;
 use super::process::{EngineProc, Event, Launch, Recv};
 use super::reason::{Failure, Reason};
 use crate::core::OptionValue;
-use crate::protocol::{Command, OptionDecl, Reply, parse_option_decl, parse_reply};
+use crate::protocol::{Command, OptionDecl, Reply, parse_option_decl};
 use std::time::{Duration, Instant};
 
 /// How long the referee waits for an engine, outside its clock.
@@ -61,7 +61,7 @@ fn open(
     let mut declared = Vec::new();
     loop {
         match e.recv(deadline) {
-            Recv::Event(Event::Line(_, l)) => match parse_reply(&l) {
+            Recv::Event(Event::Line(_, l)) => match e.reply(&l) {
                 Ok(Reply::UciOk) => break,
                 Ok(Reply::Option(text)) => declared.extend(parse_option_decl(&text)),
                 Ok(Reply::Id { field, value }) if field == "name" => e.id_name = Some(value),
@@ -96,9 +96,40 @@ pub fn declared_options(launch: &Launch, t: &Timeouts) -> Result<Vec<OptionDecl>
     Ok(declared)
 }
 
+/// Why an engine could not be started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StartError {
+    /// It did not run, or did not finish the handshake.
+    Failed(String),
+    /// It answered a `setoption` with `info string error …`: `option` is
+    /// `name=value`, `words` the engine's line.
+    Refused { option: String, words: String },
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Failed(why) => f.write_str(why),
+            StartError::Refused { option, words } => {
+                write!(f, "refused option {option}: {words}")
+            }
+        }
+    }
+}
+
+impl From<String> for StartError {
+    fn from(why: String) -> Self {
+        StartError::Failed(why)
+    }
+}
+
 /// Starts an engine and brings it to `readyok`. Also returns warnings about
 /// options the engine did not declare (it may then play other rules).
-pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<String>), String> {
+/// Each `setoption` is followed by `isready`, so an error the engine
+/// answers with (`info string error …`, as Koma answers a value it cannot
+/// use) is known to be about that option: the start then fails with
+/// `StartError::Refused` rather than play with the engine's defaults.
+pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<String>), StartError> {
     let (mut e, declared) = open(s.name, s.launch, s.log.clone(), t)?;
     let mut warnings = Vec::new();
     let find = |name: &str| declared.iter().find(|d| d.name.eq_ignore_ascii_case(name));
@@ -121,22 +152,21 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
             warnings.push(format!("{} does not declare option {name}", s.name));
         }
     }
+    let during = |f: Failure| format!("{} ({}) during start-up", f.detail, f.reason.message());
     for (name, value) in sets {
+        let option = format!("{name}={value}");
         let cmd = Command::SetOption {
             name,
             value: Some(value),
         };
         e.send(&cmd.to_string())?;
+        e.send(&Command::IsReady.to_string())?;
+        let errors = wait_readyok(&mut e, Instant::now() + t.start).map_err(during)?;
+        if let Some(words) = errors.into_iter().next() {
+            return Err(StartError::Refused { option, words });
+        }
     }
-    e.send(&Command::IsReady.to_string())?;
-    match wait_readyok(&mut e, Instant::now() + t.start) {
-        Ok(()) => Ok((e, warnings)),
-        Err(f) => Err(format!(
-            "{} ({}) during start-up",
-            f.detail,
-            f.reason.message()
-        )),
-    }
+    Ok((e, warnings))
 }
 
 /// `ucinewgame` then `isready`, answered within the start timeout.
@@ -145,27 +175,52 @@ pub fn new_game(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
         .send(&Command::UciNewGame.to_string())
         .and_then(|_| e.send(&Command::IsReady.to_string()));
     if let Err(why) = sent {
-        return Err(Failure::dead(Reason::Disconnected, why));
+        return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
     }
-    wait_readyok(e, Instant::now() + t.start)
+    wait_readyok(e, Instant::now() + t.start).map(drop)
 }
 
-/// Reads until `readyok`. Other protocol lines are skipped; a line that is
-/// not the protocol loses.
-fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<(), Failure> {
+/// `isready` answered within the stall timeout: before each `go`, so that
+/// whatever the engine printed since its last move is read (and a stray
+/// `bestmove` dropped) before the search it might be taken for.
+pub fn sync(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
+    if let Err(why) = e.send(&Command::IsReady.to_string()) {
+        return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
+    }
+    wait_readyok(e, Instant::now() + t.stall).map(drop)
+}
+
+/// Reads until `readyok`; returns the `info string error …` lines read on
+/// the way. Other protocol lines are skipped (a `bestmove`, which no `go`
+/// asked for here, with a warning); a line that is not the protocol loses.
+fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Vec<String>, Failure> {
     let start = Instant::now();
+    let mut errors = Vec::new();
+    let stalled = || {
+        let ms = deadline.saturating_duration_since(start).as_millis();
+        Failure::dead(Reason::Stalled, format!("no readyok within {ms} ms"))
+    };
     loop {
         match e.recv(deadline) {
-            Recv::Event(Event::Line(_, l)) => match parse_reply(&l) {
-                Ok(Reply::ReadyOk) => return Ok(()),
-                Ok(_) if Instant::now() < deadline => {}
-                Ok(_) => {
-                    let ms = deadline.saturating_duration_since(start).as_millis();
-                    return Err(Failure::dead(
-                        Reason::Stalled,
-                        format!("no readyok within {ms} ms"),
-                    ));
+            Recv::Event(Event::Line(_, l)) => match e.reply(&l) {
+                Ok(Reply::ReadyOk) => return Ok(errors),
+                Ok(Reply::BestMove { .. }) => {
+                    e.warn_once(
+                        "stray bestmove",
+                        &format!(
+                            "a bestmove while no go was outstanding, dropped: {}",
+                            quote(&l)
+                        ),
+                    );
                 }
+                Ok(Reply::Info(i)) => {
+                    if let Some(s) = &i.string
+                        && s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("error"))
+                    {
+                        errors.push(format!("info string {s}"));
+                    }
+                }
+                Ok(_) => {}
                 Err(_) => {
                     return Err(Failure::alive(
                         Reason::Garbage,
@@ -181,12 +236,14 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<(), Failure> {
                 return Err(Failure::dead(Reason::Disconnected, how));
             }
             Recv::Timeout => {
-                let ms = deadline.saturating_duration_since(start).as_millis();
-                return Err(Failure::dead(
-                    Reason::Stalled,
-                    format!("no readyok within {ms} ms"),
-                ));
+                if let Some(how) = e.exited() {
+                    return Err(Failure::dead(Reason::Disconnected, how));
+                }
+                return Err(stalled());
             }
+        }
+        if Instant::now() >= deadline {
+            return Err(stalled());
         }
     }
 }

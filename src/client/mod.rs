@@ -1,6 +1,7 @@
 //! One engine process seen from outside, shared by the referee and the
-//! board: `process` (spawn, lines stamped as they arrive, killed and reaped
-//! on drop, with the `watchdog` for its descendants), `handshake` (`uci` to
+//! board: `process` (spawn, lines stamped as they arrive and queued in a
+//! bounded `inbox`, killed and reaped on drop, with the `watchdog` for its
+//! descendants), `handshake` (`uci` to
 //! `readyok`, and before each game), `clock` (the limits and clock of one
 //! side), `turn` (one move: `position` and `go`, thinking, the clock
 //! charged, the `bestmove` checked), `reason` (every way a game ends,
@@ -10,6 +11,7 @@
 pub mod clock;
 pub mod engine_log;
 pub mod handshake;
+pub mod inbox;
 pub mod process;
 pub mod reason;
 pub mod turn;

@@ -11,14 +11,16 @@
 //! spawned and dropped by the same worker thread.
 
 use super::engine_log::{self, Dir, EngineLog};
+use super::inbox::{Receiver, Sender, inbox};
 use super::watchdog;
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
+use crate::protocol::{ParseError, Reply, parse_info_lenient, parse_reply};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 #[cfg(not(unix))]
 use std::process::ExitStatus;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 /// How to run an engine.
@@ -110,11 +112,14 @@ pub struct EngineProc {
     pub tag: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    events: Receiver<Event>,
+    events: Receiver,
     log: Option<EngineLog>,
     closed: Option<Instant>,
     /// What it called itself (`id name`) during the handshake.
     pub id_name: Option<String>,
+    /// The kinds of warning already given about this engine (each is
+    /// given once per process).
+    warned: Vec<&'static str>,
 }
 
 impl EngineProc {
@@ -137,7 +142,7 @@ impl EngineProc {
             .spawn()
             .map_err(|e| format!("cannot run {}: {e}", launch.cmd.display()))?;
         let tag = format!("{name}({})", child.id());
-        let (tx, rx) = channel();
+        let (tx, rx) = inbox();
         let stdout = child.stdout.take();
         let stderr = child.stderr.take();
         let stdin = child.stdin.take();
@@ -151,6 +156,7 @@ impl EngineProc {
             log: log.clone(),
             closed: None,
             id_name: None,
+            warned: Vec::new(),
         };
         let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
             return Err("the engine's pipes could not be opened".into());
@@ -199,6 +205,38 @@ impl EngineProc {
         Recv::Event(ev)
     }
 
+    /// Reads one of its lines. An `info` line is advice, never a failure:
+    /// what parses is kept, and the first line with a bad value gets a
+    /// warning (once per engine).
+    pub fn reply(&mut self, line: &str) -> Result<Reply, ParseError> {
+        let r = parse_reply(line);
+        if r.is_ok() || line.split_whitespace().next() != Some("info") {
+            return r;
+        }
+        let (info, err) = parse_info_lenient(line);
+        if let Some(err) = err {
+            let what = format!("an info line with a bad value ({err}), kept without it");
+            self.warn_once("info", &what);
+        }
+        Ok(Reply::Info(info))
+    }
+
+    /// Warns about this engine, the first time only for each `kind`: on
+    /// stderr and in the engine log.
+    pub fn warn_once(&mut self, kind: &'static str, what: &str) {
+        if self.warned.contains(&kind) {
+            return;
+        }
+        self.warned.push(kind);
+        log::warn!("{}: {what} (warned once)", self.tag);
+        engine_log::line(
+            self.log.as_ref(),
+            &self.tag,
+            Dir::Note,
+            &format!("warning: {what}"),
+        );
+    }
+
     /// Waits up to `wait` for the process to exit and says how it ended.
     /// The process is not reaped here (see `Drop`).
     pub fn exit_description(&mut self, wait: Duration) -> String {
@@ -209,6 +247,27 @@ impl EngineProc {
                 None if Instant::now() < end => std::thread::sleep(Duration::from_millis(2)),
                 None => return "it closed its output but is still running".into(),
             }
+        }
+    }
+
+    /// How it ended, if it has exited (it may have, with its output still
+    /// open: a child it started holds the pipe).
+    pub fn exited(&mut self) -> Option<String> {
+        peek_exit(&mut self.child)
+    }
+
+    /// The detail of an engine that cannot be written to: how it ended
+    /// when it has exited (within a moment), else `why`.
+    pub fn lost(&mut self, why: String) -> String {
+        let end = Instant::now() + Duration::from_millis(200);
+        loop {
+            if let Some(how) = self.exited() {
+                return how;
+            }
+            if Instant::now() >= end {
+                return why;
+            }
+            std::thread::sleep(Duration::from_millis(2));
         }
     }
 
@@ -322,7 +381,7 @@ fn kill_group(_pid: u32) {}
 
 fn spawn_reader(
     stdout: impl Read + Send + 'static,
-    tx: Sender<Event>,
+    tx: Sender,
     log: Option<EngineLog>,
     tag: String,
 ) -> Result<(), String> {

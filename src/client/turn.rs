@@ -5,11 +5,11 @@
 //! Every way this can fail is a `Failure` with its reason and detail.
 
 use super::clock::{Clock, EngineLimits};
-use super::handshake::{Timeouts, quote};
+use super::handshake::{Timeouts, quote, sync};
 use super::process::{EngineProc, Event, Recv};
 use super::reason::{Failure, Reason};
 use crate::core::{Color, MoveText};
-use crate::protocol::{Command, GoParams, InfoLine, InfoScore, Reply, parse_reply};
+use crate::protocol::{Command, GoParams, InfoLine, InfoScore, Reply};
 use std::time::{Duration, Instant};
 
 /// What one engine move is played with.
@@ -138,8 +138,9 @@ fn think(
     watch: &mut dyn Watch,
 ) -> Result<Thought, Failure> {
     let t = turn.timeouts;
+    sync(e, t)?;
     if let Err(why) = e.send(turn.position).and_then(|_| e.send(go)) {
-        return Err(Failure::dead(Reason::Disconnected, why));
+        return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
     }
     let start = Instant::now();
     let deadline = allowance.map(|a| start + a + turn.margin);
@@ -173,7 +174,7 @@ fn think(
         let now = match e.recv(wake) {
             Recv::Event(Event::Line(at, line)) => {
                 heard = at;
-                match parse_reply(&line) {
+                match e.reply(&line) {
                     Ok(Reply::BestMove { mv, .. }) => return Ok((mv, at - start, info)),
                     Ok(Reply::ReadyOk) => ping = None,
                     Ok(Reply::Info(i)) => {
@@ -203,7 +204,13 @@ fn think(
                 let how = e.exit_description(Duration::from_millis(500));
                 return Err(Failure::dead(Reason::Disconnected, how));
             }
-            Recv::Timeout => Instant::now(),
+            Recv::Timeout => {
+                // Exited, with its output held open by a child it started.
+                if let Some(how) = e.exited() {
+                    return Err(Failure::dead(Reason::Disconnected, how));
+                }
+                Instant::now()
+            }
         };
         if let (Some(d), Some(a)) = (deadline, allowance)
             && now >= d
@@ -236,7 +243,7 @@ fn think(
             }
             None if now >= heard + t.heartbeat => {
                 if let Err(why) = e.send(&Command::IsReady.to_string()) {
-                    return Err(Failure::dead(Reason::Disconnected, why));
+                    return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
                 }
                 ping = Some(now + t.stall);
             }
@@ -268,7 +275,7 @@ fn settle_move(e: &mut EngineProc, t: &Timeouts) -> Option<(Instant, Option<Move
     loop {
         match e.recv(end) {
             Recv::Event(Event::Line(at, l)) if l.trim_start().starts_with("bestmove") => {
-                let mv = match parse_reply(&l) {
+                let mv = match e.reply(&l) {
                     Ok(Reply::BestMove { mv, .. }) => mv,
                     _ => None,
                 };

@@ -16,4 +16,6 @@ pub use command::{Command, GoParams, PositionCommand, PositionLine, PositionStar
 pub use error::ParseError;
 pub use notation::{parse_move, parse_position};
 pub use parse::parse_command;
-pub use reply::{InfoLine, InfoScore, OptionDecl, Reply, parse_option_decl, parse_reply};
+pub use reply::{
+    InfoLine, InfoScore, OptionDecl, Reply, parse_info_lenient, parse_option_decl, parse_reply,
+};

@@ -78,21 +78,58 @@ fn num<T: std::str::FromStr>(i: &str) -> PResult<'_, T> {
     map_res(word, |w: &str| w.parse::<T>()).parse(i)
 }
 
-/// Reads `info` fields leniently: a known key with a bad value is an error,
-/// an unknown key is skipped with its value-less token.
+/// Reads `info` fields: an unknown key is skipped with its value-less
+/// token; a known key with a bad value is an error.
 fn info(line: &str) -> Result<InfoLine, ParseError> {
+    info_fields(line, false).map(|(i, _)| i)
+}
+
+/// An `info` line read as a client reads another engine's advice: a known
+/// key with a bad value (`score cp 12.5`, `time -1`) is dropped with its
+/// value and the rest is kept; the first such error comes back alongside.
+/// Never fails on a line that starts with `info`.
+pub fn parse_info_lenient(line: &str) -> (InfoLine, Option<ParseError>) {
+    match info_fields(line.trim(), true) {
+        Ok(r) => r,
+        // Not reached: the lenient reader returns every error alongside.
+        Err(e) => (InfoLine::default(), Some(e)),
+    }
+}
+
+fn info_fields(line: &str, lenient: bool) -> Result<(InfoLine, Option<ParseError>), ParseError> {
     let mut out = InfoLine::default();
+    let mut first_error = None;
     let mut rest = line.strip_prefix("info").unwrap_or("");
     let bad = |rest: &str, what: &str| ParseError::at_rest(line, rest, what.to_string());
+    /// `s` without its first word.
+    fn skip_word(s: &str) -> &str {
+        let t = s.trim_start();
+        word(t).map_or(t, |(r, _)| r)
+    }
     loop {
         rest = rest.trim_start();
         let Ok((after, key)) = word(rest) else { break };
         let after_ws = after.trim_start();
+        // A bad value: an error, or (lenient) the value dropped.
+        macro_rules! bad_value {
+            ($e:expr, $skip:expr) => {{
+                if !lenient {
+                    return Err($e);
+                }
+                first_error.get_or_insert($e);
+                rest = $skip;
+                continue;
+            }};
+        }
         macro_rules! field {
             ($f:expr, $what:expr) => {{
-                let (r, v) = num(after_ws).map_err(|_| bad(after_ws, $what))?;
-                $f = Some(v);
-                rest = r;
+                match num(after_ws) {
+                    Ok((r, v)) => {
+                        $f = Some(v);
+                        rest = r;
+                    }
+                    Err(_) => bad_value!(bad(after_ws, $what), skip_word(after_ws)),
+                }
             }};
         }
         match key {
@@ -104,14 +141,19 @@ fn info(line: &str) -> Result<InfoLine, ParseError> {
             "hashfull" => field!(out.hashfull, "an integer after hashfull"),
             "time" => field!(out.time, "an integer after time"),
             "score" => {
-                let (r, kind) =
-                    word(after_ws).map_err(|_| bad(after_ws, "cp or mate after score"))?;
+                let kind = match word(after_ws) {
+                    Ok((r, k)) if k == "cp" || k == "mate" => (r, k),
+                    _ => bad_value!(bad(after_ws, "cp or mate after score"), skip_word(after_ws)),
+                };
+                let (r, kind) = kind;
                 let r2 = r.trim_start();
-                let (r3, v) = num::<i32>(r2).map_err(|_| bad(r2, "an integer score"))?;
+                let (r3, v) = match num::<i32>(r2) {
+                    Ok(x) => x,
+                    Err(_) => bad_value!(bad(r2, "an integer score"), skip_word(r2)),
+                };
                 out.score = Some(match kind {
                     "cp" => InfoScore::Cp(v),
-                    "mate" => InfoScore::Mate(v),
-                    _ => return Err(bad(after_ws, "cp or mate after score")),
+                    _ => InfoScore::Mate(v),
                 });
                 rest = r3;
                 // Bounds are accepted and dropped.
@@ -142,7 +184,7 @@ fn info(line: &str) -> Result<InfoLine, ParseError> {
             _ => rest = after,
         }
     }
-    Ok(out)
+    Ok((out, first_error))
 }
 
 /// Parses one line an engine printed. Unknown lines are errors; the
@@ -346,6 +388,31 @@ mod tests {
         assert!(parse_option_decl("name type spin").is_none());
         assert!(parse_option_decl("type spin").is_none());
         assert!(parse_option_decl("name X").is_none());
+    }
+
+    #[test]
+    fn a_lenient_info_keeps_what_parses_and_names_the_first_bad_value() {
+        for (line, bad) in [
+            ("info depth 4 score cp 12.5 nodes 9 pv a1a2", "12.5"),
+            (
+                "info depth 4 score cp 2147483648 nodes 9 pv a1a2",
+                "2147483648",
+            ),
+            ("info depth 4 time -1 nodes 9 pv a1a2", "-1"),
+            ("info depth 4 nodes -5 nodes 9 pv a1a2", "-5"),
+            ("info depth 4 score wdl 1 nodes 9 pv a1a2", "wdl"),
+        ] {
+            assert!(parse_reply(line).is_err(), "{line}");
+            let (i, e) = parse_info_lenient(line);
+            assert_eq!(e.map(|e| e.token), Some(bad.to_string()), "{line}");
+            assert_eq!(i.depth, Some(4), "{line}");
+            assert_eq!(i.nodes, Some(9), "{line}");
+            assert_eq!(i.pv.len(), 1, "{line}");
+        }
+        let (i, e) = parse_info_lenient("info depth 2 score cp 7 pv a1a2");
+        assert_eq!((i.score, e), (Some(InfoScore::Cp(7)), None));
+        let (i, e) = parse_info_lenient("info depth");
+        assert_eq!((i.depth, e.map(|e| e.token)), (None, Some(String::new())));
     }
 
     #[test]

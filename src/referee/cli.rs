@@ -26,7 +26,8 @@ Engine keys (for --engine and --each):
   name=NAME           its name in results (default: the program's file name)
   args=\"A B\"          arguments, split at blanks
   dir=DIR             working directory; a relative cmd with a / is taken from there
-  option.NAME=VALUE   sent as setoption name NAME value VALUE
+  option.NAME=VALUE   sent as setoption name NAME value VALUE; an engine that answers it with
+                      info string error stops the match before the first game (exit 2)
   tc=[M/]BASE[+INC]   clock in seconds: BASE, plus INC per move, BASE again every M moves
   st=SECONDS          fixed time per move (go movetime)
   depth=N, nodes=N    search limits sent with go
@@ -34,7 +35,9 @@ Engine keys (for --engine and --each):
 
 Games end by the rules, by --max-plies (adjudicated draw), or by an engine failing: it fails
 to start, disconnects (crash), stops answering (no readyok to the isready heartbeat), loses on
-time (the overrun is reported in ms), plays an illegal move, or sends garbage. An engine that
+time (the overrun is reported in ms), plays an illegal move, or sends garbage (info lines are
+advice: a bad value in one is dropped with a warning; a bestmove no go asked for is dropped with
+a warning). An engine that
 cannot play on (it failed to start, crashed or stalled) stops the match after the games in
 progress, unless --recover restarts it. Running the same command again resumes an interrupted
 match when it writes a state file (--state, or else --pgnout). One referee at a time per record

@@ -125,6 +125,8 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
         (pgn, _) => pgn.as_deref(),
     };
     let mut pgn_lock = (pgnout.map(|p| FileLock::acquire(p, RECORD))).transpose()?;
+    // With the locks held, as while any engine of the match runs.
+    refused_options::<G>(cfg, &rule_values)?;
     let done: BTreeMap<u64, Record> = match &cfg.state {
         Some(p) => state::load(p, &fingerprint)?,
         None => BTreeMap::new(),
@@ -259,6 +261,33 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Starts each engine once before any game, with every option it will be
+/// sent: one that refuses an option (`info string error …`, as Koma
+/// answers `Threads=0` or an `EvalFile` it cannot read) would play the
+/// whole match with its defaults, so the match stops here with a usage
+/// error naming it. Any other start failure is left to the first game,
+/// which records it.
+fn refused_options<G: Game>(cfg: &MatchConfig, rules: &RuleValues) -> Result<(), RunError> {
+    for e in &cfg.engines {
+        let start = EngineStart {
+            name: &e.name,
+            launch: &e.launch,
+            options: &e.options,
+            variant: G::NAME,
+            rules,
+            log: None,
+        };
+        match handshake::start(&start, &cfg.timeouts) {
+            Ok((p, _)) => p.quit(QUIT_GRACE),
+            Err(why @ handshake::StartError::Refused { .. }) => {
+                return Err(RunError::Usage(Usage(format!("engine {} {why}", e.name))));
+            }
+            Err(handshake::StartError::Failed(_)) => {}
+        }
+    }
+    Ok(())
 }
 
 /// What might get a match past an engine that cannot play on. A restart
@@ -413,7 +442,7 @@ impl<G: Game> Ctx<'_, G> {
                 Err(detail) => {
                     let mut dead = [false; 2];
                     dead[c.index()] = true;
-                    let f = Failure::dead(Reason::FailedToStart, detail);
+                    let f = Failure::dead(Reason::FailedToStart, detail.to_string());
                     return Ok(GameEnd {
                         ending: Ending::failure(c, f),
                         moves: book_moves(opening),

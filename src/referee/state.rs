@@ -62,10 +62,14 @@ pub fn fingerprint(cfg: &MatchConfig) -> String {
 /// file; records of other matches are left alone.
 pub fn load(path: &Path, fp: &str) -> Result<BTreeMap<u64, Record>, FileError> {
     let mut done = BTreeMap::new();
-    let Some(text) = read_text(path, STATE)? else {
+    let Some(whole) = read_text(path, STATE)? else {
         return Ok(done);
     };
-    let items = parse_records(&text);
+    let (text, zeros) = without_nul_tail(&whole);
+    if zeros > 0 {
+        note(path, &format!("dropped {zeros} NUL bytes at the end"));
+    }
+    let items = parse_records(text);
     let mine = format!("[{} \"{fp}\"]", tags::MATCH);
     let mut cut = None;
     for (k, item) in items.iter().enumerate() {
@@ -80,6 +84,14 @@ pub fn load(path: &Path, fp: &str) -> Result<BTreeMap<u64, Record>, FileError> {
                 let chunk = text[item.span.clone()].trim_end();
                 let ours = chunk.contains(&mine) || mine.starts_with(chunk);
                 if k + 1 == items.len() && ours {
+                    note(
+                        path,
+                        &format!(
+                            "dropped an incomplete last record at line {} ({} bytes: {e})",
+                            item.line,
+                            item.span.len()
+                        ),
+                    );
                     cut = Some(item.span.start);
                 } else if ours {
                     return Err(FileError::Damaged {
@@ -93,7 +105,10 @@ pub fn load(path: &Path, fp: &str) -> Result<BTreeMap<u64, Record>, FileError> {
     }
     if let Some(at) = cut {
         truncate(path, at)?;
-    } else if !text.is_empty() && !text.ends_with('\n') {
+    } else if zeros > 0 {
+        truncate(path, text.len())?;
+    }
+    if cut.is_none() && !text.is_empty() && !text.ends_with('\n') {
         // Someone else's unfinished last line: start ours on a new one.
         append(path, "\n")?;
     }
@@ -111,15 +126,19 @@ pub fn reconcile(
     done: &BTreeMap<u64, Record>,
     lock: &mut FileLock,
 ) -> Result<(), FileError> {
-    let Some(text) = read_text(path, RECORD)? else {
+    let Some(whole) = read_text(path, RECORD)? else {
         return Ok(());
     };
+    let (text, zeros) = without_nul_tail(&whole);
+    if zeros > 0 {
+        note(path, &format!("dropped {zeros} NUL bytes at the end"));
+    }
     let mine = format!("[{} \"{fp}\"]", tags::MATCH);
-    let items = parse_records(&text);
+    let items = parse_records(text);
     let mut keep = String::with_capacity(text.len());
     let mut seen = std::collections::BTreeSet::new();
     let mut last = 0;
-    let mut changed = false;
+    let mut changed = zeros > 0;
     for (k, item) in items.iter().enumerate() {
         keep.push_str(&text[last..item.span.start]);
         last = item.span.end;
@@ -154,6 +173,19 @@ pub fn reconcile(
         *lock = new_lock.renamed(path);
     }
     Ok(())
+}
+
+/// The text without the NUL bytes at its end (what a crash or a full disk
+/// leaves after the last byte written), and how many there were. Records
+/// before them are whole and kept.
+fn without_nul_tail(text: &str) -> (&str, usize) {
+    let kept = text.trim_end_matches('\0');
+    (kept, text.len() - kept.len())
+}
+
+/// Says on stderr what resuming dropped from a record file.
+fn note(path: &Path, what: &str) {
+    eprintln!("koma-referee: {}: {what}", path.display());
 }
 
 fn truncate(path: &Path, at: usize) -> Result<(), FileError> {

@@ -11,12 +11,33 @@
 #   no-flush     its output goes into a pipe buffer that is never flushed
 #   garbage      prints a line that is not the protocol, then plays on
 #   illegal      answers bestmove a1a1
-#   time-loss    thinks 2 s before answering
+#   time-loss    thinks 1.5 s before answering (its move found first, so
+#                the answer comes then however slow `koma perft` is)
 #   flood        prints info lines for ever and reads nothing more
-# Usage: engine.sh KOMA MODE [AT]
+#   flood-pv     prints info lines with a score and a pv as fast as it can
+#                until it reads stop (then answers bestmove)
+#   info-flood   prints EXTRA MB (default 200) of info lines, then its move
+#   odd-info     prints info lines with bad values (score cp 12.5, time -1,
+#                ...) before its move
+#   two-moves    answers with its bestmove twice
+#   exit-child   exits 0 while a child it started keeps its output open
+#   refuse-again exits with code 1 as crash-mid does, creating the file
+#                EXTRA first; a run that finds EXTRA refuses every
+#                setoption with `info string error`, as Koma refuses a bad
+#                value
+#   wait-file    creates the file EXTRA.reached, then waits (reading
+#                nothing) until the file EXTRA.go exists, then plays
+#   refuse-hard  declares a Skill combo with easy and hard, and refuses
+#                `setoption name Skill value hard`
+# Usage: engine.sh KOMA MODE [AT [EXTRA]]
 koma=$1
 mode=$2
 at=${3:-2}
+extra=$4
+refuse_all=""
+if [ "$mode" = refuse-again ] && [ -e "$extra" ]; then
+    refuse_all=1
+fi
 variant=kaninariebi
 moves=""
 gos=0
@@ -48,10 +69,25 @@ while IFS= read -r line; do
     uci)
         echo "id name mock-$mode"
         echo "option name UCI_Variant type combo default kaninariebi var kaninariebi var hasami var negaeri"
+        case $mode in refuse-*)
+            echo "option name Skill type combo default easy var easy var hard"
+            ;;
+        esac
         echo "uciok"
         ;;
     isready) echo "readyok" ;;
-    "setoption name UCI_Variant value "*) variant=${line##* } ;;
+    "setoption name Skill value hard")
+        if [ "$mode" = refuse-hard ]; then
+            echo "info string error: level hard needs a file this mock lacks at hard"
+        fi
+        ;;
+    setoption*)
+        if [ -n "$refuse_all" ]; then
+            echo "info string error: cannot use ${line#setoption name } on a second run"
+        elif [[ $line == "setoption name UCI_Variant value "* ]]; then
+            variant=${line##* }
+        fi
+        ;;
     position*)
         moves=""
         if [[ $line == *" moves "* ]]; then
@@ -63,6 +99,10 @@ while IFS= read -r line; do
         if [ "$gos" -ge "$at" ]; then
             case $mode in
             crash-mid) exit 1 ;;
+            refuse-again)
+                : >"$extra"
+                exit 1
+                ;;
             hang)
                 while read -r _; do :; done
                 exit 0
@@ -73,14 +113,52 @@ while IFS= read -r line; do
                 echo "bestmove a1a1"
                 continue
                 ;;
-            time-loss) sleep 2 ;;
+            time-loss)
+                mv=$(first_legal_move)
+                sleep 1.5
+                echo "bestmove $mv"
+                continue
+                ;;
             flood)
                 while :; do echo "info string flood"; done
+                ;;
+            info-flood)
+                flood_line="info depth 12 seldepth 20 multipv 1 score cp 31 nodes 1234567 nps 987654 hashfull 12 time 1250 pv a1a2 b1b2 c1c2 d1d2"
+                yes "$flood_line" | head -n "$((${extra:-200} * 1048576 / (${#flood_line} + 1)))"
+                ;;
+            odd-info)
+                echo "info depth 1 score cp 12.5 pv a1a2"
+                echo "info depth 1 score cp 2147483648"
+                echo "info depth 1 time -1"
+                echo "info depth 1 nodes -5"
+                ;;
+            exit-child)
+                sleep 30 &
+                exit 0
+                ;;
+            wait-file)
+                : >"$extra.reached"
+                while [ ! -e "$extra.go" ]; do sleep 0.02; done
+                ;;
+            flood-pv)
+                m=$(first_legal_move)
+                i=0
+                while :; do
+                    i=$((i + 1))
+                    echo "info depth $i score cp $((i % 100)) nodes $i pv $m"
+                    if read -r -t 0 && read -r l && [ "$l" = stop ]; then
+                        break
+                    fi
+                done
                 ;;
             esac
         fi
         echo "info depth 1 score cp 0"
-        echo "bestmove $(first_legal_move)"
+        mv=$(first_legal_move)
+        echo "bestmove $mv"
+        if [ "$mode" = two-moves ] && [ "$gos" -ge "$at" ]; then
+            echo "bestmove $mv"
+        fi
         ;;
     quit) exit 0 ;;
     esac

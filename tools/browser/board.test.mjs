@@ -632,6 +632,171 @@ async function main() {
       fs.rmSync(file);
       await page.context().close();
     });
+
+    await test('analysis: several lines that update, arrows, a previewed line and its first move played', async () => {
+      const page = await newPage(browser);
+      await setup(page, base, { game: 'hasami', players: [human, human] });
+      await page.click('#btn-analyse');
+      // Thinking without a limit: three lines, redrawn as they deepen.
+      await page.waitForFunction(() => {
+        const b = document.getElementById('an-lines');
+        return b.querySelectorAll('li').length === 3 && parseInt(b.dataset.updates, 10) >= 2;
+      }, null, { timeout: 60000 });
+      const snap = await page.evaluate(() => ({
+        firsts: [...document.querySelectorAll('#an-lines li')].map((li) => li.querySelector('.pvm[data-k="0"]').textContent),
+        arrows: [...document.querySelectorAll('#board .arrow')].map((a) => a.dataset.arrow),
+        bar: document.getElementById('evalbar').dataset.eval,
+      }));
+      eq(snap.arrows, snap.firsts, 'one arrow per line, for its first move');
+      assert(new Set(snap.firsts).size === 3, `three different first moves: ${snap.firsts}`);
+      assert(snap.bar !== '', 'the evaluation bar shows a score');
+      await page.screenshot({ path: path.join(shots, 'analysis.png') });
+      // To a fixed depth from here on, so the lines stay put.
+      await page.$eval('#an-depth', (e) => { e.value = '4'; e.dispatchEvent(new Event('change')); });
+      await page.waitForSelector('#an-status[data-state="done"]', { timeout: 60000 });
+      await page.waitForFunction(() => [...document.querySelectorAll('#an-lines li')].every((li) => li.dataset.depth === '4'));
+      const pv = await page.$$eval('#an-lines li[data-line="1"] .pvm', (ms) => ms.map((m) => m.textContent));
+      assert(pv.length >= 2, `line 1 has two moves or more: ${pv}`);
+      await page.click('#an-lines li[data-line="1"] .pvm[data-k="1"]');
+      await page.waitForSelector('#an-preview:not(.hidden)');
+      const previewed = await rulesPosition(base, 'hasami', {}, pv.slice(0, 2));
+      await page.waitForSelector(`#board svg[data-position="${previewed.position}"]`);
+      eq(await drawnBoard(page), parsePosition(previewed.position).squares, 'the previewed board');
+      await page.click('#an-preview-back');
+      const startPos = await rulesPosition(base, 'hasami', {}, []);
+      await page.waitForSelector(`#board svg[data-position="${startPos.position}"]`);
+      // The line's first move played into the analysis: it restarts there.
+      await page.click('#an-lines li[data-line="1"] .an-play');
+      const after = await rulesPosition(base, 'hasami', {}, [pv[0]]);
+      await page.waitForSelector(`#board svg[data-position="${after.position}"]`);
+      await page.waitForSelector('#an-lines[data-generation="3"]');
+      await page.waitForSelector('#an-status[data-state="done"]', { timeout: 60000 });
+      const firsts = await page.$$eval('#an-lines li .pvm[data-k="0"]', (ms) => ms.map((m) => m.textContent));
+      eq(firsts.length, 3, 'three lines in the new position');
+      for (const m of firsts) assert(after.legal.includes(m), `${m} is legal after ${pv[0]}`);
+      // Stepping along the analysed moves restarts the analysis too.
+      await page.click('#an-moves .anm[data-ply="0"]');
+      await page.waitForSelector(`#board svg[data-position="${startPos.position}"]`);
+      await page.waitForSelector('#an-lines[data-generation="4"]');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForSelector(`#board svg[data-position="${after.position}"]`);
+      await page.waitForSelector('#an-lines[data-generation="5"]');
+      await page.click('#an-close');
+      await page.waitForSelector('#analysis', { state: 'hidden' });
+      await page.context().close();
+    });
+
+    await test('analysis: an engine that stops answering ends the analysis, and the page says why', async () => {
+      const page = await newPage(browser);
+      await page.goto(base);
+      await page.waitForSelector('#setup[open]');
+      await page.click('#setup-close');
+      await page.click('#btn-analyse');
+      await page.waitForSelector('#analysis', { state: 'visible' });
+      await page.click('#an-toggle');
+      await page.waitForSelector('#an-toggle:has-text("Start")');
+      await page.fill('#an-command', `tests/mock/engine.sh ${komaBin} hang 1`);
+      await page.click('#an-toggle');
+      await page.waitForSelector('#an-status[data-state="failed"]', { timeout: 30000 });
+      const text = await page.textContent('#an-status');
+      assert(/stopped answering: no readyok within 1500 ms/.test(text), `the page says why: ${text}`);
+      eq(await page.$$eval('#an-lines li', (ls) => ls.length), 0, 'no lines');
+      await page.context().close();
+    });
+
+    await test('game review: one graph point per ply, the planted blunder marked, saved into the record and shown again', async () => {
+      // The prepared record: the Nana line, whose fourth move (c3c2) walks
+      // the second player's King into capture.
+      const line = LINES.nana;
+      const hdr = { 'Content-Type': 'application/json', 'X-Koma-Secret': secret };
+      const made = await (await fetch(`${base}api/tables`, { method: 'POST', headers: hdr, body: JSON.stringify({ game: 'nana' }) })).json();
+      for (const [k, mv] of line.entries()) {
+        await fetch(`${base}api/tables/${made.id}/move`, { method: 'POST', headers: hdr, body: JSON.stringify({ move: mv, ply: k }) });
+      }
+      const text = await (await fetch(`${base}api/tables/${made.id}/record`, { headers: { 'X-Koma-Secret': secret } })).text();
+      const file = path.join(os.tmpdir(), `koma-review-test-${process.pid}.pgn`);
+      fs.writeFileSync(file, text);
+      const open = async (page, f) => {
+        await page.goto(base);
+        await page.waitForSelector('#setup[open]');
+        await page.click('#setup-close');
+        await page.click('#btn-load');
+        await page.setInputFiles('#load-file', f);
+        await page.click('#load-list button[data-index="0"]');
+        await page.waitForSelector('#gamereview:not(.hidden)');
+      };
+      const page = await newPage(browser);
+      await open(page, file);
+      await page.fill('#rv-value', '3');
+      await page.click('#rv-start');
+      await page.waitForSelector('#gamereview[data-state="done"]', { timeout: 60000 });
+      const points = await page.getAttribute('#rv-graph svg', 'data-points');
+      eq(points, String(line.length + 1), 'one point per position');
+      await page.waitForSelector('#rv-marks li[data-ply="4"][data-kind="blunder"]');
+      const thresholds = await page.textContent('#rv-thresholds');
+      assert(/blunder 300 or more/.test(thresholds), `the thresholds are stated: ${thresholds}`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: path.join(shots, 'review.png') });
+      await page.click('#rv-marks li[data-ply="4"]');
+      await checkBoard(page, base, 'nana', {}, line.slice(0, 4));
+      // A click on the graph (here on the point of ply 2) jumps there.
+      await page.click('#rv-graph circle[data-ply="2"]');
+      await checkBoard(page, base, 'nana', {}, line.slice(0, 2));
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#btn-save')]);
+      const saved = fs.readFileSync(await download.path(), 'utf8');
+      assert(/\[Analysis "/.test(saved) && /\[AnalysisLimit "depth 3"\]/.test(saved), `the review is in the record:\n${saved}`);
+      await page.context().close();
+      const savedFile = `${file}.reviewed.pgn`;
+      fs.writeFileSync(savedFile, saved);
+      const again = await newPage(browser);
+      await open(again, savedFile);
+      await again.waitForSelector('#gamereview[data-state="done"]');
+      eq(await again.getAttribute('#rv-graph svg', 'data-points'), String(line.length + 1), 'the graph is shown again on load');
+      await again.waitForSelector('#rv-marks li[data-ply="4"][data-kind="blunder"]');
+      fs.rmSync(file);
+      fs.rmSync(savedFile);
+      await again.context().close();
+    });
+
+    await test('position editor: an impossible position refused with the rules\' reason, a legal one played', async () => {
+      const page = await newPage(browser);
+      await page.goto(base);
+      await page.waitForSelector('#setup[open]');
+      await page.click('#setup-close');
+      await page.click('#btn-editor');
+      await page.waitForSelector('#editor', { state: 'visible' });
+      await page.selectOption('#ed-game', 'negaeri');
+      await page.waitForSelector('#ed-palette button[data-piece="K"]');
+      await page.click('#ed-clear');
+      await page.click('#ed-palette button[data-piece="K"]');
+      await clickSquare(page, 'a1');
+      await clickSquare(page, 'b1');
+      await page.click('#ed-palette button[data-piece="k"]');
+      await clickSquare(page, 'f6');
+      await page.click('#ed-check');
+      await page.waitForSelector('#ed-result[data-state="refused"]');
+      const bad = await page.getAttribute('#board svg', 'data-position');
+      const res = await fetch(`${base}api/positions`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Koma-Secret': secret }, body: JSON.stringify({ game: 'negaeri', start: bad }) });
+      eq(res.status, 400, `the rules library refuses ${bad}`);
+      eq(await page.textContent('#ed-result'), (await res.json()).error, 'the page shows the rules\' reason');
+      await page.screenshot({ path: path.join(shots, 'editor.png') });
+      // One King each, a Pawn in the first player's hand: legal.
+      await page.click('#ed-palette button[data-piece=""]');
+      await clickSquare(page, 'b1');
+      await page.$eval('#ed-hands input[data-side="0"][data-hand="P"]', (e) => { e.value = '1'; e.dispatchEvent(new Event('change')); });
+      await page.click('#ed-check');
+      await page.waitForSelector('#ed-result[data-state="accepted"]');
+      const start = await page.getAttribute('#board svg', 'data-position');
+      await page.click('#ed-play');
+      await page.waitForSelector('#setup[open]');
+      eq(await page.inputValue('#setup-startpos'), (await rulesPosition(base, 'negaeri', {}, [], start)).position, 'the setup starts from the edited position');
+      for (const side of [0, 1]) await page.selectOption(`#setup-players .player[data-side="${side}"] [name=kind]`, 'human');
+      await page.selectOption('#setup-players .player[data-side="1"] [name=time]', 'none');
+      await page.click('#setup-start');
+      await page.waitForFunction(() => !document.getElementById('setup').open);
+      await playLine(page, base, 'negaeri', {}, ['P@c3', 'f6e6'], { start });
+      await page.context().close();
+    });
   } finally {
     await browser.close();
     server.child.kill('SIGTERM');

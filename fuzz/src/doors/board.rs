@@ -4,8 +4,8 @@
 //!
 //! Players are people only: a request naming an engine would start a
 //! program the input names, so any request whose JSON holds the string
-//! `engine` is left out (the engine side of the board has its own
-//! tests).
+//! `engine` is left out, and so are the analyses and reviews, which start
+//! an engine too (the engine side of the board has its own tests).
 //!
 //! Properties: a request the parser accepts has a path starting with `/`,
 //! an upper-case method, lower-case header names and a body of exactly
@@ -39,6 +39,12 @@ fn board() -> LocalBoard {
     );
     config.allow_hosts = vec!["board.fuzz".into()];
     LocalBoard::new(config, SECRET.into())
+}
+
+/// Whether a request would start an engine: an analysis or a review, or
+/// a JSON body that names an engine anywhere (as a value).
+fn starts_an_engine(path: &str, body: &[u8]) -> bool {
+    path.starts_with("/api/analyses") || path.ends_with("/review") || names_an_engine(body)
 }
 
 /// Whether a JSON body names an engine anywhere (as a value).
@@ -98,7 +104,7 @@ pub fn board_http(data: &[u8]) {
         .header("content-length")
         .map_or(0, |v| v.parse().unwrap_or(0));
     assert_eq!(req.body.len(), length);
-    if names_an_engine(&req.body) {
+    if starts_an_engine(&req.path, &req.body) {
         return;
     }
     let b = board();
@@ -240,7 +246,7 @@ fn steady(mut v: Value) -> Value {
 impl Session {
     fn request(&self, method: &str, path: &str, body: Option<String>) -> (u16, Option<Value>) {
         let body = body.unwrap_or_default().into_bytes();
-        if names_an_engine(&body) {
+        if starts_an_engine(path, &body) {
             return (0, None);
         }
         let mut headers = vec![

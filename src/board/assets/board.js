@@ -111,6 +111,9 @@ const app = {
   anim: null,         // running flip animation
   animatedPly: -1,
   lastRenderedPly: -1,
+  mode: 'game',       // 'game', 'analysis' (app.an) or 'editor' (app.ed)
+  an: null,
+  ed: null,
 };
 
 const $ = (id) => document.getElementById(id);
@@ -177,7 +180,14 @@ function pieceAt(board, sq) {
   return r ? r[file] || null : null;
 }
 
-function gameInfo() { return GAMES[app.state.game] || { title: app.state.game, pieces: {}, help: [] }; }
+// The game on the board: the analysis's or the editor's in those modes.
+function shownGame() {
+  if (app.mode === 'analysis' && app.an) return app.an.game;
+  if (app.mode === 'editor' && app.ed) return app.ed.game;
+  return app.state.game;
+}
+
+function gameInfo() { const g = shownGame(); return GAMES[g] || { title: g, pieces: {}, help: [] }; }
 
 function pieceName(p) {
   if (!p) return 'piece';
@@ -242,7 +252,7 @@ function faceUp(color) { return (color === 0) !== app.flipped; }
 function boardSvg(board, o) {
   const files = board.files, ranks = board.ranks;
   const W = M.l + files * S + M.r, H = M.t + ranks * S + M.b;
-  const game = app.state.game;
+  const game = shownGame();
   const info = gameInfo();
   const parts = [];
   const xy = (file, rank) => {
@@ -298,6 +308,20 @@ function boardSvg(board, o) {
     const [x] = xy(info.river, 0);
     parts.push(svgEl('text', { x: x + S / 2, y: M.t + 12, 'text-anchor': 'middle', 'font-size': 10, fill: '#2d5c78', 'letter-spacing': 2 }, 'RIVER'));
   }
+  if (o.arrows && o.arrows.length) {
+    const center = (sq) => { const { file, rank } = parseSq(sq); const [x, y] = xy(file, rank); return [x + S / 2, y + S / 2]; };
+    parts.push('<defs><marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#1f6fb2"/></marker></defs>');
+    for (const a of o.arrows) {
+      const [x2, y2] = center(a.to);
+      const common = `class="arrow" data-arrow="${escapeHtml(a.move)}" data-line="${a.line}" opacity="${a.opacity}" pointer-events="none"`;
+      if (a.from) {
+        const [x1, y1] = center(a.from);
+        parts.push(`<line ${common} x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="#1f6fb2" stroke-width="${a.width}" stroke-linecap="round" marker-end="url(#arrowhead)"/>`);
+      } else {
+        parts.push(`<circle ${common} cx="${x2}" cy="${y2}" r="${S * 0.4}" fill="none" stroke="#1f6fb2" stroke-width="${a.width}"/>`);
+      }
+    }
+  }
   const attrs = `viewBox="0 0 ${W} ${H}" class="${game}" data-ply="${o.ply}" data-position="${o.position}"${o.animating ? ' data-animating="1"' : ''}`;
   return `<svg xmlns="http://www.w3.org/2000/svg" ${attrs}>${parts.join('')}</svg>`;
 }
@@ -306,6 +330,7 @@ function boardSvg(board, o) {
 
 // The legal moves while a person may move in the shown position.
 function legal() {
+  if (app.mode !== 'game') return null;
   const s = app.state;
   if (!s || !s.legal || app.viewPly !== null || s.end) return null;
   return s.legal;
@@ -332,6 +357,7 @@ function currentView() {
 }
 
 function onSquare(name) {
+  if (app.mode === 'editor') { edClick(name); return; }
   const lg = legal();
   if (!lg || app.anim) return;
   const sel = app.sel;
@@ -539,6 +565,13 @@ function stopPolling() {
 }
 
 async function openTable(id, st) {
+  if (app.mode !== 'game') {
+    await closeAnalysisEngine();
+    app.an = null;
+    app.ed = null;
+    app.mode = 'game';
+    document.body.dataset.mode = 'game';
+  }
   app.table = id;
   app.state = null;
   app.viewPly = null;
@@ -606,6 +639,8 @@ function startFlipAnimation(view) {
 function sideIndex(name) { return name === 'first' ? 0 : 1; }
 
 function render() {
+  if (app.mode === 'analysis') { renderAnalysis(); return; }
+  if (app.mode === 'editor') { renderEditor(); return; }
   const s = app.state;
   if (!s) return;
   const view = currentView();
@@ -653,11 +688,12 @@ function render() {
   renderPrompt();
   renderHelp();
   renderReview();
+  renderGameReview();
   renderLive();
   const notes = $('notes');
   notes.innerHTML = (s.notes || []).map((n) => `<li>${escapeHtml(n)}</li>`).join('');
   $('btn-undo').disabled = !s.canUndo || s.closed;
-  $('btn-save').disabled = !!s.review;
+  $('btn-save').disabled = false;
   const lg = legal();
   const canPass = lg && lg.moves.some((m) => m.pass) && !(sel && sel.bond);
   $('btn-pass').classList.toggle('hidden', !canPass);
@@ -732,7 +768,7 @@ function fmtMs(ms) {
 // Clocks and thinking: every poll, and counted down between polls.
 function renderLive() {
   const s = app.state;
-  if (!s || !app.clocks) return;
+  if (!s || !app.clocks || app.mode !== 'game') return;
   const spent = performance.now() - app.clocksAt;
   app.clocks.forEach((c, side) => {
     const el = document.querySelector(`[data-clock="${side}"]`);
@@ -846,7 +882,9 @@ function renderMoves() {
     do {
       const m = ms[k];
       const cur = k + 1 === shown ? ' current' : '';
-      cells.push(`<span class="mv${cur}" data-ply="${k + 1}">${escapeHtml(m.text)}</span>` +
+      const mark = s.analysis ? s.analysis.marks.find((x) => x.ply === k + 1) : null;
+      const mk = mark ? ` mark-${mark.kind}` : '';
+      cells.push(`<span class="mv${cur}${mk}" data-ply="${k + 1}">${escapeHtml(m.text)}</span>` +
         (m.comment ? `<span class="cmt">${escapeHtml(m.comment)}</span>` : ''));
       k += 1;
       side = (k + startSide) % 2;
@@ -1122,6 +1160,607 @@ async function showWatch() {
   $('watch').showModal();
 }
 
+
+// ---------- analysis ----------
+
+// The rule options of a table as the API takes them.
+function rulesOf(state) {
+  const r = {};
+  for (const [n, v] of state.rules) r[n] = v;
+  return r;
+}
+
+function scoreText(sc) {
+  if (!sc) return '?';
+  if (sc.mate !== undefined) return `#${sc.mate}`;
+  return `${sc.cp >= 0 ? '+' : ''}${(sc.cp / 100).toFixed(2)}`;
+}
+
+function negScore(sc) {
+  if (!sc) return sc;
+  return sc.mate !== undefined ? { mate: -sc.mate } : { cp: -sc.cp };
+}
+
+// A score as centipawns for the bar and the graph: clamped to ±1000, a
+// mate at the edge.
+function clampScore(sc) {
+  if (!sc) return 0;
+  if (sc.mate !== undefined) return sc.mate >= 0 ? 1000 : -1000;
+  if (sc.end !== undefined) return sc.end * 1000;
+  return Math.max(-1000, Math.min(1000, sc.cp));
+}
+
+// The squares a move's arrows join: [{from, to}] (a drop has no from).
+function moveArrows(mv) {
+  if (!mv || mv === 'pass') return [];
+  if (mv.includes('@')) return [{ to: mv.split('@')[1] }];
+  return mv.split(',').map((part) => {
+    const sq = part.match(/[a-z][0-9]+/g) || [];
+    return sq.length >= 2 ? { from: sq[0], to: sq[1] } : null;
+  }).filter(Boolean);
+}
+
+// Starts analysing `pos` ({game, rules, start, moves}).
+async function startAnalysis(pos) {
+  await closeAnalysisEngine();
+  clearSel();
+  app.an = { game: pos.game, rules: pos.rules, start: pos.start, moves: pos.moves.slice(), line: (pos.base || pos.moves).slice(), id: null, data: null, view: null, preview: null, error: null, timer: null };
+  app.mode = 'analysis';
+  document.body.dataset.mode = 'analysis';
+  await anFetchView();
+  await anOpen();
+}
+
+function anPositionBody() {
+  const an = app.an;
+  const depth = parseInt($('an-depth').value, 10);
+  return { start: an.start, moves: an.moves, lines: parseInt($('an-lines-n').value, 10), depth: depth > 0 ? depth : undefined };
+}
+
+async function anFetchView() {
+  const an = app.an;
+  try {
+    const r = await api('POST', '/api/positions', { game: an.game, rules: an.rules, start: an.start, moves: an.moves });
+    an.view = r.view;
+    an.end = r.end;
+  } catch (e) {
+    an.error = e.message;
+  }
+  render();
+}
+
+// Opens the analysis on the server (its engine starts) and polls it.
+async function anOpen() {
+  const an = app.an;
+  an.error = null;
+  an.data = null;
+  try {
+    const body = { game: an.game, rules: an.rules, ...anPositionBody() };
+    const cmd = $('an-command').value.trim();
+    if (cmd) body.command = cmd;
+    an.data = await api('POST', '/api/analyses', body);
+    an.id = an.data.id;
+  } catch (e) {
+    an.error = e.message;
+    an.id = null;
+  }
+  anPollStart();
+  render();
+}
+
+function anPollStart() {
+  const an = app.an;
+  if (an.timer) clearInterval(an.timer);
+  an.timer = setInterval(anPoll, 250);
+}
+
+async function anPoll() {
+  const an = app.an;
+  if (!an || an.id === null || app.mode !== 'analysis') return;
+  try {
+    const d = await api('GET', `/api/analyses/${an.id}`);
+    if (app.an !== an || d.id !== an.id) return;
+    const changed = !an.data || an.data.updates !== d.updates || an.data.state !== d.state || an.data.generation !== d.generation;
+    an.data = d;
+    if (changed) render();
+  } catch (e) {
+    an.error = e.message;
+    an.id = null;
+    render();
+  }
+}
+
+// The position changed: the analysis restarts on it.
+async function anRestart() {
+  const an = app.an;
+  an.preview = null;
+  await anFetchView();
+  if (an.id === null) return anOpen();
+  try {
+    an.data = await api('POST', `/api/analyses/${an.id}/position`, anPositionBody());
+    an.error = null;
+  } catch (e) {
+    an.error = e.message;
+  }
+  render();
+}
+
+async function closeAnalysisEngine() {
+  const an = app.an;
+  if (!an) return;
+  if (an.timer) clearInterval(an.timer);
+  an.timer = null;
+  if (an.id !== null) {
+    const id = an.id;
+    an.id = null;
+    try { await api('POST', `/api/analyses/${id}/close`, {}); } catch (e) { /* gone already */ }
+  }
+}
+
+async function leaveAnalysis() {
+  await closeAnalysisEngine();
+  app.an = null;
+  app.mode = 'game';
+  document.body.dataset.mode = 'game';
+  render();
+}
+
+async function anPreview(line, k) {
+  const an = app.an;
+  const l = an.data.lines.find((x) => x.multipv === line);
+  if (!l) return;
+  const pv = l.pv.slice(0, k + 1);
+  try {
+    const r = await api('POST', '/api/positions', { game: an.game, rules: an.rules, start: an.start, moves: an.moves.concat(pv) });
+    an.preview = { line, k, view: r.view, pv };
+  } catch (e) {
+    showError(e.message);
+  }
+  render();
+}
+
+async function anPlay(line) {
+  const an = app.an;
+  const l = an.data && an.data.lines.find((x) => x.multipv === line);
+  if (!l || !l.pv.length) return;
+  an.moves.push(l.pv[0]);
+  await anRestart();
+}
+
+function renderPlainHands(board, names) {
+  const top = $('hand-top'), bottom = $('hand-bottom');
+  if (!board.hands) {
+    for (const el of [top, bottom]) { el.innerHTML = ''; el.classList.add('hidden'); }
+    return;
+  }
+  const bottomSide = app.flipped ? 1 : 0;
+  for (const [el, side] of [[bottom, bottomSide], [top, 1 - bottomSide]]) {
+    el.classList.remove('hidden');
+    const items = board.hands[side];
+    let html = `<span class="who">${escapeHtml(names[side])}'s hand:</span>`;
+    if (!items.length) html += '<span class="who">(empty)</span>';
+    for (const h of items) {
+      const p = { l: h.l, c: side, p: false };
+      html += `<span class="hand-piece" data-side="${side}" data-hand="${h.l}"><svg viewBox="${-S / 2} ${-S / 2} ${S} ${S}">${pieceSvg(shownGame(), p, faceUp(side))}</svg>` +
+        (h.n > 1 ? `<span class="count">${h.n}</span>` : '') + '</span>';
+    }
+    el.innerHTML = html;
+  }
+}
+
+function renderEvalBar(sc) {
+  const bar = $('evalbar');
+  bar.classList.remove('hidden');
+  bar.classList.toggle('flipped', app.flipped);
+  const v = clampScore(sc);
+  $('evalbar-fill').style.height = `${50 + v / 20}%`;
+  $('evalbar-text').textContent = sc ? scoreText(sc) : '';
+  bar.dataset.eval = sc ? String(v) : '';
+}
+
+function renderAnalysis() {
+  const an = app.an;
+  const info = gameInfo();
+  $('title').textContent = `${info.title} — analysis`;
+  $('btn-undo').disabled = true;
+  const d = an.data;
+  // After a refused position change the lines are the old position's.
+  const lines = d && !an.error ? d.lines.slice().sort((a, b) => a.multipv - b.multipv) : [];
+  const view = an.preview ? an.preview.view : an.view;
+  if (view) {
+    const o = { ply: view.ply, position: escapeHtml(view.position) };
+    if (view.last) o.last = view.last.squares;
+    if (!an.preview) {
+      o.arrows = [];
+      lines.forEach((l, i) => {
+        for (const a of moveArrows(l.pv[0])) {
+          o.arrows.push({ ...a, move: l.pv[0], line: l.multipv, width: i === 0 ? 11 : 7, opacity: i === 0 ? 0.85 : Math.max(0.25, 0.6 - 0.1 * i) });
+        }
+      });
+    }
+    $('board').innerHTML = boardSvg(view.board, o);
+    renderPlainHands(view.board, SIDE_NAMES);
+  }
+  const first = lines[0];
+  const firstView = (sc) => (d && d.side === 'second' ? negScore(sc) : sc);
+  renderEvalBar(first ? firstView(first.score) : null);
+  const status = $('an-status');
+  let text = '';
+  status.classList.toggle('failed', !!an.error || (d && d.state === 'failed'));
+  if (an.error) text = an.error;
+  else if (!d) text = 'Starting…';
+  else if (d.state === 'starting') text = `Starting the engine (${d.engine})…`;
+  else if (d.state === 'failed') text = `The analysis stopped: ${d.detail}`;
+  else if (d.state === 'done') text = `The engine finished its search (${(d.ms / 1000).toFixed(1)} s).`;
+  else text = `Thinking for ${d.side === 'first' ? 'the first' : 'the second'} player to move (${(d.ms / 1000).toFixed(1)} s)${d.lines.length < d.multipv && d.lines.length ? `; the engine shows ${d.lines.length} of ${d.multipv} lines` : ''}.`;
+  if (d && d.warnings && d.warnings.length) text += ` (${d.warnings.join('; ')})`;
+  status.textContent = text;
+  status.dataset.state = an.error ? 'error' : d ? d.state : '';
+  const box = $('an-lines');
+  box.dataset.updates = d ? d.updates : 0;
+  box.dataset.generation = d ? d.generation : 0;
+  box.innerHTML = lines.map((l) => {
+    const pv = l.pv.map((m, k) => {
+      const on = an.preview && an.preview.line === l.multipv && an.preview.k === k;
+      return `<span class="pvm${on ? ' previewed' : ''}" data-line="${l.multipv}" data-k="${k}">${escapeHtml(m)}</span>`;
+    }).join(' ');
+    const meta = [l.depth ? `depth ${l.depth}${l.seldepth ? `/${l.seldepth}` : ''}` : '', l.nodes ? `${l.nodes} nodes` : '', l.nps ? `${l.nps} nodes/s` : ''].filter(Boolean).join(' · ');
+    return `<li data-line="${l.multipv}" data-depth="${l.depth || ''}"><span class="score" title="from the side to move's view">${scoreText(l.score)}</span> ` +
+      `<small>(first player: ${scoreText(firstView(l.score))})</small> <span class="meta">${meta}</span> ` +
+      `<button type="button" class="an-play" data-line="${l.multipv}" title="Play this line's first move">play ${escapeHtml(l.pv[0] || '')}</button><div>${pv}</div></li>`;
+  }).join('');
+  for (const m of box.querySelectorAll('.pvm')) m.addEventListener('click', () => anPreview(parseInt(m.dataset.line, 10), parseInt(m.dataset.k, 10)));
+  for (const b of box.querySelectorAll('.an-play')) b.addEventListener('click', () => anPlay(parseInt(b.dataset.line, 10)));
+  const pr = $('an-preview');
+  pr.classList.toggle('hidden', !an.preview);
+  if (an.preview) $('an-preview-text').textContent = `Preview: line ${an.preview.line} after ${an.preview.pv.join(' ')}`;
+  $('an-toggle').textContent = an.id === null ? 'Start' : 'Stop';
+  $('an-back').disabled = an.moves.length === 0;
+  renderAnalysisMoves();
+  $('prompt').textContent = an.preview ? 'Previewing a line: the analysis goes on for the position before it.' :
+    `Analysing the position after ${an.moves.length} move${an.moves.length === 1 ? '' : 's'}.`;
+}
+
+// The line the analysis steps along: the game it started from, until a
+// move played in the analysis leaves it; then the moves played.
+function analysisLine() {
+  const an = app.an;
+  const onLine = an.moves.length <= an.line.length && an.moves.every((m, k) => m === an.line[k]);
+  if (!onLine) an.line = an.moves.slice();
+  return an.line;
+}
+
+function renderAnalysisMoves() {
+  const an = app.an;
+  const line = analysisLine();
+  const cur = an.moves.length;
+  const item = (ply, text) => `<span class="anm${ply === cur ? ' current' : ''}${ply > cur ? ' future' : ''}" data-ply="${ply}">${escapeHtml(text)}</span>`;
+  $('an-moves').innerHTML = [item(0, 'start')].concat(line.map((m, k) => item(k + 1, `${k + 1}. ${m}`))).join(' ');
+  for (const el of $('an-moves').querySelectorAll('.anm')) el.addEventListener('click', () => anGoto(parseInt(el.dataset.ply, 10)));
+}
+
+// Analyses the position after `ply` moves of the analysis's line.
+function anGoto(ply) {
+  const an = app.an;
+  const line = analysisLine();
+  if (ply < 0 || ply > line.length || ply === an.moves.length) return;
+  an.moves = line.slice(0, ply);
+  anRestart();
+}
+
+// ---------- game review ----------
+
+function renderGameReview() {
+  const s = app.state;
+  const box = $('gamereview');
+  if (!s || !(s.end || s.review)) { box.classList.add('hidden'); return; }
+  box.classList.remove('hidden');
+  const a = s.analysis;
+  $('rv-start').disabled = !!(a && a.running);
+  $('rv-stop').classList.toggle('hidden', !(a && a.running));
+  const prog = $('rv-progress');
+  prog.classList.toggle('hidden', !a);
+  box.dataset.state = !a ? 'none' : a.running ? 'running' : 'done';
+  if (!a) {
+    $('rv-status').textContent = 'Run an engine over every position of the game, then see its evaluation graph and the moves that lost the most.';
+    $('rv-graph').innerHTML = '';
+    $('rv-marks').innerHTML = '';
+    $('rv-thresholds').textContent = '';
+    return;
+  }
+  prog.max = a.total;
+  prog.value = a.done;
+  $('rv-status').textContent = `${a.running ? 'Analysing' : 'Analysed'}: ${a.done} of ${a.total} positions, ${a.limit} each, by ${a.engine}${a.error ? ` — ${a.error}` : ''}.`;
+  const t = a.thresholds;
+  $('rv-thresholds').textContent = `Marks by the score drop for the side that moved (centipawns, scores clamped to ±${t.clamp}, a mate counting as ${t.clamp}): inaccuracy ${t.inaccuracy}–${t.mistake - 1}, mistake ${t.mistake}–${t.blunder - 1}, blunder ${t.blunder} or more; only where the engine preferred another move. The graph is from the first player's view.`;
+  $('rv-graph').innerHTML = reviewGraph(a, s);
+  const svg = $('rv-graph').querySelector('svg');
+  if (svg) {
+    svg.addEventListener('click', (ev) => {
+      const r = svg.getBoundingClientRect();
+      const n = a.total - 1;
+      const ply = Math.round(((ev.clientX - r.left) / r.width * GRAPH.W - GRAPH.pad) / (GRAPH.W - 2 * GRAPH.pad) * n);
+      stepTo(Math.max(0, Math.min(n, ply)));
+    });
+  }
+  $('rv-marks').innerHTML = a.marks.map((m) => {
+    return `<li class="mark-${m.kind}" data-ply="${m.ply}" data-kind="${m.kind}">${m.ply}. ${escapeHtml(m.played)}: ${m.kind} (−${m.drop})${m.best ? `; the engine preferred <code>${escapeHtml(m.best)}</code>` : ''}</li>`;
+  }).join('') || (a.running ? '' : '<li class="none">No move passes a threshold.</li>');
+  for (const li of $('rv-marks').querySelectorAll('li[data-ply]')) li.addEventListener('click', () => stepTo(parseInt(li.dataset.ply, 10)));
+}
+
+const GRAPH = { W: 400, H: 120, pad: 6 };
+
+// The evaluation graph: one point per position, first player's view.
+function reviewGraph(a, s) {
+  const { W, H, pad } = GRAPH;
+  const n = Math.max(1, a.total - 1);
+  const x = (k) => pad + (W - 2 * pad) * k / n;
+  const y = (v) => H / 2 - (H / 2 - pad) * v / 1000;
+  const parts = [`<rect x="0" y="0" width="${W}" height="${H / 2}" fill="#f7f3ea"/>`, `<rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" fill="#e9e4da"/>`,
+    `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" stroke="#999" stroke-width="0.5"/>`];
+  const shown = app.viewPly === null ? s.plies : app.viewPly;
+  parts.push(`<line class="cursor" x1="${x(shown)}" y1="0" x2="${x(shown)}" y2="${H}" stroke="#b5542c" stroke-width="1"/>`);
+  const pts = [];
+  a.points.forEach((p, k) => { if (p && p.eval) pts.push([k, clampScore(p.eval)]); });
+  if (pts.length) parts.push(`<polyline points="${pts.map(([k, v]) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}" fill="none" stroke="#2f2a24" stroke-width="1.5"/>`);
+  const marks = Object.fromEntries(a.marks.map((m) => [m.ply, m.kind]));
+  const colors = { inaccuracy: '#b58a00', mistake: '#d2691e', blunder: '#c0392b' };
+  for (const [k, v] of pts) {
+    const kind = marks[k];
+    parts.push(`<circle class="point${kind ? ' mark' : ''}" data-ply="${k}" data-value="${v}"${kind ? ` data-kind="${kind}"` : ''} cx="${x(k).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${kind ? 4 : 2}" fill="${kind ? colors[kind] : '#2f2a24'}"/>`);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" data-points="${pts.length}">${parts.join('')}</svg>`;
+}
+
+async function startGameReview() {
+  const kind = $('rv-kind').value;
+  const value = parseInt($('rv-value').value, 10);
+  const body = { [kind]: value };
+  const cmd = $('rv-command').value.trim();
+  if (cmd) body.command = cmd;
+  try {
+    accept(await api('POST', `/api/tables/${app.table}/review`, body));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+// ---------- position editor ----------
+
+// A position string as the editor holds it: the grid (highest rank
+// first), the hands (letter -> count per side, null without hands), the
+// side to move and the counters after it, kept as written.
+function parseEditable(text) {
+  const [boardPart, side, ...counters] = text.trim().split(/\s+/);
+  const bracket = boardPart.indexOf('[');
+  const rows = (bracket >= 0 ? boardPart.slice(0, bracket) : boardPart).split('/');
+  const squares = rows.map((row) => {
+    const out = [];
+    let digits = '';
+    let promoted = false;
+    const flush = () => { if (digits) { for (let k = 0; k < parseInt(digits, 10); k++) out.push(null); digits = ''; } };
+    for (const ch of row) {
+      if (/[0-9]/.test(ch)) { digits += ch; continue; }
+      flush();
+      if (ch === '+') { promoted = true; continue; }
+      out.push({ l: ch.toUpperCase(), c: ch === ch.toUpperCase() ? 0 : 1, p: promoted });
+      promoted = false;
+    }
+    flush();
+    return out;
+  });
+  let hands = null;
+  if (bracket >= 0) {
+    hands = [{}, {}];
+    for (const ch of boardPart.slice(bracket + 1, boardPart.indexOf(']'))) {
+      if (ch === '-') continue;
+      const c = ch === ch.toUpperCase() ? 0 : 1;
+      hands[c][ch.toUpperCase()] = (hands[c][ch.toUpperCase()] || 0) + 1;
+    }
+  }
+  return { squares, hands, side: side || 'w', counters: counters.join(' ') };
+}
+
+function editableText(ed) {
+  const rows = ed.squares.map((row) => {
+    let out = '';
+    let run = 0;
+    for (const p of row) {
+      if (!p) { run += 1; continue; }
+      if (run) { out += run; run = 0; }
+      out += (p.p ? '+' : '') + (p.c === 0 ? p.l : p.l.toLowerCase());
+    }
+    if (run) out += run;
+    return out;
+  });
+  let text = rows.join('/');
+  if (ed.hands) {
+    let h = '';
+    for (const c of [0, 1]) for (const [l, n] of Object.entries(ed.hands[c])) h += (c === 0 ? l : l.toLowerCase()).repeat(n);
+    text += `[${h}]`;
+  }
+  text += ` ${ed.side}`;
+  if (ed.counters) text += ` ${ed.counters}`;
+  return text;
+}
+
+function edBoard(ed) {
+  const files = ed.squares[0].length, ranks = ed.squares.length;
+  const hands = ed.hands ? [0, 1].map((c) => Object.entries(ed.hands[c]).filter(([, n]) => n > 0).map(([l, n]) => ({ l, n }))) : null;
+  return { files, ranks, squares: ed.squares, hands };
+}
+
+async function openEditor(game, text) {
+  await closeAnalysisEngine();
+  app.an = null;
+  clearSel();
+  const g = app.games.find((x) => x.name === game) || app.games[0];
+  if (!text) text = (await api('POST', '/api/positions', { game: g.name })).position;
+  app.ed = { game: g.name, ...parseEditable(text), tool: null, rules: app.ed && app.ed.game === g.name ? app.ed.rules : {}, result: null };
+  app.mode = 'editor';
+  document.body.dataset.mode = 'editor';
+  $('ed-game').value = g.name;
+  edBuildControls();
+  render();
+}
+
+// The pieces the editor places: every letter of the game in both
+// colours, promoted where the game promotes it.
+function edPieces(game) {
+  const info = GAMES[game] || { pieces: {} };
+  const out = [];
+  for (const c of [0, 1]) {
+    for (const l of Object.keys(info.pieces)) out.push({ l, c, p: false });
+    for (const l of Object.keys(info.promoted || {})) out.push({ l, c, p: true });
+  }
+  return out;
+}
+
+function edBuildControls() {
+  const ed = app.ed;
+  const pal = $('ed-palette');
+  const pieces = edPieces(ed.game);
+  pal.innerHTML = pieces.map((p, i) => `<button type="button" data-i="${i}" data-piece="${(p.p ? '+' : '') + (p.c === 0 ? p.l : p.l.toLowerCase())}" title="${SIDE_NAMES[p.c]}: ${escapeHtml(p.p && GAMES[ed.game].promoted ? GAMES[ed.game].promoted[p.l][0] : GAMES[ed.game].pieces[p.l][0])}">` +
+    `<svg viewBox="${-S / 2} ${-S / 2} ${S} ${S}">${pieceSvg(ed.game, p, faceUp(p.c))}</svg></button>`).join('') +
+    '<button type="button" data-i="-1" data-piece="" title="Remove pieces">✕ remove</button>';
+  for (const b of pal.querySelectorAll('button')) {
+    b.addEventListener('click', () => {
+      const i = parseInt(b.dataset.i, 10);
+      ed.tool = i < 0 ? 'erase' : pieces[i];
+      for (const x of pal.querySelectorAll('button')) x.classList.toggle('selected', x === b);
+    });
+  }
+  const hands = $('ed-hands');
+  const letters = Object.keys((GAMES[ed.game] || {}).hand || {});
+  hands.innerHTML = ed.hands ? [0, 1].map((c) => `<span>${SIDE_NAMES[c]}'s hand:</span>` + letters.map((l) =>
+    `<label>${escapeHtml(GAMES[ed.game].hand[l])} <input type="number" min="0" max="40" data-side="${c}" data-hand="${l}" value="${ed.hands[c][l] || 0}"></label>`).join('')).join('<br>') : '';
+  for (const inp of hands.querySelectorAll('input')) {
+    inp.addEventListener('change', () => {
+      ed.hands[parseInt(inp.dataset.side, 10)][inp.dataset.hand] = Math.max(0, parseInt(inp.value, 10) || 0);
+      edChanged();
+    });
+  }
+  const g = app.games.find((x) => x.name === ed.game);
+  $('ed-rules').innerHTML = g.rules.map((r) => {
+    const v = ed.rules[r.name] !== undefined ? ed.rules[r.name] : r.default;
+    let input = '';
+    if (r.kind === 'check') input = `<input type="checkbox" data-rule="${r.name}"${v === true || v === 'true' ? ' checked' : ''}>`;
+    else if (r.kind === 'spin') input = `<input type="number" data-rule="${r.name}" min="${r.min}" max="${r.max}" value="${v}">`;
+    else if (r.kind === 'combo') input = `<select data-rule="${r.name}">${r.values.map((x) => `<option${x === v ? ' selected' : ''}>${x}</option>`).join('')}</select>`;
+    else input = `<input type="text" data-rule="${r.name}" value="${escapeHtml(v || '')}">`;
+    return `<label>${input} ${r.name}</label>`;
+  }).join('');
+  for (const el of $('ed-rules').querySelectorAll('[data-rule]')) {
+    el.addEventListener('change', () => { ed.rules[el.dataset.rule] = el.type === 'checkbox' ? el.checked : el.value; edChanged(); });
+  }
+  $('ed-side').value = ed.side;
+}
+
+function edChanged() {
+  app.ed.result = null;
+  render();
+}
+
+function edClick(name) {
+  const ed = app.ed;
+  if (!ed.tool) { showError('Choose a piece (or ✕ remove) above the board first.'); return; }
+  const { file, rank } = parseSq(name);
+  const row = ed.squares.length - 1 - rank;
+  const cur = ed.squares[row][file];
+  const t = ed.tool;
+  const same = cur && t !== 'erase' && cur.l === t.l && cur.c === t.c && cur.p === t.p;
+  ed.squares[row][file] = t === 'erase' || same ? null : { l: t.l, c: t.c, p: t.p };
+  edChanged();
+}
+
+// Asks the rules library about the position: the refusal with its
+// reason, or the side to move and the legal moves.
+async function edCheck() {
+  const ed = app.ed;
+  const text = editableText(ed);
+  try {
+    const r = await api('POST', '/api/positions', { game: ed.game, rules: ed.rules, start: text });
+    ed.result = { ok: true, text: `A legal position: ${r.toMove} player to move, ${r.legal.length} legal move${r.legal.length === 1 ? '' : 's'}${r.end ? `; the game is over (${r.end})` : ''}.`, position: r.position };
+  } catch (e) {
+    ed.result = { ok: false, text: e.message };
+  }
+  render();
+  return ed.result.ok;
+}
+
+function renderEditor() {
+  const ed = app.ed;
+  $('title').textContent = `${gameInfo().title} — position editor`;
+  $('btn-undo').disabled = true;
+  const text = editableText(ed);
+  const board = edBoard(ed);
+  $('board').innerHTML = boardSvg(board, { ply: 0, position: escapeHtml(text) });
+  for (const g of $('board').querySelectorAll('.sq')) g.addEventListener('click', () => onSquare(g.dataset.square));
+  renderPlainHands(board, SIDE_NAMES);
+  if (document.activeElement !== $('ed-text')) $('ed-text').value = text;
+  const res = $('ed-result');
+  res.textContent = ed.result ? ed.result.text : 'Click a piece above, then squares of the board (a second click on the same piece removes it).';
+  res.className = ed.result ? (ed.result.ok ? 'accepted' : 'refused') : '';
+  res.dataset.state = ed.result ? (ed.result.ok ? 'accepted' : 'refused') : '';
+  $('prompt').textContent = '';
+}
+
+async function edPlay() {
+  const ed = app.ed;
+  if (!await edCheck()) return;
+  $('setup-game').value = ed.game;
+  ruleFields();
+  for (const [name, v] of Object.entries(ed.rules)) {
+    const el = document.querySelector(`#setup-rules [data-rule="${name}"]`);
+    if (!el) continue;
+    if (el.type === 'checkbox') el.checked = v === true || v === 'true'; else el.value = v;
+  }
+  $('setup-startpos').value = ed.result.position;
+  $('setup-error').classList.add('hidden');
+  $('setup').showModal();
+}
+
+async function edAnalyse() {
+  const ed = app.ed;
+  if (!await edCheck()) return;
+  await startAnalysis({ game: ed.game, rules: ed.rules, start: ed.result.position, moves: [] });
+}
+
+async function edCopy() {
+  const text = editableText(app.ed);
+  $('ed-text').value = text;
+  try {
+    await navigator.clipboard.writeText(text);
+    app.ed.result = { ok: true, text: `Copied: ${text}` };
+  } catch (e) {
+    $('ed-text').select();
+    app.ed.result = { ok: true, text: 'Selected above: copy it with Ctrl+C.' };
+  }
+  render();
+}
+
+function leaveEditor() {
+  app.ed = null;
+  app.mode = 'game';
+  document.body.dataset.mode = 'game';
+  if (app.state) render();
+  else $('board').innerHTML = '';
+}
+
+// What the Analyse button analyses: the game's shown position, or the
+// start of a game when none is open.
+async function analyseShown() {
+  const s = app.state;
+  if (s) {
+    const ply = app.viewPly === null ? s.plies : app.viewPly;
+    const all = s.moves.map((m) => m.text);
+    await startAnalysis({ game: s.game, rules: rulesOf(s), start: s.start, moves: all.slice(0, ply), base: all });
+  } else {
+    await startAnalysis({ game: app.games[0].name, rules: {}, start: undefined, moves: [] });
+  }
+}
+
 // ---------- start ----------
 
 async function init() {
@@ -1142,8 +1781,51 @@ async function init() {
   $('step-back').addEventListener('click', () => stepTo((app.viewPly === null ? app.state.plies : app.viewPly) - 1));
   $('step-fwd').addEventListener('click', () => stepTo((app.viewPly === null ? app.state.plies : app.viewPly) + 1));
   $('step-last').addEventListener('click', () => stepTo(null));
+  $('btn-analyse').addEventListener('click', () => analyseShown().catch((e) => showError(e.message)));
+  $('an-close').addEventListener('click', () => leaveAnalysis());
+  $('an-toggle').addEventListener('click', async () => {
+    if (app.an.id === null) await anOpen(); else { await closeAnalysisEngine(); render(); }
+  });
+  $('an-lines-n').addEventListener('change', () => { if (app.an) anRestart(); });
+  $('an-depth').addEventListener('change', () => { if (app.an) anRestart(); });
+  $('an-back').addEventListener('click', () => { if (app.an && app.an.moves.length) { app.an.moves.pop(); anRestart(); } });
+  $('an-preview-back').addEventListener('click', () => { app.an.preview = null; render(); });
+  $('rv-start').addEventListener('click', startGameReview);
+  $('rv-stop').addEventListener('click', async () => {
+    try { accept(await api('POST', `/api/tables/${app.table}/review/stop`, {})); } catch (e) { showError(e.message); }
+  });
+  $('btn-editor').addEventListener('click', () => {
+    const s = app.state;
+    const text = s ? (app.viewPly === null ? s.view.position : app.viewData.position) : null;
+    openEditor(s ? s.game : app.games[0].name, text).catch((e) => showError(e.message));
+  });
+  $('ed-game').addEventListener('change', () => openEditor($('ed-game').value).catch((e) => showError(e.message)));
+  $('ed-close').addEventListener('click', leaveEditor);
+  $('ed-side').addEventListener('change', () => { app.ed.side = $('ed-side').value; edChanged(); });
+  $('ed-apply').addEventListener('click', () => {
+    try { Object.assign(app.ed, parseEditable($('ed-text').value)); edBuildControls(); edChanged(); } catch (e) { showError(`not a position string: ${e.message}`); }
+  });
+  $('ed-clear').addEventListener('click', () => { const ed = app.ed; ed.squares = ed.squares.map((r) => r.map(() => null)); if (ed.hands) ed.hands = [{}, {}]; edBuildControls(); edChanged(); });
+  $('ed-reset').addEventListener('click', () => openEditor(app.ed.game).catch((e) => showError(e.message)));
+  $('ed-check').addEventListener('click', edCheck);
+  $('ed-analyse').addEventListener('click', () => edAnalyse().catch((e) => showError(e.message)));
+  $('ed-play').addEventListener('click', () => edPlay().catch((e) => showError(e.message)));
+  $('ed-copy').addEventListener('click', edCopy);
+  // A closed page's analysis engine is stopped at once (the server also
+  // closes an analysis nobody polls).
+  window.addEventListener('pagehide', () => {
+    if (app.an && app.an.id !== null) {
+      fetch(`/api/analyses/${app.an.id}/close`, { method: 'POST', keepalive: true, headers: { 'X-Koma-Secret': SECRET, 'Content-Type': 'application/json' }, body: '{}' });
+    }
+  });
   document.addEventListener('keydown', (e) => {
-    if (document.querySelector('dialog[open]') || !app.state) return;
+    if (document.querySelector('dialog[open]')) return;
+    if (app.mode === 'analysis' && app.an && e.target.tagName !== 'INPUT') {
+      if (e.key === 'ArrowLeft') anGoto(app.an.moves.length - 1);
+      else if (e.key === 'ArrowRight') anGoto(app.an.moves.length + 1);
+      return;
+    }
+    if (app.mode !== 'game' || !app.state) return;
     if (e.key === 'ArrowLeft') $('step-back').click();
     else if (e.key === 'ArrowRight') $('step-fwd').click();
     else if (e.key === 'Escape') { clearSel(); render(); }
@@ -1154,6 +1836,7 @@ async function init() {
   app.engine = g.engine;
   app.levels = g.levels;
   buildSetup();
+  $('ed-game').innerHTML = app.games.map((g) => `<option value="${g.name}">${escapeHtml((GAMES[g.name] || {}).title || g.name)}</option>`).join('');
   const m = /table=(\d+)/.exec(location.hash);
   if (m) {
     await openTable(parseInt(m[1], 10));

@@ -1,0 +1,110 @@
+"""Type stubs of the native module `koma._koma` (Rust, PyO3)."""
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+class Outcome:
+    """How a game ended."""
+
+    result: str
+    """`1-0`, `0-1` or `1/2-1/2`."""
+    winner: Optional[str]
+    """`first`, `second`, or None for a draw."""
+    reason: str
+    """The rule, in the engine's words (`three Shrimps`, `repetition`)."""
+
+class Position:
+    """A game of any variant: its start, the moves played, the rules."""
+
+    def __init__(
+        self,
+        variant: str = "kaninariebi",
+        fen: Optional[str] = None,
+        rules: Optional[Mapping[str, Any]] = None,
+    ) -> None: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def rules(self) -> Dict[str, Any]: ...
+    @property
+    def turn(self) -> str:
+        """`first` or `second`: the side to move."""
+    @property
+    def start_fen(self) -> str: ...
+    @property
+    def moves(self) -> List[str]: ...
+    @property
+    def ply(self) -> int: ...
+    def legal_moves(self) -> List[str]:
+        """The legal moves as the protocol writes them; [] once the game is over."""
+    def push(self, move: str) -> str:
+        """Plays a move; returns it as the protocol writes it. Raises
+        InvalidInputError (unreadable) or IllegalMoveError."""
+    def pop(self) -> str:
+        """Takes the last move back and returns it; EmptyLineError at the start."""
+    def outcome(self) -> Optional[Outcome]:
+        """The end of the game (repetition included), or None."""
+    def is_over(self) -> bool: ...
+    def fen(self) -> str:
+        """The current position string."""
+    def key(self) -> int:
+        """The 64-bit hash key of everything that decides the game's future."""
+    def perft(self, depth: int) -> int: ...
+    def copy(self) -> "Position": ...
+    def __copy__(self) -> "Position": ...
+    def __deepcopy__(self, memo: Any) -> "Position": ...
+    def diagram(self) -> str:
+        """The board as the engine's `d` prints it."""
+    def position_command(self) -> str:
+        """The `position` command that sets this game in an engine."""
+    def legal_actions(self) -> List[int]:
+        """The legal moves as actions of the game's fixed action space."""
+    def observation_bytes(self) -> bytes:
+        """The observation planes as float32 bytes (channels, ranks, files)."""
+    def action_to_move(self, action: int) -> str: ...
+    def move_to_action(self, move: str) -> int: ...
+
+class Engine:
+    def __init__(
+        self,
+        command: Sequence[str],
+        variant: str,
+        rules: Optional[Mapping[str, Any]] = None,
+        options: Optional[Mapping[str, Any]] = None,
+        cwd: Optional[str] = None,
+        start_timeout: float = 10.0,
+        heartbeat: float = 2.0,
+        stall: float = 5.0,
+    ) -> None: ...
+    def search(
+        self,
+        position: Position,
+        time: Optional[float] = None,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        timeout: Optional[float] = None,
+        multipv: int = 1,
+    ) -> Dict[str, Any]: ...
+    def new_game(self) -> None: ...
+    def quit(self) -> None: ...
+    def is_running(self) -> bool: ...
+    @property
+    def pid(self) -> Optional[int]: ...
+    @property
+    def id_name(self) -> Optional[str]: ...
+    @property
+    def warnings(self) -> List[str]: ...
+    @property
+    def variant(self) -> str: ...
+
+def variants() -> List[Dict[str, Any]]: ...
+def random_playouts_raw(
+    variant: str,
+    games: int,
+    seed: int = 0,
+    rules: Optional[Mapping[str, Any]] = None,
+    fen: Optional[str] = None,
+    max_plies: int = 1000,
+    observations: bool = False,
+    threads: int = 0,
+) -> Dict[str, Any]: ...
+def parse_records(text: str) -> List[Dict[str, Any]]: ...

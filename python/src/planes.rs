@@ -1,0 +1,182 @@
+//! The learning environments' observation: planes of `ranks x files`
+//! floats, channels first, the top rank first (as the diagram draws it),
+//! seen from the first player's side whoever moves. Channels: one per
+//! piece kind of each side (1 where it stands), one per letter in hand of
+//! each side (the count), the side to move (1 when the first player is to
+//! move), each counter of the position string (move number, Negaeri's
+//! passes), and how often the position has occurred (repetition).
+
+use koma::core::{Color, PositionText};
+use koma::games::GameId;
+
+/// The channels of one game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlaneSpec {
+    pub files: u8,
+    pub ranks: u8,
+    /// Piece kinds on the board: letter and whether promoted (`+`).
+    pub kinds: &'static [(char, bool)],
+    /// Letters in hand, in the order of the position string.
+    pub hand: &'static [char],
+    /// The counters after the side to move.
+    pub counters: usize,
+}
+
+impl PlaneSpec {
+    pub fn of(game: GameId) -> PlaneSpec {
+        match game {
+            GameId::KaniNariEbi => PlaneSpec {
+                files: 5,
+                ranks: 5,
+                kinds: &[('C', false), ('S', false)],
+                hand: &[],
+                counters: 1,
+            },
+            GameId::Hasami => PlaneSpec {
+                files: 9,
+                ranks: 9,
+                kinds: &[('P', false)],
+                hand: &[],
+                counters: 1,
+            },
+            GameId::Nana => PlaneSpec {
+                files: 3,
+                ranks: 3,
+                kinds: &[
+                    ('K', false),
+                    ('R', false),
+                    ('V', false),
+                    ('W', false),
+                    ('G', false),
+                    ('B', false),
+                    ('T', false),
+                    ('C', false),
+                    ('D', false),
+                ],
+                hand: &['K', 'R', 'B'],
+                counters: 1,
+            },
+            GameId::Negaeri => PlaneSpec {
+                files: 6,
+                ranks: 6,
+                kinds: &[
+                    ('K', false),
+                    ('P', false),
+                    ('R', false),
+                    ('B', false),
+                    ('P', true),
+                    ('R', true),
+                    ('B', true),
+                ],
+                hand: &['R', 'B', 'P'],
+                counters: 2,
+            },
+        }
+    }
+
+    pub fn channels(&self) -> usize {
+        2 * self.kinds.len() + 2 * self.hand.len() + 1 + self.counters + 1
+    }
+
+    /// `(channels, ranks, files)`.
+    pub fn shape(&self) -> [usize; 3] {
+        [self.channels(), self.ranks as usize, self.files as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.shape().iter().product()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Appends the planes of the position `t` (which has occurred `repeats`
+/// times) to `out`. A piece or counter the spec does not know is a bug of
+/// the spec (the tests play every game to find one): it is left out.
+pub fn write_planes(spec: &PlaneSpec, t: &PositionText, repeats: usize, out: &mut Vec<f32>) {
+    let area = spec.ranks as usize * spec.files as usize;
+    let base = out.len();
+    out.resize(base + spec.len(), 0.0);
+    let planes = &mut out[base..];
+    let mut fill = |channel: usize, v: f32| {
+        planes[channel * area..(channel + 1) * area].fill(v);
+    };
+    let kinds = spec.kinds.len();
+    let side_of = |c: Color| c.index();
+    let hand_base = 2 * kinds;
+    if let Some(hand) = &t.hand {
+        for c in Color::BOTH {
+            for (k, letter) in spec.hand.iter().enumerate() {
+                let n = hand
+                    .iter()
+                    .filter(|p| p.color == c && p.letter == *letter)
+                    .count();
+                fill(hand_base + side_of(c) * spec.hand.len() + k, n as f32);
+            }
+        }
+    }
+    let side = hand_base + 2 * spec.hand.len();
+    fill(side, if t.side == Color::First { 1.0 } else { 0.0 });
+    for (i, &n) in t.counters.iter().take(spec.counters).enumerate() {
+        fill(side + 1 + i, n as f32);
+    }
+    fill(side + 1 + spec.counters, repeats as f32);
+    for (row, rank) in t.ranks.iter().enumerate() {
+        for (file, cell) in rank.iter().enumerate() {
+            let Some(p) = cell else { continue };
+            let Some(k) = spec
+                .kinds
+                .iter()
+                .position(|&(l, promoted)| l == p.letter && promoted == p.promoted)
+            else {
+                continue;
+            };
+            let channel = side_of(p.color) * kinds + k;
+            planes[channel * area + row * spec.files as usize + file] = 1.0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::new_position;
+    use crate::rng::Rng;
+    use koma::protocol::parse_position;
+
+    /// On random games of every game, the planes hold every piece on the
+    /// board and in hand (the spec knows every letter) and every counter.
+    #[test]
+    fn planes_account_for_every_piece_and_counter() {
+        for &game in GameId::ALL {
+            let spec = PlaneSpec::of(game);
+            let mut rng = Rng::new(5);
+            for _ in 0..10 {
+                let mut pos = new_position(game, &[], None).unwrap();
+                loop {
+                    let t = parse_position(&pos.fen()).unwrap();
+                    assert_eq!(t.counters.len(), spec.counters, "{game}");
+                    let mut out = Vec::new();
+                    pos.planes(&mut out);
+                    assert_eq!(out.len(), spec.len());
+                    let area = spec.ranks as usize * spec.files as usize;
+                    let on_board: f32 = out[..2 * spec.kinds.len() * area].iter().sum();
+                    let pieces = t.ranks.iter().flatten().flatten().count();
+                    assert_eq!(on_board as usize, pieces, "{game} {}", pos.fen());
+                    let in_hand: f32 = (0..2 * spec.hand.len())
+                        .map(|k| out[(2 * spec.kinds.len() + k) * area])
+                        .sum();
+                    let hand = t.hand.as_ref().map_or(0, |h| h.len());
+                    assert_eq!(in_hand as usize, hand, "{game} {}", pos.fen());
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || pos.plies() > 300 {
+                        break;
+                    }
+                    pos.push(&moves[rng.below(moves.len())]).unwrap();
+                }
+            }
+        }
+    }
+}

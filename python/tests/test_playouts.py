@@ -1,0 +1,48 @@
+"""The batch API: random games played in Rust, their results, and the
+observations and actions of every move, checked against the per-move API."""
+
+import numpy as np
+import pytest
+
+import koma
+
+VARIANTS = ["kaninariebi", "hasami", "nana", "negaeri"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_batch_games_replay_move_by_move_through_position(variant):
+    p = koma.random_playouts(variant, 8, seed=5, observations=True, max_plies=300)
+    assert p.results.shape == (8,) and p.results.dtype == np.int8
+    assert p.observations.shape == (int(p.plies.sum()),) + koma.variants()[variant].planes
+    for g in range(8):
+        pos = koma.Position(variant)
+        rows = np.flatnonzero(p.game_index == g)
+        assert len(rows) == p.plies[g]
+        for k in rows:
+            obs = np.frombuffer(pos.observation_bytes(), dtype=np.float32)
+            assert np.array_equal(obs, p.observations[k].ravel())
+            assert int(p.actions[k]) in pos.legal_actions()
+            pos.push(pos.action_to_move(int(p.actions[k])))
+        end = pos.outcome()
+        if p.reasons[g] is None:
+            assert end is None and p.plies[g] == 300 and p.results[g] == 0
+        else:
+            assert end.reason == p.reasons[g]
+            assert p.results[g] == {"first": 1, "second": -1, None: 0}[end.winner]
+
+
+def test_same_seed_same_games_whatever_the_threads():
+    a = koma.random_playouts("negaeri", 10, seed=9, threads=1)
+    b = koma.random_playouts("negaeri", 10, seed=9, threads=2)
+    c = koma.random_playouts("negaeri", 10, seed=10, threads=2)
+    assert np.array_equal(a.plies, b.plies) and a.reasons == b.reasons
+    assert not np.array_equal(a.plies, c.plies)
+
+
+def test_rules_and_start_position_apply_and_bad_ones_raise():
+    p = koma.random_playouts("hasami", 4, rules={"HasamiWin": "lead3"}, seed=1)
+    assert set(p.reasons) <= {"capture lead", "move limit", "no legal move", "repetition", None}
+    short = koma.random_playouts("nana", 3, fen="V1k/3/K2[Brb] b 2", max_plies=1)
+    assert list(short.plies) == [1, 1, 1]
+    with pytest.raises(koma.InvalidInputError, match="HasamiWin at four"):
+        koma.random_playouts("hasami", 1, rules={"HasamiWin": "four"})

@@ -1,0 +1,552 @@
+//! Game review: an engine run over every position of a table's game at a
+//! fixed depth, node count or time per position, each search through
+//! `client::turn` as the referee plays a move. The scores (first player's
+//! view) and the engine's preferred moves go into the table as they come;
+//! marks are the moves whose score drop for the mover passes a threshold.
+//! A review is saved into the record as three tags (`Analysis`,
+//! `AnalysisEngine`, `AnalysisLimit`, see protocol.md) and read back from
+//! them when the record is loaded.
+
+use super::play::{Play, new_play};
+use super::table::Table;
+use crate::client::clock::{Clock, EngineLimits};
+use crate::client::handshake::{self, EngineStart};
+use crate::client::process::Launch;
+use crate::client::turn::{Watch, play_turn};
+use crate::core::{Color, MoveText, Outcome};
+use crate::protocol::record::Record;
+use crate::protocol::{InfoLine, InfoScore, parse_move};
+use serde::{Serialize, Serializer};
+use std::fmt;
+use std::time::Duration;
+
+/// The record tags of a review.
+pub const TAG: &str = "Analysis";
+pub const TAG_ENGINE: &str = "AnalysisEngine";
+pub const TAG_LIMIT: &str = "AnalysisLimit";
+
+/// Score drops (centipawns, for the side that moved) from which a move is
+/// marked; scores are clamped to `CLAMP` first, a mate or a won game
+/// counting as `CLAMP`.
+pub const INACCURACY: i32 = 50;
+pub const MISTAKE: i32 = 100;
+pub const BLUNDER: i32 = 300;
+pub const CLAMP: i32 = 1000;
+
+/// A position's value from the first player's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Eval {
+    Cp(i32),
+    /// Moves to mate: positive when the first player mates.
+    Mate(i32),
+    /// The game is over here: 1 the first player won, -1 the second, 0 a draw.
+    End(i8),
+}
+
+impl Eval {
+    /// From the side to move's view (`score`, `mover`) to the first
+    /// player's.
+    fn of(score: InfoScore, mover: Color) -> Eval {
+        let s = if mover == Color::First { 1 } else { -1 };
+        match score {
+            InfoScore::Cp(v) => Eval::Cp(v.saturating_mul(s)),
+            InfoScore::Mate(m) => Eval::Mate(m.saturating_mul(s)),
+        }
+    }
+
+    /// Centipawns clamped to `CLAMP`, for drops and the graph.
+    pub fn clamped(self) -> i32 {
+        match self {
+            Eval::Cp(v) => v.clamp(-CLAMP, CLAMP),
+            Eval::Mate(m) if m >= 0 => CLAMP,
+            Eval::Mate(_) => -CLAMP,
+            Eval::End(w) => i32::from(w) * CLAMP,
+        }
+    }
+
+    fn parse(s: &str) -> Option<Eval> {
+        match s {
+            "1-0" => Some(Eval::End(1)),
+            "0-1" => Some(Eval::End(-1)),
+            "1/2" => Some(Eval::End(0)),
+            _ => match s.strip_prefix('#') {
+                Some(m) => m.parse().ok().map(Eval::Mate),
+                None => s.parse().ok().map(Eval::Cp),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Eval {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Eval::Cp(v) => write!(f, "{v:+}"),
+            Eval::Mate(m) => write!(f, "#{m}"),
+            Eval::End(1) => f.write_str("1-0"),
+            Eval::End(-1) => f.write_str("0-1"),
+            Eval::End(_) => f.write_str("1/2"),
+        }
+    }
+}
+
+/// What bounds each search of a review.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Depth(u32),
+    Nodes(u64),
+    Movetime(Duration),
+}
+
+impl Limit {
+    fn engine_limits(self) -> EngineLimits {
+        let mut l = EngineLimits::default();
+        match self {
+            Limit::Depth(d) => l.depth = Some(d),
+            Limit::Nodes(n) => l.nodes = Some(n),
+            Limit::Movetime(t) => l.movetime = Some(t),
+        }
+        l
+    }
+
+    fn parse(s: &str) -> Option<Limit> {
+        let (kind, n) = s.split_once(' ')?;
+        match kind {
+            "depth" => n.parse().ok().map(Limit::Depth),
+            "nodes" => n.parse().ok().map(Limit::Nodes),
+            "movetime" => n
+                .parse()
+                .ok()
+                .map(|ms| Limit::Movetime(Duration::from_millis(ms))),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Depth(d) => write!(f, "depth {d}"),
+            Limit::Nodes(n) => write!(f, "nodes {n}"),
+            Limit::Movetime(t) => write!(f, "movetime {}", t.as_millis()),
+        }
+    }
+}
+
+/// One position of the game as the engine saw it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Point {
+    pub eval: Option<Eval>,
+    #[serde(serialize_with = "opt_move")]
+    pub best: Option<MoveText>,
+}
+
+fn opt_move<S: Serializer>(m: &Option<MoveText>, s: S) -> Result<S::Ok, S::Error> {
+    m.map(|m| m.to_string()).serialize(s)
+}
+
+/// A table's review, running or done.
+#[derive(Clone, Debug)]
+pub struct GameAnalysis {
+    pub engine: String,
+    pub limit: Limit,
+    /// One per position, the start position first: `plies + 1` of them,
+    /// `None` while not yet searched.
+    pub points: Vec<Option<Point>>,
+    /// The side to move in each position.
+    pub movers: Vec<Color>,
+    pub running: bool,
+    /// Asked to stop (the page's Stop, or a new review).
+    pub stop: bool,
+    /// Grows with every review of the table: an old worker's results are
+    /// thrown away.
+    pub generation: u64,
+    pub error: Option<String>,
+}
+
+/// A marked move: `ply` is the move's number (the position after it).
+#[derive(Serialize)]
+pub struct Mark {
+    ply: usize,
+    kind: &'static str,
+    /// How much the move lost, centipawns for the side that moved.
+    drop: i32,
+    #[serde(serialize_with = "super::play::shown")]
+    played: MoveText,
+    #[serde(serialize_with = "opt_move")]
+    best: Option<MoveText>,
+}
+
+#[derive(Serialize)]
+pub struct AnalysisView<'a> {
+    engine: &'a str,
+    limit: String,
+    points: &'a [Option<Point>],
+    done: usize,
+    total: usize,
+    running: bool,
+    error: Option<&'a str>,
+    marks: Vec<Mark>,
+    thresholds: Thresholds,
+}
+
+#[derive(Serialize)]
+struct Thresholds {
+    inaccuracy: i32,
+    mistake: i32,
+    blunder: i32,
+    clamp: i32,
+}
+
+impl GameAnalysis {
+    pub fn new(engine: String, limit: Limit, movers: Vec<Color>, generation: u64) -> Self {
+        GameAnalysis {
+            engine,
+            limit,
+            points: vec![None; movers.len()],
+            movers,
+            running: true,
+            stop: false,
+            generation,
+            error: None,
+        }
+    }
+
+    /// The moves whose score drop passes a threshold, where the engine
+    /// preferred another move.
+    pub fn marks(&self, moves: &[MoveText]) -> Vec<Mark> {
+        let mut out = Vec::new();
+        for (k, &played) in moves.iter().enumerate() {
+            let (Some(Some(before)), Some(Some(after))) =
+                (self.points.get(k), self.points.get(k + 1))
+            else {
+                continue;
+            };
+            let (Some(b), Some(a)) = (before.eval, after.eval) else {
+                continue;
+            };
+            let sign = match self.movers.get(k) {
+                Some(Color::First) => 1,
+                Some(Color::Second) => -1,
+                None => continue,
+            };
+            let drop = sign * (b.clamped() - a.clamped());
+            let kind = match drop {
+                d if d >= BLUNDER => "blunder",
+                d if d >= MISTAKE => "mistake",
+                d if d >= INACCURACY => "inaccuracy",
+                _ => continue,
+            };
+            if before.best == Some(played) {
+                continue;
+            }
+            out.push(Mark {
+                ply: k + 1,
+                kind,
+                drop,
+                played,
+                best: before.best,
+            });
+        }
+        out
+    }
+
+    pub fn view<'a>(&'a self, moves: &[MoveText]) -> AnalysisView<'a> {
+        AnalysisView {
+            engine: &self.engine,
+            limit: self.limit.to_string(),
+            points: &self.points,
+            done: self.points.iter().filter(|p| p.is_some()).count(),
+            total: self.points.len(),
+            running: self.running,
+            error: self.error.as_deref(),
+            marks: self.marks(moves),
+            thresholds: Thresholds {
+                inaccuracy: INACCURACY,
+                mistake: MISTAKE,
+                blunder: BLUNDER,
+                clamp: CLAMP,
+            },
+        }
+    }
+
+    /// The review's three tags, set on a record.
+    pub fn tag(&self, r: &mut Record) {
+        let points: Vec<String> = (self.points.iter())
+            .map(|p| {
+                let p = p.clone().unwrap_or_default();
+                let eval = p.eval.map_or("?".to_string(), |e| e.to_string());
+                let best = p.best.map_or("-".to_string(), |m| m.to_string());
+                format!("{eval} {best}")
+            })
+            .collect();
+        r.set_tag(TAG, points.join(", "));
+        r.set_tag(TAG_ENGINE, self.engine.clone());
+        r.set_tag(TAG_LIMIT, self.limit.to_string());
+    }
+
+    /// A review read back from a record's tags: `None` without them, an
+    /// error when they are malformed or do not fit the game.
+    pub fn from_record(r: &Record, movers: Vec<Color>) -> Option<Result<GameAnalysis, String>> {
+        let text = r.tag(TAG)?;
+        Some((|| {
+            let limit = r
+                .tag(TAG_LIMIT)
+                .and_then(Limit::parse)
+                .ok_or("the AnalysisLimit tag is missing or malformed")?;
+            let mut a = GameAnalysis::new(
+                r.tag(TAG_ENGINE).unwrap_or("?").to_string(),
+                limit,
+                movers,
+                0,
+            );
+            a.running = false;
+            let entries: Vec<&str> = text.split(',').map(str::trim).collect();
+            if entries.len() != a.points.len() {
+                return Err(format!(
+                    "the Analysis tag has {} points, the game {} positions",
+                    entries.len(),
+                    a.points.len()
+                ));
+            }
+            for (k, e) in entries.iter().enumerate() {
+                let bad =
+                    || format!("Analysis tag, point {k}: {e:?} (expected a score and a move)");
+                let (eval, best) = e.split_once(' ').ok_or_else(bad)?;
+                let eval = match eval {
+                    "?" => None,
+                    s => Some(Eval::parse(s).ok_or_else(bad)?),
+                };
+                let best = match best {
+                    "-" => None,
+                    m => Some(parse_move(m).map_err(|_| bad())?),
+                };
+                a.points[k] = Some(Point { eval, best });
+            }
+            Ok(a)
+        })())
+    }
+}
+
+/// Follows one search of a review: its last score of the first line, and
+/// whether the review was called off.
+struct ReviewWatch<'a> {
+    table: &'a Table,
+    generation: u64,
+    score: Option<InfoScore>,
+}
+
+impl Watch for ReviewWatch<'_> {
+    fn info(&mut self, i: &InfoLine) {
+        if i.score.is_some() && i.multipv.unwrap_or(1) == 1 {
+            self.score = i.score;
+        }
+    }
+
+    fn cancelled(&mut self) -> bool {
+        cancelled(self.table, self.generation)
+    }
+
+    fn poll(&self) -> Option<Duration> {
+        Some(Duration::from_millis(100))
+    }
+}
+
+fn cancelled(table: &Table, generation: u64) -> bool {
+    let st = table.lock();
+    st.closed
+        || st
+            .analysis
+            .as_ref()
+            .is_none_or(|a| a.generation != generation || a.stop)
+}
+
+/// What a review needs from the table, taken when it starts.
+pub struct ReviewJob {
+    pub generation: u64,
+    pub launch: Launch,
+    pub limit: Limit,
+    pub play: Box<dyn Play>,
+}
+
+/// A fresh copy of a table's game at its start, for the review to step.
+pub fn replay_of(play: &dyn Play) -> Result<(Box<dyn Play>, Vec<MoveText>), String> {
+    let fresh = new_play(play.game(), play.rules(), play.start_text())?;
+    Ok((fresh, play.moves().to_vec()))
+}
+
+/// Runs a review to its end (or its stop), writing each point into the
+/// table as it comes.
+pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
+    let ReviewJob {
+        generation,
+        launch,
+        limit,
+        mut play,
+    } = job;
+    let finish = |error: Option<String>| {
+        let mut st = table.lock();
+        if let Some(a) = st.analysis.as_mut().filter(|a| a.generation == generation) {
+            a.running = false;
+            a.error = error;
+        }
+        st.version += 1;
+    };
+    let name = launch.cmd.file_name().map_or_else(
+        || "engine".to_string(),
+        |f| f.to_string_lossy().into_owned(),
+    );
+    let start = EngineStart {
+        name: &name,
+        launch: &launch,
+        options: &[],
+        variant: play.game().name(),
+        rules: play.rules(),
+        log: None,
+    };
+    let mut engine = match handshake::start(&start, &table.timeouts) {
+        Ok((e, _)) => e,
+        Err(why) => return finish(Some(format!("the engine did not start: {why}"))),
+    };
+    if let Err(f) = handshake::new_game(&mut engine, &table.timeouts) {
+        return finish(Some(format!("the engine did not get ready: {}", f.detail)));
+    }
+    let limits = limit.engine_limits();
+    let mut error = None;
+    for k in 0..=moves.len() {
+        if cancelled(table, generation) {
+            break;
+        }
+        let mover = play.side_to_move();
+        let point = match play.status() {
+            Some(end) => Point {
+                eval: Some(Eval::End(match end.outcome {
+                    Outcome::Win(Color::First) => 1,
+                    Outcome::Win(Color::Second) => -1,
+                    Outcome::Draw => 0,
+                })),
+                best: None,
+            },
+            None => {
+                let position = play.position_command();
+                let clock = Clock::new(&limits);
+                let clocks = [clock.clone(), clock];
+                let turn = crate::client::turn::Turn {
+                    position: &position,
+                    clocks: &clocks,
+                    side: mover,
+                    limits: &limits,
+                    margin: table.margin,
+                    timeouts: &table.timeouts,
+                };
+                let mut watch = ReviewWatch {
+                    table,
+                    generation,
+                    score: None,
+                };
+                let check = play.move_check();
+                let played = play_turn(&mut engine, &turn, &mut watch, check);
+                if cancelled(table, generation) {
+                    break;
+                }
+                match played {
+                    Ok(p) => Point {
+                        eval: watch.score.map(|s| Eval::of(s, mover)),
+                        best: Some(p.mv),
+                    },
+                    Err(f) if f.dead => {
+                        error = Some(format!(
+                            "the engine failed at position {k}: {} ({})",
+                            f.detail,
+                            f.reason.message()
+                        ));
+                        break;
+                    }
+                    // A bad bestmove: keep the score, without a move.
+                    Err(_) => Point {
+                        eval: watch.score.map(|s| Eval::of(s, mover)),
+                        best: None,
+                    },
+                }
+            }
+        };
+        {
+            let mut st = table.lock();
+            match st.analysis.as_mut().filter(|a| a.generation == generation) {
+                Some(a) => a.points[k] = Some(point),
+                None => break,
+            }
+            st.version += 1;
+        }
+        table.notify();
+        if let Some(m) = moves.get(k)
+            && let Err(e) = play.play(m)
+        {
+            error = Some(format!("move {}: {e}", k + 1));
+            break;
+        }
+    }
+    engine.quit(Duration::from_millis(300));
+    finish(error);
+    table.notify();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evals_read_back_as_written_and_clamp_at_the_edge() {
+        for e in [
+            Eval::Cp(35),
+            Eval::Cp(-120),
+            Eval::Cp(0),
+            Eval::Mate(3),
+            Eval::Mate(-2),
+            Eval::End(1),
+            Eval::End(-1),
+            Eval::End(0),
+        ] {
+            assert_eq!(Eval::parse(&e.to_string()), Some(e), "{e}");
+        }
+        assert_eq!(Eval::Cp(5000).clamped(), CLAMP);
+        assert_eq!(Eval::Mate(-1).clamped(), -CLAMP);
+        assert_eq!(Eval::End(0).clamped(), 0);
+        // From the side to move's view to the first player's.
+        assert_eq!(Eval::of(InfoScore::Cp(40), Color::Second), Eval::Cp(-40));
+        assert_eq!(Eval::of(InfoScore::Mate(2), Color::Second), Eval::Mate(-2));
+        for l in [
+            Limit::Depth(4),
+            Limit::Nodes(2000),
+            Limit::Movetime(Duration::from_millis(250)),
+        ] {
+            assert_eq!(Limit::parse(&l.to_string()), Some(l));
+        }
+    }
+
+    #[test]
+    fn a_move_is_marked_by_the_drop_for_the_side_that_moved() {
+        let movers = vec![Color::First, Color::Second, Color::First, Color::Second];
+        let mut a = GameAnalysis::new("e".into(), Limit::Depth(1), movers, 1);
+        let m = |s: &str| parse_move(s).unwrap();
+        let pt = |cp, best: &str| {
+            Some(Point {
+                eval: Some(Eval::Cp(cp)),
+                best: Some(m(best)),
+            })
+        };
+        // The first player's move loses it 60 (an inaccuracy); the second
+        // player's lets the first player's score rise by 350 (a blunder).
+        a.points = vec![
+            pt(0, "a1a2"),
+            pt(-60, "b1b2"),
+            pt(290, "c1c2"),
+            pt(300, "d1d2"),
+        ];
+        let moves = [m("a1a3"), m("b1b3"), m("c1c2")];
+        let marks = a.marks(&moves);
+        let got: Vec<(usize, &str, i32)> = marks.iter().map(|k| (k.ply, k.kind, k.drop)).collect();
+        // The third move is the engine's own choice: never marked.
+        assert_eq!(got, vec![(1, "inaccuracy", 60), (2, "blunder", 350)]);
+    }
+}

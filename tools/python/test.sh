@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The Python package's tests (python/tests, docs/python.md's examples):
+# a venv under target/ (the working tree stays clean), `pip install
+# ./python` and the test dependencies into it, then pytest. The engine
+# and the referee the tests run are the workspace's debug binaries
+# (`cargo build`, which `cargo test` has already done).
+# Where python3 or its venv/pip is missing this prints
+# `python tests: SKIPPED <why>` and succeeds, except under CI=true,
+# where it fails. PIP_INDEX_URL etc. are honoured (pip reads them).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+skip() {
+    echo "python tests: SKIPPED $1"
+    if [ "${CI:-}" = true ]; then
+        echo "python tests: required under CI=true" >&2
+        exit 1
+    fi
+    exit 0
+}
+
+PY="${PYTHON:-python3}"
+command -v "$PY" >/dev/null 2>&1 || skip "no $PY in PATH"
+"$PY" -c 'import sys; sys.exit(sys.version_info < (3, 9))' \
+    || skip "$PY is older than 3.9"
+VENV=target/python-venv
+if [ ! -x "$VENV/bin/python" ]; then
+    "$PY" -m venv "$VENV" >/dev/null 2>&1 || { rm -rf "$VENV"; skip "$PY -m venv does not work (python3-venv missing?)"; }
+fi
+"$VENV/bin/python" -m pip --version >/dev/null 2>&1 || skip "no pip in the venv"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
+    pytest numpy pettingzoo gymnasium
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
+cargo build --quiet --bins
+export KOMA_BIN_DIR="$PWD/target/debug"
+# From the root, so `import koma` is the installed package, not python/koma;
+# no caches or bytecode left in the working tree.
+export PYTHONDONTWRITEBYTECODE=1
+exec "$VENV/bin/python" -m pytest -q -p no:cacheprovider python/tests "$@"
