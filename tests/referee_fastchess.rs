@@ -139,6 +139,18 @@ fn a_cutechess_cli_command_line_runs_unchanged_and_writes_the_last_positions() {
     );
     let r = run(&args(&again), &token, LIMIT);
     assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    // The records as a book: each game's first three plies.
+    let from_records = format!(
+        "-engine cmd={KOMA} name=a -engine cmd={KOMA} name=b -each depth=1 -maxmoves 1 \
+         -openings file={} format=pgn plies=3 -pgnout {}",
+        pgn.display(),
+        dir.join("again.pgn").display()
+    );
+    let r = run(&args(&from_records), &token, LIMIT);
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    for rec in records(&dir.join("again.pgn")) {
+        assert_eq!(rec.tag("OpeningPlies"), Some("3"));
+    }
     assert_replays(&pgn);
     assert_no_leftovers(&token);
 }
@@ -151,10 +163,7 @@ fn what_cannot_be_honoured_is_refused_by_name_and_an_unknown_option_gets_a_hint(
         ("-tb /syzygy", "-tb is not supported: Syzygy tablebases"),
         ("-noswap", "-noswap is not supported"),
         ("-each proto=xboard", "proto=xboard is not supported"),
-        (
-            "-openings file=x.pgn format=pgn",
-            "format=pgn is not supported",
-        ),
+        ("-openings file=x.pgn format=fen", "expected epd"),
         ("-variant standard", "Koma's games are not chess"),
         ("-sprt elo0=0 elo1=5 model=bayesian", "model=bayesian"),
         (
@@ -253,8 +262,21 @@ fn scores_adjudicate_resignations_and_draws_and_the_records_say_so() {
         assert_eq!(rec.result, "1/2-1/2");
         assert_eq!(rec.moves.len(), 4);
     }
-    // The report counts them among its endings, in JSON too.
+    // --replay replays the comments' scores through the recorded rule: a
+    // score changed by hand no longer calls for the draw.
     let pgn = dir.join("draw.pgn");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[DrawAdjudication \"movenumber=2 movecount=2 score=0\"]"));
+    let tampered = dir.join("tampered.pgn");
+    std::fs::write(&tampered, text.replacen("{+0.00/1 ", "{+0.50/1 ", 1)).unwrap();
+    let r = run(
+        &args(&format!("--replay {}", tampered.display())),
+        &token,
+        LIMIT,
+    );
+    assert_eq!(r.status.code(), Some(1), "{}", r.stdout);
+    assert!(r.stdout.contains("do not call for it"), "{}", r.stdout);
+    // The report counts them among its endings, in JSON too.
     let r = run(
         &args(&format!("--report {} --json", pgn.display())),
         &token,
@@ -282,7 +304,13 @@ fn scores_adjudicate_resignations_and_draws_and_the_records_say_so() {
 #[test]
 fn compliance_passes_koma_and_fails_a_broken_engine_on_the_right_lines() {
     let (_dir, token) = scratch("compliance");
-    let r = run(&args(&format!("--compliance {KOMA}")), &token, LIMIT);
+    // A loaded machine gets time: movetime 200 may be answered within the
+    // heartbeat on top.
+    let r = run(
+        &args(&format!("--heartbeat 3000 --compliance {KOMA}")),
+        &token,
+        LIMIT,
+    );
     assert_eq!(r.status.code(), Some(0), "{}\n{}", r.stdout, r.stderr);
     assert!(!r.stdout.contains("FAIL"), "{}", r.stdout);
     for v in ["kaninariebi", "hasami", "nana", "negaeri"] {
@@ -315,7 +343,6 @@ fn compliance_passes_koma_and_fails_a_broken_engine_on_the_right_lines() {
     for passing in [
         "pass uci: id name, uciok: id name mock-broken",
         "pass kaninariebi: position startpos, go depth 1: bestmove",
-        "pass kaninariebi: position startpos moves a1b1, go wtime",
         // It reports no errors: the check does not apply.
         "pass kaninariebi: the position kept after a rejected position line: not applicable",
     ] {
