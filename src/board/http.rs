@@ -9,7 +9,10 @@
 //! Slow clients (slowloris: many connections trickling their requests)
 //! cannot lock others out: when every slot is taken, a new connection
 //! takes the slot of the one that has been sending its request the
-//! longest, so a request that arrives whole is always served.
+//! longest, so a request that arrives whole is always served. No
+//! connection closes without an answer: one that loses its slot before
+//! its request was read, and one that finds every slot busy, gets 503
+//! with `Retry-After: 1`.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -409,6 +412,8 @@ struct Slot {
     /// While the request is arriving (or the answer is being drained):
     /// since when. `None` while the handler runs: never evicted then.
     waiting_since: Option<Instant>,
+    /// The answer has been written (the peer's rest is being drained).
+    answered: bool,
 }
 
 type SharedSlots = Arc<Mutex<Slots>>;
@@ -422,6 +427,26 @@ fn set_waiting(slots: &SharedSlots, id: u64, waiting: bool) {
     if let Some(s) = lock(slots).open.get_mut(&id) {
         s.waiting_since = waiting.then(Instant::now);
     }
+}
+
+/// Marks connection `id` as answered, waiting on its peer to read it.
+fn set_answered(slots: &SharedSlots, id: u64) {
+    if let Some(s) = lock(slots).open.get_mut(&id) {
+        s.waiting_since = Some(Instant::now());
+        s.answered = true;
+    }
+}
+
+/// The answer of a server with no room: 503, and when to try again.
+fn busy() -> Response {
+    Response::error(503, "too many connections; try again").with_header("Retry-After", "1")
+}
+
+/// Answers `busy` on a connection, briefly: the accept loop must not wait
+/// on a client that reads nothing.
+fn refuse(stream: &mut TcpStream) {
+    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+    write_response(stream, &busy(), false);
 }
 
 /// Takes a slot for a new connection: a free one, or else the slot of the
@@ -439,7 +464,12 @@ fn take_slot(slots: &SharedSlots, stream: &TcpStream) -> Option<u64> {
             .filter_map(|(&id, slot)| slot.waiting_since.map(|t| (t, id)))
             .min()
             .map(|(_, id)| id)?;
-        if let Some(evicted) = s.open.remove(&oldest) {
+        if let Some(mut evicted) = s.open.remove(&oldest) {
+            // A request not read yet (it may have arrived whole) gets an
+            // answer before its connection closes.
+            if !evicted.answered {
+                refuse(&mut evicted.stream);
+            }
             let _ = evicted.stream.shutdown(Shutdown::Both);
         }
     }
@@ -450,6 +480,7 @@ fn take_slot(slots: &SharedSlots, stream: &TcpStream) -> Option<u64> {
         Slot {
             stream: handle,
             waiting_since: Some(Instant::now()),
+            answered: false,
         },
     );
     Some(id)
@@ -478,7 +509,7 @@ fn serve_connection<H: Fn(&Request) -> Response>(
         }
     };
     write_response(&mut stream, &response, head_only);
-    set_waiting(slots, id, true);
+    set_answered(slots, id);
     // Let the client read everything before the socket closes.
     let _ = stream.shutdown(Shutdown::Write);
     let mut sink = [0u8; 1024];
@@ -550,9 +581,7 @@ where
                     continue;
                 };
                 let Some(id) = take_slot(&slots, &stream) else {
-                    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-                    let r = Response::error(503, "too many connections; try again");
-                    write_response(&mut stream, &r, false);
+                    refuse(&mut stream);
                     continue;
                 };
                 let handler = handler.clone();
@@ -565,7 +594,11 @@ where
                             lock(&slots2).open.remove(&id);
                         });
                 if spawned.is_err() {
-                    lock(&slots).open.remove(&id);
+                    // The stream went with the closure: answer on the
+                    // slot's handle.
+                    if let Some(mut slot) = lock(&slots).open.remove(&id) {
+                        refuse(&mut slot.stream);
+                    }
                 }
             }
         })?;
