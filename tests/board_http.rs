@@ -1561,6 +1561,16 @@ fn a_flooding_engine_reaches_the_page_at_most_ten_times_a_second() {
 
 #[test]
 fn five_hundred_requests_at_once_each_get_an_answer() {
+    // The server asks for a queue of 1024 connections; the kernel caps it
+    // at somaxconn, and a connection dropped from a full queue may be reset.
+    let somaxconn: usize = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    if somaxconn < 1024 {
+        eprintln!("skipped: net.core.somaxconn is {somaxconn}, below the 1024 the test needs");
+        return;
+    }
     let s = server();
     let a = s.addr;
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(500));

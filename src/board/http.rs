@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -404,6 +404,8 @@ fn write_response(stream: &mut TcpStream, r: &Response, head_only: bool) {
 struct Slots {
     next: u64,
     open: HashMap<u64, Slot>,
+    /// Refusals being answered now (see `refuse`).
+    refusing: Arc<AtomicUsize>,
 }
 
 struct Slot {
@@ -422,10 +424,15 @@ fn lock(slots: &SharedSlots) -> std::sync::MutexGuard<'_, Slots> {
     slots.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Marks connection `id` as waiting on its peer (`true`) or busy.
-fn set_waiting(slots: &SharedSlots, id: u64, waiting: bool) {
-    if let Some(s) = lock(slots).open.get_mut(&id) {
-        s.waiting_since = waiting.then(Instant::now);
+/// Marks connection `id` as waiting on its peer (`true`) or busy;
+/// `false` when it has lost its slot (and was answered 503).
+fn set_waiting(slots: &SharedSlots, id: u64, waiting: bool) -> bool {
+    match lock(slots).open.get_mut(&id) {
+        Some(s) => {
+            s.waiting_since = waiting.then(Instant::now);
+            true
+        }
+        None => false,
     }
 }
 
@@ -442,11 +449,52 @@ fn busy() -> Response {
     Response::error(503, "too many connections; try again").with_header("Retry-After", "1")
 }
 
-/// Answers `busy` on a connection, briefly: the accept loop must not wait
-/// on a client that reads nothing.
-fn refuse(stream: &mut TcpStream) {
-    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-    write_response(stream, &busy(), false);
+/// Refusals a server answers at once; more are closed unanswered (a flood
+/// of connections must not become a flood of threads).
+const MAX_REFUSING: usize = 1024;
+
+/// Answers `busy` on a connection and closes it, on a thread of its own:
+/// the accept loop must not wait on a client that reads nothing, and the
+/// request is read and dropped before the close, since closing a socket
+/// with unread input resets it, and a reset can lose the answer before
+/// the client reads it.
+fn refuse(stream: TcpStream, refusing: &Arc<AtomicUsize>) {
+    if refusing.fetch_add(1, Ordering::SeqCst) >= MAX_REFUSING {
+        refusing.fetch_sub(1, Ordering::SeqCst);
+        let _ = stream.shutdown(Shutdown::Both);
+        return;
+    }
+    let count = refusing.clone();
+    let answer = move || {
+        let mut stream = stream;
+        let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+        write_response(&mut stream, &busy(), false);
+        linger(&mut stream);
+        let _ = stream.shutdown(Shutdown::Both);
+        count.fetch_sub(1, Ordering::SeqCst);
+    };
+    let spawned = std::thread::Builder::new()
+        .name("http busy".into())
+        .stack_size(64 * 1024)
+        .spawn(answer);
+    if spawned.is_err() {
+        refusing.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Ends the answer (FIN) and reads what the client still sends, for half
+/// a second at most, so the socket closes without a reset.
+fn linger(stream: &mut TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    let mut sink = [0u8; 1024];
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
+    while Instant::now() < deadline {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+    }
 }
 
 /// Takes a slot for a new connection: a free one, or else the slot of the
@@ -464,13 +512,15 @@ fn take_slot(slots: &SharedSlots, stream: &TcpStream) -> Option<u64> {
             .filter_map(|(&id, slot)| slot.waiting_since.map(|t| (t, id)))
             .min()
             .map(|(_, id)| id)?;
-        if let Some(mut evicted) = s.open.remove(&oldest) {
+        if let Some(evicted) = s.open.remove(&oldest) {
             // A request not read yet (it may have arrived whole) gets an
-            // answer before its connection closes.
-            if !evicted.answered {
-                refuse(&mut evicted.stream);
+            // answer before its connection closes; its own thread finds
+            // its slot gone and leaves it alone.
+            if evicted.answered {
+                let _ = evicted.stream.shutdown(Shutdown::Both);
+            } else {
+                refuse(evicted.stream, &s.refusing);
             }
-            let _ = evicted.stream.shutdown(Shutdown::Both);
         }
     }
     let id = s.next;
@@ -500,7 +550,9 @@ fn serve_connection<H: Fn(&Request) -> Response>(
         Err(ReadError::Gone) => return,
         Err(ReadError::Answer(r)) => (r, false),
         Ok(req) => {
-            set_waiting(slots, id, false);
+            if !set_waiting(slots, id, false) {
+                return;
+            }
             let head_only = req.method == "HEAD";
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&req)))
                 .unwrap_or_else(|_| Response::error(500, "internal error (the server goes on)"));
@@ -508,20 +560,34 @@ fn serve_connection<H: Fn(&Request) -> Response>(
             (r, head_only)
         }
     };
+    // Evicted while reading (a head too slow, say): the 503 went instead.
+    // From here on the slot is busy, never evicted mid-answer.
+    if !set_waiting(slots, id, false) {
+        return;
+    }
     write_response(&mut stream, &response, head_only);
     set_answered(slots, id);
     // Let the client read everything before the socket closes.
-    let _ = stream.shutdown(Shutdown::Write);
-    let mut sink = [0u8; 1024];
-    let deadline = Instant::now() + Duration::from_millis(500);
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
-    while Instant::now() < deadline {
-        match stream.read(&mut sink) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
+    linger(&mut stream);
+}
+
+/// Connections the kernel queues before they are accepted. The standard
+/// library listens with 128: 500 clients at once overflowed it, and a
+/// connection dropped from a full queue can end in a reset with no answer.
+const BACKLOG: libc::c_int = 1024;
+
+#[cfg(unix)]
+fn raise_backlog(listener: &TcpListener) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: `listen` again on a socket the listener owns and that already
+    // listens: it only changes the length of its queue.
+    unsafe {
+        libc::listen(listener.as_raw_fd(), BACKLOG);
     }
 }
+
+#[cfg(not(unix))]
+fn raise_backlog(_listener: &TcpListener) {}
 
 /// A running server: its address and a switch to stop accepting.
 pub struct Listener {
@@ -564,6 +630,7 @@ where
     H: Fn(&Request) -> Response + Send + Sync + 'static,
 {
     let addr = listener.local_addr()?;
+    raise_backlog(&listener);
     let stop = Arc::new(AtomicBool::new(false));
     let handler = Arc::new(handler);
     let slots: SharedSlots = Arc::default();
@@ -575,13 +642,14 @@ where
                 if stop2.load(Ordering::SeqCst) {
                     break;
                 }
-                let Ok(mut stream) = conn else {
+                let Ok(stream) = conn else {
                     // Out of file descriptors and the like: wait a little.
                     std::thread::sleep(Duration::from_millis(20));
                     continue;
                 };
                 let Some(id) = take_slot(&slots, &stream) else {
-                    refuse(&mut stream);
+                    let refusing = lock(&slots).refusing.clone();
+                    refuse(stream, &refusing);
                     continue;
                 };
                 let handler = handler.clone();
@@ -596,8 +664,11 @@ where
                 if spawned.is_err() {
                     // The stream went with the closure: answer on the
                     // slot's handle.
-                    if let Some(mut slot) = lock(&slots).open.remove(&id) {
-                        refuse(&mut slot.stream);
+                    let mut s = lock(&slots);
+                    if let Some(slot) = s.open.remove(&id) {
+                        let refusing = s.refusing.clone();
+                        drop(s);
+                        refuse(slot.stream, &refusing);
                     }
                 }
             }
