@@ -39,7 +39,8 @@ enum Job {
         /// The game, by its UCI_Variant name.
         #[arg(long, default_value = GameId::DEFAULT.name(), value_parser = game_names())]
         variant: String,
-        /// Depth in plies.
+        /// Depth in plies, 0 to 64.
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=koma::core::MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// Position string instead of the start position.
         #[arg(long)]

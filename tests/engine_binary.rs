@@ -317,3 +317,56 @@ fn a_hash_the_allocator_refuses_is_reported_and_the_table_stays() {
     }
     still_searches(&mut k);
 }
+
+/// `go perft` deeper than 64 plies is refused with the depth named, and the
+/// engine keeps its position (it used to recurse until the perft thread's
+/// stack overflowed and the process aborted).
+#[test]
+fn a_perft_deeper_than_64_plies_is_refused_and_the_position_stays() {
+    let _serial = one_at_a_time();
+    let mut k = Koma::spawn();
+    k.send("setoption name UCI_Variant value hasami");
+    k.send("position startpos moves e1e5");
+    for depth in ["65", "300", "2147483648", "99999999999999999999"] {
+        k.send(&format!("go perft {depth}"));
+        let lines = k.read_until(T, |l| l.starts_with("info string error"));
+        let e = lines.last().unwrap();
+        assert!(e.contains("a depth of 0 to 64 after perft"), "{depth}: {e}");
+    }
+    k.send("go perft 1");
+    let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
+    // After e1e5 the other side moves: its moves, not the first player's.
+    let fresh = {
+        let mut f = Koma::spawn();
+        f.send("setoption name UCI_Variant value hasami");
+        f.send("position startpos moves e1e5");
+        f.send("go perft 1");
+        f.read_until(T, |l| l.starts_with("Nodes searched"))
+    };
+    assert_eq!(lines, fresh);
+}
+
+/// The deepest perft allowed runs on its thread's stack in every game: it
+/// starts, the engine answers while it counts, and `stop` ends it.
+#[test]
+fn a_perft_of_64_plies_runs_and_stops_in_every_game() {
+    let _serial = one_at_a_time();
+    for g in koma::games::GameId::ALL {
+        let mut k = Koma::spawn();
+        k.send(&format!("setoption name UCI_Variant value {g}"));
+        k.send("go perft 64");
+        k.send("isready");
+        k.read_until(T, |l| l == "readyok");
+        // Time for the first line of moves to reach the full depth (a
+        // matter of microseconds); a later stop only checks less.
+        std::thread::sleep(Duration::from_millis(200));
+        k.send("stop");
+        let lines = k.read_until(T, |l| l.starts_with("Nodes searched"));
+        assert!(
+            lines.iter().any(|l| l.contains("(partial)")),
+            "{g}: {lines:?}"
+        );
+        k.send("isready");
+        k.read_until(T, |l| l == "readyok");
+    }
+}

@@ -66,6 +66,18 @@ fn perft_of_an_unknown_game_lists_the_games() {
     assert!(err.contains("chess"), "{err}");
 }
 
+/// A depth deeper than 64 plies is refused with exit 2 (it used to overflow
+/// the stack and abort the process).
+#[test]
+fn perft_deeper_than_64_plies_is_refused_with_exit_2() {
+    for depth in ["65", "2147483648"] {
+        let (code, out, err) = koma(&["perft", depth]);
+        assert_eq!(code, 2, "{depth}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains("0..=64"), "{depth}: {err}");
+    }
+}
+
 /// A bad position or move names what is wrong and exits 2.
 #[test]
 fn perft_of_a_bad_position_says_why() {

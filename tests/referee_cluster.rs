@@ -499,19 +499,12 @@ fn an_unfinished_last_record_waits_for_the_rest_while_following() {
 
 /// tools/cluster/parallel-test.sh: the README's GNU parallel line on this
 /// machine alone (`--sshlogin 2/:`), its shards pooled and every game
-/// there once. Skipped, saying so, where GNU parallel is not installed.
+/// there once. It needs GNU parallel, so `cargo test` lists it as ignored
+/// with that reason; the test command (tools/test.sh) installs parallel
+/// where it can and runs it, or says it was skipped.
 #[test]
+#[ignore = "needs GNU parallel: tools/test.sh runs it where parallel is installed"]
 fn gnu_parallel_plays_the_shards_and_the_report_pools_them() {
-    let has_parallel = std::process::Command::new("parallel")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_parallel {
-        eprintln!(
-            "gnu_parallel_plays_the_shards_and_the_report_pools_them: SKIPPED, no GNU parallel"
-        );
-        return;
-    }
     let bin_dir = Path::new(KOMA).parent().unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/cluster/parallel-test.sh");
     let out = std::process::Command::new("bash")
@@ -529,4 +522,90 @@ fn gnu_parallel_plays_the_shards_and_the_report_pools_them() {
         stdout.contains("passed: 16 games in 4 shards, each once"),
         "{stdout}"
     );
+}
+
+/// A fake `scontrol` on the PATH that answers `JobState=` with the next of
+/// `states` on each call (the last one from then on): a job whose state
+/// moves on while it is being read.
+fn scontrol_answering(states: &[&str]) -> (PathBuf, String) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!(
+        "koma-scontrol-{}-{}",
+        std::process::id(),
+        states.join("-")
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = states.join(" ");
+    let script = format!(
+        "#!/bin/sh\nn=$(cat '{d}/calls' 2>/dev/null || echo 0); echo $((n+1)) > '{d}/calls'\n\
+         set -- {list}; last=$1; i=0\nfor s in \"$@\"; do [ $i -le $n ] && last=$s; i=$((i+1)); done\n\
+         echo \"JobId=1 ArrayTaskId=0 JobState=$last Reason=None\"\n",
+        d = dir.display()
+    );
+    let bin = dir.join("scontrol");
+    std::fs::write(&bin, script).unwrap();
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (dir, path)
+}
+
+/// Runs the check slurm-test.sh makes on a task before requeueing it,
+/// taken from the script itself, against the fake `scontrol`.
+fn requeue_check(states: &[&str]) -> std::process::Output {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let script = std::fs::read_to_string(root.join("tools/cluster/slurm-test.sh")).unwrap();
+    let check: Vec<&str> = script
+        .lines()
+        .skip_while(|l| !l.starts_with("while [ \"$(games_in \"$shard1\")\" -lt 3 ]"))
+        .skip(1)
+        .take_while(|l| !l.trim_start().starts_with("sleep"))
+        .collect();
+    assert!(!check.is_empty(), "slurm-test.sh has its requeue check");
+    let (dir, path) = scontrol_answering(states);
+    let body = format!(
+        "fail() {{ echo \"FAILED: $*\"; exit 1; }}\n. tools/cluster/job-state.sh\njob=1\n{}\necho fine\n",
+        check.join("\n")
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(body)
+        .current_dir(root)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+    out
+}
+
+/// slurm-test.sh judges a task's state on one reading: a task that goes
+/// from PENDING to RUNNING while it is looked at is on its way (read twice,
+/// it was PENDING for the test for RUNNING and RUNNING for the test for
+/// PENDING, and the test failed "task 0 is RUNNING before it was requeued").
+#[test]
+fn the_slurm_test_reads_a_task_state_once_per_check() {
+    for states in [
+        &["PENDING", "RUNNING"][..],
+        &["CONFIGURING", "RUNNING"],
+        &["RUNNING"],
+    ] {
+        let out = requeue_check(states);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains("fine"),
+            "{states:?}: {stdout}"
+        );
+    }
+    for states in [&["FAILED"][..], &["COMPLETED"]] {
+        let out = requeue_check(states);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !out.status.success()
+                && stdout.contains(&format!("task 0 is {} before it was requeued", states[0])),
+            "{states:?}: {stdout}"
+        );
+    }
 }

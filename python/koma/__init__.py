@@ -139,11 +139,15 @@ def random_playouts(
     max_plies: int = 1000,
     observations: bool = False,
     threads: int = 0,
+    depth: int = 0,
+    epsilon: float = 0.0,
 ) -> Playouts:
-    """Plays `games` games of uniformly random legal moves in Rust (on
-    `threads` threads, 0 for all cores) and returns their results; with
-    `observations=True` also the planes and actions of every move. The
-    same seed gives the same games whatever the threads."""
+    """Plays `games` games in Rust (on `threads` threads, 0 for all cores)
+    and returns their results; with `observations=True` also the planes
+    and actions of every move. Moves are uniformly random, or with
+    `depth > 0` Koma's search's best at that depth except, with
+    probability `epsilon`, a random one. The same seed gives the same
+    games whatever the threads."""
     raw = _koma.random_playouts_raw(
         variant,
         games,
@@ -153,6 +157,8 @@ def random_playouts(
         max_plies=max_plies,
         observations=observations,
         threads=threads,
+        depth=depth,
+        epsilon=epsilon,
     )
     out = Playouts(
         results=np.frombuffer(raw["results"], dtype=np.int8),

@@ -106,5 +106,7 @@ def random_playouts_raw(
     max_plies: int = 1000,
     observations: bool = False,
     threads: int = 0,
+    depth: int = 0,
+    epsilon: float = 0.0,
 ) -> Dict[str, Any]: ...
 def parse_records(text: str) -> List[Dict[str, Any]]: ...

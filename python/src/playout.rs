@@ -1,4 +1,4 @@
-//! Many random games played in Rust at once, for training loops that
+//! Many random or engine-guided games played in Rust at once, for training loops that
 //! would be bound by one Python call per move: their results, lengths and
 //! ends, and (when asked) the observation planes of every position a move
 //! was chosen in, with that move's action. Game `i` is played from its own
@@ -13,6 +13,10 @@ use koma::core::{
 };
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::parse_position;
+use koma::search::limits::Limits;
+use koma::search::tt::Tt;
+use koma::search::{Context, Settings, search};
+use std::sync::atomic::AtomicBool;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -27,6 +31,31 @@ pub struct PlayoutSpec {
     pub max_plies: u32,
     pub observations: bool,
     pub threads: usize,
+    /// 0: every move uniformly random. Otherwise each move is Koma's
+    /// search's best at this depth (one thread, full strength), except
+    /// that with probability `epsilon` it is a random one.
+    pub depth: u32,
+    pub epsilon: f64,
+}
+
+/// The search a guided game asks for its moves (one per thread).
+struct Guide {
+    tt: Tt,
+    depth: u32,
+}
+
+impl Guide {
+    fn best<G: Game>(&self, pos: &G, history: &History) -> Option<G::Move> {
+        let stop = AtomicBool::new(false);
+        let limits = Limits::depth(self.depth);
+        let ctx = Context {
+            tt: &self.tt,
+            stop: &stop,
+            limits: &limits,
+            settings: Settings::default(),
+        };
+        search(pos, history, &ctx, |_| {}).best
+    }
 }
 
 /// The games played, in order of their index.
@@ -81,7 +110,16 @@ fn play_range<G: Game>(spec: &PlayoutSpec, start: &G, first: usize, count: usize
     let mut out = Playouts::default();
     let space = ActionSpace::of(spec.game);
     let planes = PlaneSpec::of(spec.game);
+    let guide = (spec.depth > 0).then(|| Guide {
+        tt: Tt::new(4),
+        depth: spec.depth,
+    });
     for i in first..first + count {
+        if let Some(g) = &guide {
+            // Each game on its own: what one game taught the table must
+            // not depend on which thread played the games before it.
+            g.tt.clear();
+        }
         let mut rng = Rng::new(game_seed(spec.seed, i));
         let mut pos = start.clone();
         let mut history = History::starting_at(&pos);
@@ -95,7 +133,11 @@ fn play_range<G: Game>(spec: &PlayoutSpec, start: &G, first: usize, count: usize
             }
             let mut moves = G::MoveList::default();
             pos.generate(&mut moves);
-            let mv = moves[rng.below(moves.len())];
+            let random = moves[rng.below(moves.len())];
+            let mv = match &guide {
+                Some(g) if rng.unit() >= spec.epsilon => g.best(&pos, &history).unwrap_or(random),
+                _ => random,
+            };
             if spec.observations {
                 write_planes(
                     &planes,
@@ -185,6 +227,8 @@ mod tests {
             max_plies: 400,
             observations: true,
             threads,
+            depth: 0,
+            epsilon: 0.0,
         }
     }
 
@@ -228,6 +272,41 @@ mod tests {
         );
         (a.seconds, b.seconds) = (0.0, 0.0);
         assert_eq!(a, b);
+    }
+
+    /// Guided games: every move not explored is the search's own choice
+    /// at that depth, so with no exploration the games are all one game,
+    /// and the search beats random moves.
+    #[test]
+    fn guided_games_play_the_searchs_moves() {
+        let mut s = spec(GameId::Nana, 4, 2);
+        s.depth = 2;
+        let p = random_playouts(&s).unwrap();
+        assert!(p.plies.iter().all(|&n| n == p.plies[0]));
+        assert!(p.results.iter().all(|&r| r == p.results[0]));
+        let mut pos = new_position(GameId::Nana, &[], None).unwrap();
+        let space = ActionSpace::of(GameId::Nana);
+        let first: Vec<u32> = (0..p.actions.len())
+            .filter(|&k| p.game_index[k] == 0)
+            .map(|k| p.actions[k])
+            .collect();
+        let guide = Guide {
+            tt: Tt::new(4),
+            depth: 2,
+        };
+        let mut line = koma::core::GameLine::<koma::games::nana::Nana>::new(&Default::default());
+        for a in first {
+            let best = guide.best(line.current(), line.history()).unwrap();
+            let text = line.current().move_text(best);
+            assert_eq!(space.encode(&text), Some(a as usize));
+            line.play(best);
+            pos.push(&text.to_string()).unwrap();
+        }
+        // Half the moves random: the games differ.
+        s.epsilon = 0.5;
+        s.games = 8;
+        let mixed = random_playouts(&s).unwrap();
+        assert!(mixed.plies.iter().any(|&n| n != mixed.plies[0]));
     }
 
     #[test]

@@ -355,10 +355,10 @@ fn u32_bytes(v: &[u32]) -> Vec<u8> {
     v.iter().flat_map(|f| f.to_ne_bytes()).collect()
 }
 
-/// Plays `games` random games in Rust; the arrays come back as bytes for
+/// Plays `games` random (or, with `depth`, engine-guided) games in Rust; the arrays come back as bytes for
 /// `koma.random_playouts` to wrap.
 #[pyfunction]
-#[pyo3(signature = (variant, games, seed = 0, rules = None, fen = None, max_plies = 1000, observations = false, threads = 0))]
+#[pyo3(signature = (variant, games, seed = 0, rules = None, fen = None, max_plies = 1000, observations = false, threads = 0, depth = 0, epsilon = 0.0))]
 #[allow(clippy::too_many_arguments)]
 fn random_playouts_raw<'py>(
     py: Python<'py>,
@@ -370,6 +370,8 @@ fn random_playouts_raw<'py>(
     max_plies: u32,
     observations: bool,
     threads: usize,
+    depth: u32,
+    epsilon: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -385,6 +387,8 @@ fn random_playouts_raw<'py>(
         max_plies,
         observations,
         threads,
+        depth,
+        epsilon,
     };
     let p = py
         .detach(|| random_playouts(&spec))

@@ -43,3 +43,12 @@ def test_example_runs_as_shown(code, expected, skipped, koma_bin, tmp_path, monk
         exec(compile(code, str(DOC), "exec"), {"__name__": "__doc_example__"})
     if expected is not None:
         assert out.getvalue() == expected
+
+
+def test_the_pages_tables_of_actions_and_planes_are_the_packages():
+    import koma
+
+    text = DOC.read_text()
+    for name, v in koma.variants().items():
+        assert f"| `{name}` | {v.actions:,}" in text, name
+        assert f"| {tuple(v.planes)} |" in text, name

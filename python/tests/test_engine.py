@@ -51,9 +51,18 @@ def test_rules_and_options_reach_the_engine(koma_bin):
             e.play(pos, Limit())
 
 
-def test_an_undeclared_option_is_refused_and_the_engine_ended(koma_bin):
-    with pytest.raises(koma.EngineStartError, match="does not declare option Frobnicate"):
+def test_an_undeclared_option_is_refused(koma_bin):
+    # Koma answers it with an error; an engine that ignores it silently
+    # is refused because it did not declare it.
+    with pytest.raises(koma.EngineStartError, match="refused option Frobnicate=1: .*unknown option"):
         SimpleEngine.popen(koma_bin, "nana", options={"Frobnicate": 1})
+    with pytest.raises(koma.EngineStartError, match="does not declare option Frobnicate"):
+        SimpleEngine.popen(fake_engine("good"), "nana", options={"Frobnicate": 1})
+
+
+def test_an_option_value_the_engine_refuses_raises_with_its_words(koma_bin):
+    with pytest.raises(koma.EngineStartError, match=r"refused option Threads=0: .*expected an integer from 1 to 256 for Threads at 0"):
+        SimpleEngine.popen(koma_bin, "nana", options={"Threads": 0})
 
 
 def test_a_program_that_cannot_run_raises():

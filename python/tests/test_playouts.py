@@ -46,3 +46,17 @@ def test_rules_and_start_position_apply_and_bad_ones_raise():
     assert list(short.plies) == [1, 1, 1]
     with pytest.raises(koma.InvalidInputError, match="HasamiWin at four"):
         koma.random_playouts("hasami", 1, rules={"HasamiWin": "four"})
+
+
+def test_engine_guided_games_beat_random_ones_and_explore_with_epsilon():
+    # The first player searching at depth 2 against itself: one game, many times.
+    same = koma.random_playouts("nana", 4, depth=2, threads=2)
+    assert len(set(same.plies.tolist())) == 1 and len(set(same.results.tolist())) == 1
+    mixed = koma.random_playouts("nana", 12, depth=2, epsilon=0.5, seed=3, observations=True)
+    assert len(set(mixed.plies.tolist())) > 1
+    # Every recorded move is legal where it was played.
+    for g in range(12):
+        pos = koma.Position("nana")
+        for k in np.flatnonzero(mixed.game_index == g):
+            pos.push(pos.action_to_move(int(mixed.actions[k])))
+        assert pos.ply == mixed.plies[g]

@@ -79,9 +79,15 @@ pub struct LiveState {
     target: Target,
     /// Grows with every new target: the worker restarts when it changes.
     pub generation: u64,
-    /// The lines the page sees, and those not yet published.
+    /// The lines the page sees; the last whole set of lines (up to the
+    /// highest `multipv` the search has sent, so all of one iteration:
+    /// never line 1 of a new depth beside line 2 of the old, which may
+    /// start with the same move); and the lines as they come.
     shown: Vec<Option<LineView>>,
+    ready: Vec<Option<LineView>>,
     pending: Vec<Option<LineView>>,
+    /// The highest `multipv` of this search so far.
+    last_line: usize,
     published: Instant,
     pub status: Status,
     pub closed: bool,
@@ -143,7 +149,9 @@ impl Live {
                 target,
                 generation: 1,
                 shown: vec![None; n],
+                ready: vec![None; n],
                 pending: vec![None; n],
+                last_line: 0,
                 published: Instant::now(),
                 status: Status::Starting,
                 closed: false,
@@ -172,7 +180,9 @@ impl Live {
         st.target = target;
         st.generation += 1;
         st.shown = vec![None; n];
+        st.ready = vec![None; n];
         st.pending = vec![None; n];
+        st.last_line = 0;
         st.started = Instant::now();
         if st.status == Status::Done {
             st.status = Status::Thinking;
@@ -206,14 +216,17 @@ impl LiveState {
         }
     }
 
-    /// Shows the pending lines when the last snapshot is old enough (or
-    /// `now` is set: the search ended).
+    /// Shows the last whole set of lines when the last snapshot is old
+    /// enough, or (`now`: the search ended) the lines as they are.
     fn publish(&mut self, now: bool) {
-        if self.pending == self.shown {
+        if now {
+            self.ready.clone_from(&self.pending);
+        }
+        if self.ready == self.shown {
             return;
         }
         if now || self.published.elapsed() >= PUBLISH_EVERY {
-            self.shown.clone_from(&self.pending);
+            self.shown.clone_from(&self.ready);
             self.published = Instant::now();
             self.updates += 1;
         }
@@ -245,6 +258,10 @@ impl LiveState {
                 .map(MoveText::to_string)
                 .collect(),
         });
+        self.last_line = self.last_line.max(k);
+        if k == self.last_line {
+            self.ready.clone_from(&self.pending);
+        }
         self.publish(false);
     }
 }
@@ -456,11 +473,24 @@ mod tests {
         st.info(1, &info("info string hello"));
         // A report of an older search is dropped.
         st.info(0, &info("info depth 9 multipv 1 score cp 99 pv a1a2"));
+        // Line 1 of the next depth is not shown beside line 2 of the last
+        // until line 2 of the next depth has come too.
+        st.published = Instant::now() - PUBLISH_EVERY;
+        st.info(1, &info("info depth 4 multipv 1 score cp 20 pv a3d3"));
+        st.published = Instant::now() - PUBLISH_EVERY;
+        st.publish(false);
+        assert_eq!(st.shown[0].as_ref().unwrap().pv, ["a2d2"]);
+        st.info(1, &info("info depth 4 multipv 2 score cp 10 pv a2d2"));
+        st.publish(false);
+        assert_eq!(st.shown[0].as_ref().unwrap().pv, ["a3d3"]);
+        assert_eq!(st.shown[1].as_ref().unwrap().pv, ["a2d2"]);
+        st.info(1, &info("info depth 5 multipv 1 score cp 12 pv a2d2"));
         st.publish(true);
         let v = st.view(&live);
         assert_eq!(v.lines.len(), 2);
+        // The search ended: the lines as they are.
         assert_eq!(v.lines[0].pv, ["a2d2"]);
-        assert_eq!(v.lines[1].score, Some(ScoreView::Cp(-5)));
-        assert_eq!(v.info_lines, 5);
+        assert_eq!(v.lines[1].score, Some(ScoreView::Cp(10)));
+        assert_eq!(v.info_lines, 8);
     }
 }

@@ -11,6 +11,10 @@ pub enum Reason {
     Rules(EndReason),
     /// `--max-plies` reached: adjudicated draw.
     PlyLimit,
+    /// `--draw`: both engines' scores stayed near zero.
+    ScoreDraw,
+    /// `--resign`: an engine's own score (or both engines') said it lost.
+    ScoreResign,
     /// The engine could not be started or did not finish the handshake.
     FailedToStart,
     /// The engine closed its output or exited.
@@ -53,8 +57,10 @@ const fn _rule_reasons_are_complete(r: EndReason) {
     }
 }
 
-const ENGINE_REASONS: [Reason; 7] = [
+const ENGINE_REASONS: [Reason; 9] = [
     Reason::PlyLimit,
+    Reason::ScoreDraw,
+    Reason::ScoreResign,
     Reason::FailedToStart,
     Reason::Disconnected,
     Reason::Stalled,
@@ -68,6 +74,8 @@ impl Reason {
         match self {
             Reason::Rules(r) => r.message(),
             Reason::PlyLimit => "ply limit",
+            Reason::ScoreDraw => "score adjudication",
+            Reason::ScoreResign => "adjudicated resignation",
             Reason::FailedToStart => "fails to start",
             Reason::Disconnected => "disconnects",
             Reason::Stalled => "stops answering",
@@ -89,7 +97,15 @@ impl Reason {
     /// Whether the side that failed lost the game (not the rules, not an
     /// adjudication).
     pub fn is_failure(self) -> bool {
-        !matches!(self, Reason::Rules(_) | Reason::PlyLimit)
+        !self.is_adjudication() && !matches!(self, Reason::Rules(_))
+    }
+
+    /// Whether the referee, not the rules nor a failure, ended the game.
+    pub fn is_adjudication(self) -> bool {
+        matches!(
+            self,
+            Reason::PlyLimit | Reason::ScoreDraw | Reason::ScoreResign
+        )
     }
 
     /// The sentence of a finished game, e.g. `B loses on time`, `A wins by

@@ -33,6 +33,10 @@ pub struct Played<M> {
     pub clock: Clock,
     /// Score, depth and time, for the record (see `comment`).
     pub comment: String,
+    /// The last `info` with a score, as the engine sent it.
+    pub info: Option<InfoLine>,
+    /// How long the move took on the referee's side.
+    pub elapsed: Duration,
 }
 
 /// Plays one engine move: the `go` line, the search, the clock, then
@@ -75,6 +79,8 @@ pub fn play_turn<M>(
         mv,
         clock,
         comment: comment(info.as_ref(), elapsed),
+        info,
+        elapsed,
     })
 }
 

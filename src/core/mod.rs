@@ -27,7 +27,7 @@ pub use line::{GameLine, LineError, ReplayError};
 pub use movelist::{MoveList, MoveSink};
 pub use options::{OptionKind, OptionSpec, OptionValue};
 pub use outcome::{End, EndReason, Outcome, UnknownResult};
-pub use perft::{Divided, perft, perft_divide, perft_divide_until};
+pub use perft::{Divided, MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
 pub use rules::{NoRules, RuleValues, Rules, read_rule_values, with_defaults};
 pub use tablebase::{TableValue, Tablebase};
 pub use text::{Mirror, MoveText, PieceText, PositionText, StepText};

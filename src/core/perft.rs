@@ -5,6 +5,12 @@
 use super::Game;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// The deepest perft anyone can ask for. Perft recurses once per ply, and
+/// an input must not choose how deep a thread's stack goes; no perft this
+/// deep could finish anyway (every game here has far more than two moves
+/// per ply on average, and 2^64 sequences would not fit the count).
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
     if depth == 0 {
         return 1;

@@ -3,6 +3,7 @@
 
 use super::options::OptionStore;
 use super::session::new_session;
+use crate::core::MAX_PERFT_DEPTH;
 use crate::games::GameId;
 use crate::protocol::{PositionCommand, PositionStart, parse_move, parse_position};
 use std::sync::atomic::AtomicBool;
@@ -29,6 +30,11 @@ pub fn perft(
             known.join(", ")
         )
     })?;
+    if depth > MAX_PERFT_DEPTH {
+        return Err(format!(
+            "perft depth {depth}: at most {MAX_PERFT_DEPTH} plies"
+        ));
+    }
     let options = OptionStore::new();
     let mut session = new_session(game, &options.rule_values(game))?;
     let start = match fen {

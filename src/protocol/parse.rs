@@ -152,7 +152,12 @@ fn go_item(i: &str) -> PResult<'_, GoItem> {
 fn go(i: &str) -> PResult<'_, Command> {
     let perft = preceded(
         (space1, keyword("perft")),
-        cut(number("a depth after perft")),
+        cut(context(
+            "a depth of 0 to 64 after perft",
+            verify(number::<u32>("a depth of 0 to 64 after perft"), |d| {
+                *d <= crate::core::MAX_PERFT_DEPTH
+            }),
+        )),
     )
     .map(Command::Perft);
     let limits = many0(preceded(space1, cut(context("a go parameter", go_item)))).map(|items| {

@@ -3,6 +3,8 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
+use super::adjudicate::{self, Adjudication};
+use super::fastchess::{self, edit_distance};
 use super::files::{FileError, open_regular};
 use super::shard::{self, Shard};
 use super::sprt::{Model, Sprt};
@@ -30,10 +32,23 @@ Engine keys (for --engine and --each):
                       info string error stops the match before the first game (exit 2)
   tc=[M/]BASE[+INC]   clock in seconds: BASE, plus INC per move, BASE again every M moves
   st=SECONDS          fixed time per move (go movetime), at least 0.001
-  depth=N, nodes=N    search limits sent with go
-  Each engine needs at least one of tc, st, depth, nodes.
+  depth=N, nodes=N    search limits sent with go (plies=N is depth=N)
+  timemargin=MS       this engine's --timemargin
+  restart=on|off      on: a fresh process for every game (default off)
+  proto=uci           accepted: the protocol is Koma's, UCI's shape; any other is refused
+  arg=A               one more argument (cutechess-cli), after args=
+  Each engine needs at least one of tc, st, depth, nodes. tc=inf means no clock.
 
-Games end by the rules, by --max-plies (adjudicated draw), or by an engine failing: it fails
+fastchess and cutechess-cli spellings are read as they are typed: -engine, -each, -games,
+-rounds, -repeat [N], -concurrency, -pgnout file=F (or F), -epdout F, -openings file=F
+format=epd order=random plies=N start=N, -srand N (--seed), -ratinginterval N, -recover,
+-sprt elo0= elo1= alpha= beta= model=, -maxmoves N (--max-moves), -draw, -resign, -log,
+-tournament, -seeds, -use-affinity, -output format=json, -startup-ms, -ping-ms, --compliance.
+What Koma cannot honour (-tb, -noswap, proto=xboard, format=pgn, ...) is refused with the
+reason; docs/referee.md maps every option.
+
+Games end by the rules, by --max-plies or --max-moves (adjudicated draw), by --draw or --resign
+(adjudicated on the scores the engines report), or by an engine failing: it fails
 to start, disconnects (crash), stops answering (no readyok to the isready heartbeat), loses on
 time (the overrun is reported in ms), plays an illegal move, or sends garbage (info lines are
 advice: a bad value in one is dropped with a warning; a bestmove no go asked for is dropped with
@@ -49,6 +64,11 @@ Example:
   koma-referee --engine cmd=target/release/koma name=d2 depth=2 \\
                --engine cmd=target/release/koma name=d4 depth=4 \\
                --games 2 --rounds 10 --random-plies 4 --concurrency 2
+The same in fastchess's spelling, with adjudication by the engines' scores:
+  koma-referee -engine cmd=target/release/koma name=d2 depth=2 \\
+               -engine cmd=target/release/koma name=d4 depth=4 \\
+               -repeat -rounds 10 -concurrency 2 -draw movenumber=20 movecount=8 score=10 \\
+               -resign movecount=3 score=1000
 
 Summaries print Elo with its 95% error bar as fastchess does; where the results only bound it
 (every game lost or won, or too few games for one end of the interval) they say the bound.
@@ -64,6 +84,9 @@ On a cluster: every task of a job array runs the same command with --shard auto 
 them (records of different matches are refused, naming the difference), and with --follow and
 --sprt ends as soon as the pooled games cross a bound.
 
+--compliance CMD [ARG...] runs a checklist of the protocol against an engine (every variant it
+declares, or --variant's) and prints one line per check: exit 0 when all pass, 1 otherwise.
+
 Exit status: 0 when the match (or report, or replay) completed; 1 when it stopped early or a
 replayed record is invalid; 2 on a usage error, an engine program that cannot be run, a
 record file in use by another referee, a file named on the command line that cannot be
@@ -75,11 +98,15 @@ when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 /// own usage line would be built from whichever options it had seen).
 const USAGE: &str = "\
 koma-referee --engine KEY=VALUE... --engine KEY=VALUE... [OPTIONS]
-       koma-referee --report FILE...
-       koma-referee --replay FILE";
+       koma-referee -engine KEY=VALUE... -engine KEY=VALUE... [fastchess OPTIONS]
+       koma-referee --report FILE... [--json]
+       koma-referee --replay FILE
+       koma-referee --compliance CMD [ARG...]";
 
 #[derive(Parser, Debug)]
-#[command(name = "koma-referee", version, about = ABOUT, after_help = AFTER, override_usage = USAGE)]
+// The last of a repeated option wins, as in fastchess (`-games 2 -repeat 2`).
+#[command(name = "koma-referee", version, about = ABOUT, after_help = AFTER, override_usage = USAGE,
+          args_override_self = true)]
 struct Cli {
     /// An engine, as KEY=VALUE words (see below). Give two, or more for a round robin.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1.., action = ArgAction::Append)]
@@ -141,19 +168,73 @@ struct Cli {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     sprt: Vec<String>,
 
-    /// Append each game's record to FILE as it ends (also written file=FILE).
-    #[arg(long, value_name = "FILE")]
-    pgnout: Option<String>,
+    /// Append each game's record to FILE as it ends (also written file=FILE; fastchess's
+    /// notation=uci|lan, append=true and the nodes=, nps=, ... switches are read, see
+    /// docs/referee.md).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pgnout: Vec<String>,
+
+    /// Append each game's final position to FILE as it ends, one position string a line
+    /// (also written file=FILE).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    epdout: Vec<String>,
+
+    /// Adjudicate a draw once both engines have reported |score| <= CP for N moves each in a
+    /// row, from full move M on: movenumber=M movecount=N score=CP.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    draw: Vec<String>,
+
+    /// Adjudicate a loss once an engine has reported a score of -CP or worse (or being mated)
+    /// for N of its moves in a row: movecount=N score=CP [twosided=true: both engines must
+    /// agree, N moves each].
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    resign: Vec<String>,
+
+    /// Adjudicate a draw after N full moves of the engines (the opening not counted), as
+    /// fastchess's -maxmoves; --max-plies applies too.
+    #[arg(long, value_name = "N")]
+    max_moves: Option<u32>,
+
+    /// roundrobin: every engine plays every other; gauntlet: the first --seeds engines play
+    /// every other engine, the others do not meet.
+    #[arg(long, value_name = "roundrobin|gauntlet", default_value = "roundrobin")]
+    tournament: String,
+
+    /// With --tournament gauntlet: how many engines, from the first, are seeds.
+    #[arg(long, value_name = "N")]
+    seeds: Option<usize>,
+
+    /// Pin each concurrent game's engines to their own CPU: all the CPUs the referee may run
+    /// on, or the list given (0,2,4-7), dealt out to the games by worker.
+    #[arg(long, value_name = "CPUS", num_args = 0..=1, default_missing_value = "")]
+    use_affinity: Option<String>,
+
+    /// The match's end summary as one JSON object: format=json (fastchess's -output);
+    /// format=fastchess is the text summary, the default.
+    #[arg(long, value_name = "format=FORMAT")]
+    output: Option<String>,
+
+    /// With --report: print the summary as one JSON object.
+    #[arg(long, requires = "report")]
+    json: bool,
+
+    /// Check an engine against the protocol instead of playing: the program and its
+    /// arguments; each variant it declares (or --variant's) is tried. Exit 0 when every
+    /// check passes, 1 otherwise.
+    #[arg(long, value_name = "CMD", num_args = 1..,
+          conflicts_with_all = ["engine", "report", "replay"])]
+    compliance: Vec<String>,
 
     /// State file (records of the finished games) for resuming after an interruption;
     /// defaults to the --pgnout file.
     #[arg(long, value_name = "FILE")]
     state: Option<PathBuf>,
 
-    /// Log every line to and from every engine, timestamped, to FILE (also file=FILE). A write
-    /// that fails (a full disk) is warned about once and named in the summary.
-    #[arg(long, value_name = "FILE")]
-    log: Option<String>,
+    /// Log every line to and from every engine, timestamped, to FILE (also file=FILE;
+    /// fastchess's level=, engine=, append=true and realtime= are read). A write that fails (a
+    /// full disk) is warned about once and named in the summary.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    log: Vec<String>,
 
     /// Restart an engine that crashed or stalled, and go on with the match.
     #[arg(long)]
@@ -238,7 +319,7 @@ impl TimeoutArgs {
 pub struct Usage(pub String);
 
 impl Usage {
-    fn new(msg: impl Into<String>) -> Usage {
+    pub fn new(msg: impl Into<String>) -> Usage {
         Usage(msg.into())
     }
 }
@@ -257,6 +338,10 @@ pub struct EngineConfig {
     pub launch: Launch,
     pub options: Vec<(String, String)>,
     pub limits: EngineLimits,
+    /// `restart=on`: a fresh process for every game.
+    pub restart: bool,
+    /// `timemargin=MS`: this engine's margin, instead of `--timemargin`.
+    pub margin: Option<Duration>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -281,6 +366,16 @@ pub struct MatchConfig {
     pub random_plies: u32,
     pub concurrency: usize,
     pub max_plies: Option<u32>,
+    /// `--max-moves`: full moves of the engines, the opening not counted.
+    pub max_moves: Option<u32>,
+    pub adjudication: Adjudication,
+    /// `--tournament gauntlet --seeds N`: the first N engines play the others.
+    pub seeds: Option<usize>,
+    /// `--use-affinity`: the CPUs to pin the games' engines to.
+    pub affinity: Option<Vec<usize>>,
+    /// `--output format=json`: the end summary as JSON.
+    pub json: bool,
+    pub epdout: Option<PathBuf>,
     pub margin: Duration,
     pub seed: u64,
     pub sprt: Option<Sprt>,
@@ -296,10 +391,11 @@ pub struct MatchConfig {
     pub command: String,
 }
 
-/// `--report FILE... [--follow[=SECONDS]] [--sprt ...]`.
+/// `--report FILE... [--follow[=SECONDS]] [--sprt ...] [--json]`.
 #[derive(Debug)]
 pub struct ReportConfig {
     pub files: Vec<PathBuf>,
+    pub json: bool,
     /// How often to read the files again; `None`: read them once.
     pub follow: Option<Duration>,
     pub sprt: Option<Sprt>,
@@ -310,6 +406,16 @@ pub enum Mode {
     Match(Box<MatchConfig>),
     Report(ReportConfig),
     Replay(PathBuf),
+    Compliance(ComplianceConfig),
+}
+
+/// `--compliance CMD [ARG...] [--variant NAME]`.
+#[derive(Debug)]
+pub struct ComplianceConfig {
+    pub launch: Launch,
+    /// `--variant` when given: only that one is tried.
+    pub variant: Option<GameId>,
+    pub timeouts: Timeouts,
 }
 
 /// Why a command line gives no `Mode`.
@@ -347,10 +453,15 @@ where
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     let cmd = Cli::command();
+    let spoken = koma_spelling(&cmd, &words, &mut |w| {
+        eprintln!("koma-referee: warning: {w}")
+    })?;
     let matches = cmd
         .clone()
-        .try_get_matches_from(args)
+        .try_get_matches_from(spoken)
         .map_err(|e| CliError::Clap(without_far_fetched_suggestion(e, &cmd)))?;
+    let variant_given =
+        matches.value_source("variant") == Some(clap::parser::ValueSource::CommandLine);
     let cli = Cli::from_arg_matches(&matches).map_err(CliError::Clap)?;
     // Each --engine occurrence is one engine.
     let engines: Vec<Vec<String>> = matches
@@ -358,7 +469,59 @@ where
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
     let env = |k: &str| std::env::var(k).ok();
+    if !cli.compliance.is_empty() {
+        return compliance(&cli, variant_given);
+    }
     check(cli, engines, &super::records::shell_words(&words), &env)
+}
+
+/// The words with fastchess's and cutechess-cli's options in Koma's
+/// spelling (`fastchess::translate`); the words themselves are what the
+/// records keep.
+fn koma_spelling(
+    cmd: &clap::Command,
+    words: &[String],
+    warn: &mut dyn FnMut(String),
+) -> Result<Vec<String>, Usage> {
+    let long: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .chain(["help", "version"].map(String::from))
+        .collect();
+    fastchess::translate(words, &long, &['h', 'V'], warn)
+}
+
+fn compliance(cli: &Cli, variant_given: bool) -> Result<Mode, CliError> {
+    let variant = if variant_given {
+        Some(variant_named(&cli.variant)?)
+    } else {
+        None
+    };
+    let cmd = &cli.compliance[0];
+    Ok(Mode::Compliance(ComplianceConfig {
+        launch: Launch {
+            cmd: resolve_cmd(cmd, None),
+            args: cli.compliance[1..].to_vec(),
+            dir: None,
+        },
+        variant,
+        timeouts: cli.timeouts.timeouts()?,
+    }))
+}
+
+fn variant_named(name: &str) -> Result<GameId, Usage> {
+    GameId::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+        let chess = if matches!(name, "standard" | "fischerandom" | "chess") {
+            " (Koma's games are not chess)"
+        } else {
+            ""
+        };
+        Usage::new(format!(
+            "unknown variant {name}{chess}: expected one of {}",
+            names.join(", ")
+        ))
+    })
 }
 
 /// clap suggests the most similar option even when it is not similar at
@@ -394,24 +557,6 @@ fn without_far_fetched_suggestion(e: clap::Error, cmd: &clap::Command) -> clap::
     plain
 }
 
-/// Levenshtein distance, in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let next = (diag + usize::from(ca != cb))
-                .min(row[j] + 1)
-                .min(row[j + 1] + 1);
-            diag = row[j + 1];
-            row[j + 1] = next;
-        }
-    }
-    row[b.len()]
-}
-
 fn check(
     cli: Cli,
     engine_words: Vec<Vec<String>>,
@@ -436,6 +581,7 @@ fn check(
         };
         return Ok(Mode::Report(ReportConfig {
             files: cli.report,
+            json: cli.json,
             follow,
             sprt,
         }));
@@ -443,14 +589,7 @@ fn check(
     if cli.follow.is_some() {
         return Err(Usage::new("--follow goes with --report FILE...").into());
     }
-    let variant = GameId::from_name(&cli.variant).ok_or_else(|| {
-        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
-        Usage::new(format!(
-            "unknown variant {}: expected one of {}",
-            cli.variant,
-            names.join(", ")
-        ))
-    })?;
+    let variant = variant_named(&cli.variant)?;
     if engine_words.len() < 2 {
         return Err(Usage::new(format!(
             "a match needs at least two --engine, got {}",
@@ -509,7 +648,46 @@ fn check(
         }
         None => (None, false),
     };
-    let mut pgnout = cli.pgnout.as_deref().map(file_arg);
+    let mut pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS)?;
+    let epdout = output_file(&cli.epdout, "--epdout", &[])?;
+    let log = output_file(&cli.log, "--log", LOG_KEYS)?;
+    let adjudication = Adjudication {
+        draw: (!cli.draw.is_empty())
+            .then(|| adjudicate::draw_rule(&split_pairs(&cli.draw, "--draw")?).map_err(Usage))
+            .transpose()?,
+        resign: (!cli.resign.is_empty())
+            .then(|| adjudicate::resign_rule(&split_pairs(&cli.resign, "--resign")?).map_err(Usage))
+            .transpose()?,
+    };
+    if cli.max_moves == Some(0) {
+        return Err(Usage::new("--max-moves must be at least 1").into());
+    }
+    let seeds = tournament(&cli.tournament, cli.seeds, engines.len())?;
+    let affinity = match cli.use_affinity.as_deref() {
+        None => None,
+        Some(list) => Some(super::affinity::cpus(list).map_err(Usage)?),
+    };
+    let json = match cli
+        .output
+        .as_deref()
+        .map(|o| o.strip_prefix("format=").unwrap_or(o))
+    {
+        None | Some("fastchess") => false,
+        Some("json") => true,
+        Some("cutechess") => {
+            return Err(Usage::new(
+                "--output format=cutechess is not supported: Koma prints fastchess's summary \
+                 (format=fastchess) or JSON (format=json)",
+            )
+            .into());
+        }
+        Some(other) => {
+            return Err(Usage::new(format!(
+                "--output format={other}: expected fastchess or json"
+            ))
+            .into());
+        }
+    };
     let mut state = cli.state.or_else(|| pgnout.clone());
     if let Some(s) = shard.filter(|_| derived) {
         if state.is_none() {
@@ -533,12 +711,18 @@ fn check(
         random_plies: cli.random_plies,
         concurrency: cli.concurrency,
         max_plies: (cli.max_plies > 0).then_some(cli.max_plies),
+        max_moves: cli.max_moves,
+        adjudication,
+        seeds,
+        affinity,
+        json,
+        epdout,
         margin: Duration::from_millis(cli.timemargin),
         seed: cli.seed,
         sprt,
         state,
         pgnout,
-        log: cli.log.as_deref().map(file_arg),
+        log,
         recover: cli.recover,
         shard,
         rating_interval: cli.rating_interval,
@@ -548,9 +732,102 @@ fn check(
     })))
 }
 
-/// `FILE` or fastchess's `file=FILE`.
-fn file_arg(s: &str) -> PathBuf {
-    PathBuf::from(s.strip_prefix("file=").unwrap_or(s))
+/// A key of fastchess's `-pgnout` or `-log`: the values Koma honours, and
+/// those it accepts with a warning that they change nothing.
+type FileKey = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+/// Koma's records use the protocol's coordinate moves (uci, lan) and carry
+/// score, depth and time per move whatever the switches say.
+const PGNOUT_KEYS: &[FileKey] = &[
+    ("notation", &["uci", "lan"], &[]),
+    ("append", &["true"], &[]),
+    ("nodes", &["false"], &["true"]),
+    ("seldepth", &["false"], &["true"]),
+    ("nps", &["false"], &["true"]),
+    ("hashfull", &["false"], &["true"]),
+    ("tbhits", &["false"], &["true"]),
+    ("pv", &["false"], &["true"]),
+    ("timeleft", &["false"], &["true"]),
+    ("latency", &["false"], &["true"]),
+    ("min", &["false"], &["true"]),
+];
+
+/// Koma's log is the engines' traffic (fastchess's engine=true), appended
+/// to and written line by line; the referee's own messages go to stderr.
+const LOG_KEYS: &[FileKey] = &[
+    ("engine", &["true"], &[]),
+    ("append", &["true"], &[]),
+    ("realtime", &["true"], &[]),
+    ("compress", &["false"], &[]),
+    ("level", &[], &["trace", "info", "warn", "err", "fatal"]),
+];
+
+/// `FILE` or `file=FILE`, then `KEY=VALUE` words among `keys` (and
+/// cutechess-cli's bare `min` and `fi` for `--pgnout`): the file.
+fn output_file(words: &[String], flag: &str, keys: &[FileKey]) -> Result<Option<PathBuf>, Usage> {
+    let mut file = None;
+    let warn = |w: &str| {
+        eprintln!("koma-referee: warning: {flag} {w} changes nothing: see docs/referee.md")
+    };
+    for w in words {
+        match w.split_once('=') {
+            Some(("file", f)) => file = Some(PathBuf::from(f)),
+            Some((k, v)) => match keys.iter().find(|(n, _, _)| *n == k) {
+                Some((_, ok, _)) if ok.contains(&v) => {}
+                Some((_, _, ignored)) if ignored.contains(&v) => warn(w),
+                Some((_, ok, _)) => {
+                    return Err(Usage::new(format!(
+                        "{flag} {k}={v} is not supported: Koma honours {k}={} (docs/referee.md)",
+                        ok.join("|")
+                    )));
+                }
+                None => {
+                    return Err(Usage::new(format!("{flag}: unknown key {k}")));
+                }
+            },
+            None if flag == "--pgnout" && file.is_some() && (w == "min" || w == "fi") => warn(w),
+            None if file.is_none() => file = Some(PathBuf::from(w)),
+            None => {
+                return Err(Usage::new(format!(
+                    "{flag}: one FILE (or file=FILE), got {w} too"
+                )));
+            }
+        }
+    }
+    if !words.is_empty() && file.is_none() {
+        return Err(Usage::new(format!("{flag} needs FILE (or file=FILE)")));
+    }
+    Ok(file)
+}
+
+/// `--tournament` and `--seeds`: the number of seeds of a gauntlet.
+fn tournament(kind: &str, seeds: Option<usize>, engines: usize) -> Result<Option<usize>, Usage> {
+    match kind {
+        "roundrobin" if seeds.is_some() => Err(Usage::new(
+            "--seeds goes with --tournament gauntlet (a round robin has no seeds)",
+        )),
+        "roundrobin" => Ok(None),
+        "gauntlet" => {
+            let n = seeds.unwrap_or(1);
+            if n == 0 || n >= engines {
+                return Err(Usage::new(format!(
+                    "--seeds {n}: a gauntlet of {engines} engines needs 1 to {} seeds",
+                    engines.saturating_sub(1)
+                )));
+            }
+            Ok(Some(n))
+        }
+        "knockout" | "pyramid" => Err(Usage::new(format!(
+            "--tournament {kind} is not supported: roundrobin or gauntlet"
+        ))),
+        _ => Err(Usage::new(format!(
+            "--tournament {kind}: expected roundrobin or gauntlet"
+        ))),
+    }
 }
 
 /// `KEY=VALUE` words into pairs, in order.
@@ -577,6 +854,8 @@ fn engine_config(
     let mut dir = None;
     let mut options: Vec<(String, String)> = Vec::new();
     let mut limits = EngineLimits::default();
+    let mut restart = false;
+    let mut margin = None;
     let which = |k: &str| format!("engine {number}: {k}");
     // --each first, so the engine's own keys override.
     for (k, v) in each.iter().chain(own) {
@@ -584,11 +863,45 @@ fn engine_config(
             "cmd" => cmd = Some(v.clone()),
             "name" => name = Some(v.clone()),
             "args" => args = v.split_whitespace().map(str::to_string).collect(),
+            // cutechess-cli: one argument per arg=.
+            "arg" => args.push(v.clone()),
             "dir" => dir = Some(PathBuf::from(v)),
+            "tc" if v == "inf" => limits.tc = None,
             "tc" => limits.tc = Some(time_control(v).map_err(|e| Usage(which(&e)))?),
             "st" => limits.movetime = Some(move_time(v).map_err(|e| Usage(which(&e)))?),
-            "depth" => limits.depth = Some(number_of(v, "depth")?),
+            // fastchess's plies= is depth.
+            "depth" | "plies" => limits.depth = Some(number_of(v, k)?),
             "nodes" => limits.nodes = Some(number_of(v, "nodes")?),
+            "timemargin" => margin = Some(Duration::from_millis(number_of(v, "timemargin")?)),
+            "restart" => {
+                restart = match v.as_str() {
+                    "on" => true,
+                    // cutechess-cli's auto restarts an engine that needs it,
+                    // as Koma does after a crash with --recover.
+                    "off" | "auto" => false,
+                    _ => return Err(Usage(which(&format!("restart={v}: expected on or off")))),
+                }
+            }
+            "proto" if v == "uci" => {}
+            "proto" => {
+                return Err(Usage(which(&format!(
+                    "proto={v} is not supported: Koma's referee speaks only Koma's protocol, \
+                     UCI's shape (protocol.md); give proto=uci or leave it out"
+                ))));
+            }
+            "ponder" | "whitepov" | "initstr" | "book" | "bookdepth" | "stderr" | "conf"
+            | "trust" => {
+                let why = match k.as_str() {
+                    "ponder" => "engines do not ponder in Koma's matches",
+                    "whitepov" => "scores are read from the mover's point of view, as UCI has them",
+                    "initstr" => "xboard init strings do not apply; use option.NAME=VALUE",
+                    "book" | "bookdepth" => "engines' own books are not played; use --openings",
+                    "stderr" => "--log FILE records every engine's traffic",
+                    "conf" => "there is no engines.json: give cmd= and the other keys",
+                    _ => "every engine's result is taken from the rules, never from the engine",
+                };
+                return Err(Usage(which(&format!("{k} is not supported: {why}"))));
+            }
             _ => match k.strip_prefix("option.") {
                 Some(o) if !o.is_empty() => {
                     options.retain(|(n, _)| n != o);
@@ -596,7 +909,8 @@ fn engine_config(
                 }
                 _ => {
                     return Err(Usage(which(&format!(
-                        "unknown key {k} (expected cmd, name, args, dir, option.NAME, tc, st, depth or nodes)"
+                        "unknown key {k} (expected cmd, name, args, arg, dir, option.NAME, tc, st, \
+                         depth or plies, nodes, timemargin, restart, proto)"
                     ))));
                 }
             },
@@ -628,6 +942,8 @@ fn engine_config(
         },
         options,
         limits,
+        restart,
+        margin,
     })
 }
 
@@ -693,9 +1009,17 @@ pub fn time_control(v: &str) -> Result<TimeControl, String> {
         ),
         None => (None, v),
     };
+    // cutechess-cli's and fastchess's MINUTES:SECONDS for the base.
+    let base_of = |b: &str| match b.split_once(':') {
+        Some((m, sec)) => {
+            let m: u32 = m.parse().map_err(|_| format!("bad minutes {m}"))?;
+            Ok(Duration::from_secs(u64::from(m) * 60) + secs(sec)?)
+        }
+        None => secs(b),
+    };
     let (base, inc) = match rest.split_once('+') {
-        Some((b, i)) => (secs(b).map_err(bad)?, secs(i).map_err(bad)?),
-        None => (secs(rest).map_err(bad)?, Duration::ZERO),
+        Some((b, i)) => (base_of(b).map_err(bad)?, secs(i).map_err(bad)?),
+        None => (base_of(rest).map_err(bad)?, Duration::ZERO),
     };
     if base.is_zero() && inc.is_zero() {
         return Err(bad("no time at all".into()));
@@ -761,10 +1085,29 @@ fn openings(
     let mut path = None;
     let mut suite_name = None;
     let mut random = false;
+    let mut plies = None;
+    let mut start = 1;
     for (k, v) in keys {
         match k.as_str() {
             "file" => path = Some(PathBuf::from(v)),
             "suite" => suite_name = Some(v.clone()),
+            // One opening a line is fastchess's epd (a position a line),
+            // with moves allowed after it.
+            "format" if v == "epd" => {}
+            "format" => {
+                return Err(Usage::new(format!(
+                    "--openings format={v} is not supported: Koma's opening files hold one \
+                     opening a line (a position, moves, or both), which is format=epd"
+                ))
+                .into());
+            }
+            "plies" => plies = Some(number_of::<usize>(v, "--openings plies")?),
+            "start" => {
+                start = number_of::<usize>(v, "--openings start")?;
+                if start == 0 {
+                    return Err(Usage::new("--openings start=0: the first opening is 1").into());
+                }
+            }
             "order" => {
                 random = match v.as_str() {
                     "random" => true,
@@ -779,15 +1122,19 @@ fn openings(
             }
             _ => {
                 return Err(Usage::new(format!(
-                    "--openings: unknown key {k} (expected file, suite, order)"
+                    "--openings: unknown key {k} (expected file, suite, order, format, plies, start)"
                 ))
                 .into());
             }
         }
     }
-    match (path, suite_name) {
-        (Some(_), Some(_)) => Err(Usage::new("--openings: give file= or suite=, not both").into()),
-        (None, None) => Err(Usage::new("--openings needs file=FILE or suite=NAME").into()),
+    let mut o: Openings = match (path, suite_name) {
+        (Some(_), Some(_)) => Err(CliError::from(Usage::new(
+            "--openings: give file= or suite=, not both",
+        ))),
+        (None, None) => Err(CliError::from(Usage::new(
+            "--openings needs file=FILE or suite=NAME",
+        ))),
         (None, Some(name)) => {
             // The suite is for the match's rules: every option, defaults
             // included.
@@ -824,7 +1171,23 @@ fn openings(
                 lines,
             })
         }
+    }?;
+    // fastchess's start=N: the book is read from its N-th opening on (and
+    // round again); plies=N: at most N of each opening's moves.
+    if start > o.lines.len() {
+        return Err(Usage::new(format!(
+            "--openings start={start}: the book holds {} openings",
+            o.lines.len()
+        ))
+        .into());
     }
+    o.lines.rotate_left(start - 1);
+    if let Some(p) = plies {
+        for (_, line) in &mut o.lines {
+            line.moves.truncate(p);
+        }
+    }
+    Ok(o)
 }
 
 /// What a recorded command line (a record's `RefereeCommand` tag) says
@@ -842,7 +1205,9 @@ pub struct RecordedMatch {
 
 /// `None` when the words are not a match's command line.
 pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
-    let matches = Cli::command().try_get_matches_from(words).ok()?;
+    let cmd = Cli::command();
+    let words = koma_spelling(&cmd, words, &mut |_| {}).ok()?;
+    let matches = cmd.try_get_matches_from(words).ok()?;
     let cli = Cli::from_arg_matches(&matches).ok()?;
     let engine_words: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")
@@ -862,6 +1227,17 @@ pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
         ("--seed", cli.seed.to_string()),
         ("--max-plies", cli.max_plies.to_string()),
         ("--timemargin", cli.timemargin.to_string()),
+        (
+            "--max-moves",
+            cli.max_moves.map(|m| m.to_string()).unwrap_or_default(),
+        ),
+        ("--draw", cli.draw.join(" ")),
+        ("--resign", cli.resign.join(" ")),
+        ("--tournament", cli.tournament.clone()),
+        (
+            "--seeds",
+            cli.seeds.map(|m| m.to_string()).unwrap_or_default(),
+        ),
     ] {
         settings.push((k.to_string(), v));
     }
@@ -891,7 +1267,14 @@ pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
     settings.push(("engines".to_string(), engines.join(", ")));
     settings.extend(engine_settings);
     let n = engines.len() as u64;
-    let total_games = u64::from(cli.rounds) * (n * n.saturating_sub(1) / 2) * u64::from(cli.games);
+    let encounters = match (cli.tournament.as_str(), cli.seeds) {
+        ("gauntlet", seeds) => {
+            let k = seeds.unwrap_or(1) as u64;
+            k * n.saturating_sub(k) + k * k.saturating_sub(1) / 2
+        }
+        _ => n * n.saturating_sub(1) / 2,
+    };
+    let total_games = u64::from(cli.rounds) * encounters * u64::from(cli.games);
     Some(RecordedMatch {
         engines,
         settings,

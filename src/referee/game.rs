@@ -1,9 +1,12 @@
 //! One game between two running engines. Each turn checks, in order: the
-//! end by the rules (history included), adjudication (`--max-plies`), then
-//! plays the engine's move (`client::turn`: `position` and `go`, thinking,
-//! the clock charged, the move checked).
+//! end by the rules (history included), adjudication (`--max-plies`, then
+//! `--resign` and `--draw` on the scores reported so far), then plays the
+//! engine's move (`client::turn`: `position` and `go`, thinking, the clock
+//! charged, the move checked).
 
+use super::adjudicate::{Adjudication, Tracker};
 use super::opening::Opening;
+use super::thinking::Thinking;
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::handshake::{self, Timeouts};
 use crate::client::process::EngineProc;
@@ -20,8 +23,12 @@ pub struct GameSetup<'a, G: Game> {
     pub opening: &'a Opening,
     /// By colour: the first player's limits first.
     pub limits: [&'a EngineLimits; 2],
-    pub margin: Duration,
+    /// By colour.
+    pub margins: [Duration; 2],
     pub max_plies: Option<u32>,
+    pub adjudication: Adjudication,
+    /// By colour, for the adjudication's detail.
+    pub names: [&'a str; 2],
     pub timeouts: Timeouts,
 }
 
@@ -35,6 +42,10 @@ pub struct GameEnd {
     pub dead: [bool; 2],
     /// Moves the engines played (the opening excluded).
     pub engine_moves: u32,
+    /// By colour: what the engines reported about their moves.
+    pub thinking: [Thinking; 2],
+    /// The last position, as a position string.
+    pub last: String,
 }
 
 /// The opening's moves as the record shows them.
@@ -65,6 +76,9 @@ pub fn play<G: Game>(
     };
     let mut position = PositionLine::new(&start, &setup.opening.moves);
     let mut clocks = setup.limits.map(Clock::new);
+    let mut tracker = Tracker::new(setup.adjudication);
+    let mut adjudicated = None;
+    let mut thinking = [Thinking::default(); 2];
     let ending = 'game: {
         for c in Color::BOTH {
             if let Err(f) = handshake::new_game(engines[c.index()], &setup.timeouts) {
@@ -77,13 +91,16 @@ pub fn play<G: Game>(
             if let Some(ending) = Ending::of_game(status, line.plies(), setup.max_plies) {
                 break 'game ending;
             }
+            if let Some(ending) = adjudicated.take() {
+                break 'game ending;
+            }
             let side = line.current().side_to_move();
             let turn = Turn {
                 position: position.as_str(),
                 clocks: &clocks,
                 side,
                 limits: setup.limits[side.index()],
-                margin: setup.margin,
+                margin: setup.margins[side.index()],
                 timeouts: &setup.timeouts,
             };
             let pos = line.current();
@@ -99,6 +116,9 @@ pub fn play<G: Game>(
                         comment: Some(played.comment),
                     });
                     engine_moves += 1;
+                    thinking[side.index()].add(played.info.as_ref(), played.elapsed);
+                    let score = played.info.as_ref().and_then(|i| i.score);
+                    adjudicated = tracker.after_move(side, score, line.plies(), setup.names);
                 }
                 Err(f) => {
                     dead[side.index()] = f.dead;
@@ -112,5 +132,7 @@ pub fn play<G: Game>(
         moves,
         dead,
         engine_moves,
+        thinking,
+        last: line.current().to_text().to_string(),
     })
 }

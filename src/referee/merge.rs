@@ -46,7 +46,14 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
         let verdict = cfg.sprt.as_ref().and_then(|s| decision(s, &rows, &players));
         // A follower says nothing until the first game is in.
         let news = shown != Some(rows.len()) && !(rows.is_empty() && cfg.follow.is_some());
-        if news || cfg.follow.is_none() {
+        if cfg.json && (news || cfg.follow.is_none()) {
+            // One JSON object a line, and nothing else on stdout.
+            shown = Some(rows.len());
+            let mut v = super::json::summary(&rows, &players, cfg.sprt.as_ref(), None);
+            v["total_games"] = serde_json::json!(total);
+            v["files"] = serde_json::json!(cfg.files);
+            out(&format!("{v}\n"));
+        } else if news || cfg.follow.is_none() {
             if !header_printed && let Some(h) = header(&pool, &players) {
                 out(&h);
                 header_printed = true;
@@ -62,8 +69,16 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
                     cfg.sprt.as_ref()
                 )
             ));
+            if let Some(seeds) = gauntlet_seeds(&pool) {
+                out(&report::gauntlet(&rows, &players, seeds));
+            }
         }
         if let (Some(sprt), Some((d, llr))) = (&cfg.sprt, verdict) {
+            let out = |s: &str| {
+                if !cfg.json {
+                    out(s)
+                }
+            };
             out(&format!(
                 "SPRT: {d:?} accepted (LLR {llr:.2}, bounds {:.2} and {:.2}) after {} games\n",
                 sprt.lower,
@@ -75,6 +90,11 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
                 Decision::H0 => status::H0,
             }));
         }
+        let out = |s: &str| {
+            if !cfg.json {
+                out(s)
+            }
+        };
         let Some(every) = cfg.follow.filter(|_| !complete) else {
             if cfg.follow.is_some() {
                 out(&format!(
@@ -95,6 +115,19 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
         };
         std::thread::sleep(every);
     }
+}
+
+/// The seeds of a gauntlet, from the recorded command line.
+fn gauntlet_seeds(pool: &Pool) -> Option<usize> {
+    let m = pool.recorded()?;
+    let get = |k: &str| {
+        m.settings
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    };
+    (get("--tournament")? == "gauntlet")
+        .then(|| get("--seeds").and_then(|v| v.parse().ok()).unwrap_or(1))
 }
 
 /// The players in the order the match gave them (the recorded command

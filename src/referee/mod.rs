@@ -11,9 +11,14 @@
 //! and `merge` (`--report`: the shards of a match pooled, followed as they
 //! grow), `replay` (`--replay`), `stats` and `sprt` (the numbers).
 
+pub mod adjudicate;
+pub mod affinity;
 pub mod cli;
+pub mod compliance;
+pub mod fastchess;
 pub mod files;
 pub mod game;
+pub mod json;
 pub mod lock;
 pub mod merge;
 pub mod opening;
@@ -28,6 +33,7 @@ pub mod sprt;
 pub mod state;
 pub mod stats;
 pub mod suite;
+pub mod thinking;
 
 use crate::core::Game;
 use crate::games::GameVisitor;
@@ -70,6 +76,7 @@ where
     match mode {
         cli::Mode::Replay(p) => replay::run_replay(&p),
         cli::Mode::Report(r) => merge::run_report(&r),
+        cli::Mode::Compliance(c) => compliance::run(&c),
         cli::Mode::Match(cfg) => {
             struct Play<'a>(&'a cli::MatchConfig);
             impl GameVisitor for Play<'_> {

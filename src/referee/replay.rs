@@ -212,6 +212,11 @@ fn check_game<G: Game>(
                 ));
             }
         }
+        (Reason::ScoreDraw, None) => {
+            if outcome != Outcome::Draw {
+                return Err(format!("a {} must be a draw", reason.message()));
+            }
+        }
         (_, None) => {
             if outcome == Outcome::Draw {
                 return Err(format!("{} cannot be a draw", reason.message()));

@@ -288,6 +288,38 @@ pub fn summary(
     s
 }
 
+/// A gauntlet's tables, one per seed (the first `seeds` players): each
+/// opponent's games, wins, losses and draws from the seed's side, its
+/// score and Elo.
+pub fn gauntlet(rows: &[ResultRow], players: &[String], seeds: usize) -> String {
+    let mut s = String::new();
+    for (k, seed) in players.iter().take(seeds).enumerate() {
+        let _ = writeln!(s, "Gauntlet of {seed} (seed {}):", k + 1);
+        let _ = writeln!(
+            s,
+            "  {:<20} {:>6} {:>5} {:>5} {:>5} {:>8}  Elo",
+            "opponent", "games", "W", "L", "D", "score"
+        );
+        for other in players.iter().filter(|p| *p != seed) {
+            let t = tally(rows, seed, other);
+            if t.games() == 0 {
+                continue;
+            }
+            let elo = stats::elo(&t).map_or("n/a".to_string(), |e| elo_text(&e));
+            let _ = writeln!(
+                s,
+                "  {other:<20} {:>6} {:>5} {:>5} {:>5} {:>8}  {elo}",
+                t.games(),
+                t.wins,
+                t.losses,
+                t.draws,
+                pct(t.points() / t.games() as f64)
+            );
+        }
+    }
+    s
+}
+
 /// Players in order of first appearance.
 pub fn players_of(rows: &[ResultRow]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

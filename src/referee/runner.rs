@@ -15,6 +15,8 @@ use super::records::{self, RecordHeader, RecordSink};
 use super::report::{self, ResultRow};
 use super::schedule::{self, GameSpec, Rng};
 use super::state;
+use super::thinking::Thinking;
+use super::{affinity, json};
 use crate::client::engine_log::{EngineLog, record_date};
 use crate::client::handshake::{self, EngineStart};
 use crate::client::process::EngineProc;
@@ -66,6 +68,10 @@ struct Results {
     warned: Vec<bool>,
     games_now: u64,
     engine_moves: u64,
+    /// By engine, this run's games only.
+    thinking: Vec<Thinking>,
+    /// `--epdout`: the last position of every game.
+    epd: Option<std::fs::File>,
 }
 
 /// Runs a match of game `G`; `Err` for a usage error found late (a bad
@@ -94,7 +100,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
         cfg.openings.as_ref().is_some_and(|o| o.random),
         cfg.seed,
     );
-    let mut specs = schedule::build(cfg.engines.len(), cfg.games, cfg.rounds);
+    let mut specs = schedule::build(cfg.engines.len(), cfg.games, cfg.rounds, cfg.seeds);
     let total_all = specs.len();
     if let Some(s) = cfg.shard {
         specs = schedule::shard(specs, s.index, s.count);
@@ -139,6 +145,13 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
     let mut paths = Vec::new();
     paths.extend(pgnout);
     paths.extend(cfg.state.as_deref());
+    let epd = match &cfg.epdout {
+        Some(p) => Some(
+            super::files::open_regular(p, std::fs::OpenOptions::new().create(true).append(true))
+                .map_err(FileError::io("open", "EPD output", p))?,
+        ),
+        None => None,
+    };
     let sink = if paths.is_empty() {
         None
     } else {
@@ -202,6 +215,8 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
             warned: vec![false; cfg.engines.len()],
             games_now: 0,
             engine_moves: 0,
+            thinking: vec![Thinking::default(); cfg.engines.len()],
+            epd,
         }),
     };
     {
@@ -216,7 +231,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
             let ctx = &ctx;
             let spawned = std::thread::Builder::new()
                 .name(format!("worker {k}"))
-                .spawn_scoped(s, move || ctx.worker());
+                .spawn_scoped(s, move || ctx.worker(k, workers));
             if let Err(e) = spawned {
                 eprintln!("koma-referee: cannot start worker {k}: {e}");
             }
@@ -225,13 +240,33 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
     let wall = started.elapsed();
     let cpu = cpu_time().saturating_sub(cpu_before);
     let res = ctx.results.into_inner().unwrap_or_else(|e| e.into_inner());
-    out(&report::summary(
-        &res.rows,
-        &names,
-        &ctx.context,
-        cfg.sprt.as_ref(),
-    ));
-    if res.games_now > 0 {
+    let mut json_summary = None;
+    if cfg.json {
+        let mut v = json::summary(&res.rows, &names, cfg.sprt.as_ref(), Some(&res.thinking));
+        v["referee"] = serde_json::json!({
+            "games": res.games_now,
+            "engine_moves": res.engine_moves,
+            "seconds": wall.as_secs_f64(),
+            "us_per_move": cpu.as_secs_f64() * 1e6 / res.engine_moves.max(1) as f64,
+        });
+        json_summary = Some(v);
+    } else {
+        out(&report::summary(
+            &res.rows,
+            &names,
+            &ctx.context,
+            cfg.sprt.as_ref(),
+        ));
+        if let Some(seeds) = cfg.seeds {
+            out(&report::gauntlet(&res.rows, &names, seeds));
+        }
+        for (e, t) in cfg.engines.iter().zip(&res.thinking) {
+            if t.moves > 0 {
+                out(&format!("Engine {}: {}\n", e.name, t.line()));
+            }
+        }
+    }
+    if res.games_now > 0 && !cfg.json {
         let per_move = cpu.as_secs_f64() * 1e6 / res.engine_moves.max(1) as f64;
         out(&format!(
             "Referee: {} games, {} engine moves in {:.1} s: {:.1} games/min, {:.0} us of referee CPU per move\n",
@@ -251,24 +286,24 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
         ));
     }
     let missing = specs.len() - res.rows.len();
-    match &res.abort {
-        Some(why) => {
-            out(&format!("Match stopped: {why}\n"));
-            Ok(ExitCode::from(1))
-        }
-        None if res.sprt_decided => {
-            out("Match finished: the SPRT decided\n");
-            Ok(ExitCode::SUCCESS)
-        }
-        None if missing > 0 => {
-            out(&format!("Match stopped with {missing} games unplayed\n"));
-            Ok(ExitCode::from(1))
-        }
-        None => {
-            out("Match finished\n");
-            Ok(ExitCode::SUCCESS)
-        }
+    let (line, code, state) = match &res.abort {
+        Some(why) => (format!("Match stopped: {why}\n"), 1, "stopped"),
+        None if res.sprt_decided => ("Match finished: the SPRT decided\n".into(), 0, "sprt"),
+        None if missing > 0 => (
+            format!("Match stopped with {missing} games unplayed\n"),
+            1,
+            "stopped",
+        ),
+        None => ("Match finished\n".into(), 0, "finished"),
+    };
+    out(&line);
+    // The JSON last, on one line: a pipeline reads the last line.
+    if let Some(mut v) = json_summary {
+        v["state"] = serde_json::json!(state);
+        v["stopped_because"] = serde_json::json!(res.abort);
+        out(&format!("{v}\n"));
     }
+    Ok(ExitCode::from(code))
 }
 
 /// Starts each engine once before any game, with every option it will be
@@ -312,6 +347,19 @@ fn restart_hint(end: &GameEnd) -> &'static str {
         }
         Reason::FailedToStart => "; --log FILE records what it wrote on stderr",
         _ => "; --recover restarts it and goes on",
+    }
+}
+
+/// A game's ply limit: `--max-plies`, and `--max-moves` full moves of the
+/// engines after its opening, whichever comes first. The record's
+/// `MaxPlies` tag holds it, so `--replay` checks it.
+fn max_plies(cfg: &MatchConfig, opening: &Opening) -> Option<u32> {
+    let moves = cfg
+        .max_moves
+        .map(|m| (opening.moves.len() as u32).saturating_add(m.saturating_mul(2)));
+    match (cfg.max_plies, moves) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -387,7 +435,18 @@ impl<G: Game> Ctx<'_, G> {
         add_random_plies::<G>(&base, self.cfg.random_plies, &mut rng, &self.rules)
     }
 
-    fn worker(&self) {
+    fn worker(&self, k: usize, workers: usize) {
+        // Engines started from here inherit the thread's CPUs.
+        if let Some(cpus) = &self.cfg.affinity {
+            let mine = affinity::share(cpus, workers, k);
+            if let Err(e) = affinity::pin_this_thread(&mine) {
+                eprintln!(
+                    "koma-referee: warning: --use-affinity: worker {k} on CPUs {mine:?}: {e}"
+                );
+            } else {
+                log::info!("worker {k} pinned to CPUs {mine:?}");
+            }
+        }
         // Engines are started and dropped on this thread only: their death
         // signal is tied to the thread that spawned them.
         let mut slots: Vec<Option<EngineProc>> = self.cfg.engines.iter().map(|_| None).collect();
@@ -409,6 +468,14 @@ impl<G: Game> Ctx<'_, G> {
                         spec.second
                     };
                     slots[idx] = None;
+                }
+            }
+            // restart=on: a fresh process for every game.
+            for idx in [spec.first, spec.second] {
+                if self.cfg.engines[idx].restart
+                    && let Some(e) = slots[idx].take()
+                {
+                    e.quit(QUIT_GRACE);
                 }
             }
             self.finish(&spec, &opening, &end);
@@ -456,6 +523,8 @@ impl<G: Game> Ctx<'_, G> {
                         moves: book_moves(opening),
                         dead,
                         engine_moves: 0,
+                        thinking: Default::default(),
+                        last: String::new(),
                     });
                 }
             }
@@ -466,15 +535,18 @@ impl<G: Game> Ctx<'_, G> {
         else {
             return Err("an engine is missing after its start".into());
         };
+        let engines = [
+            &self.cfg.engines[spec.first],
+            &self.cfg.engines[spec.second],
+        ];
         let setup = GameSetup::<G> {
             rules: &self.rules,
             opening,
-            limits: [
-                &self.cfg.engines[spec.first].limits,
-                &self.cfg.engines[spec.second].limits,
-            ],
-            margin: self.cfg.margin,
-            max_plies: self.cfg.max_plies,
+            limits: engines.map(|e| &e.limits),
+            margins: engines.map(|e| e.margin.unwrap_or(self.cfg.margin)),
+            max_plies: max_plies(self.cfg, opening),
+            adjudication: self.cfg.adjudication,
+            names: engines.map(|e| e.name.as_str()),
             timeouts: self.cfg.timeouts,
         };
         game::play(&setup, [a, b])
@@ -519,7 +591,7 @@ impl<G: Game> Ctx<'_, G> {
                 &cfg.engines[spec.first].limits,
                 &cfg.engines[spec.second].limits,
             ],
-            max_plies: cfg.max_plies,
+            max_plies: max_plies(cfg, opening),
             suite: cfg
                 .openings
                 .as_ref()
@@ -568,6 +640,16 @@ impl<G: Game> Ctx<'_, G> {
         });
         res.games_now += 1;
         res.engine_moves += u64::from(end.engine_moves);
+        res.thinking[spec.first].merge(&end.thinking[0]);
+        res.thinking[spec.second].merge(&end.thinking[1]);
+        if let Some(f) = res.epd.as_mut()
+            && !end.last.is_empty()
+            && let Err(e) = f.write_all(format!("{}\n", end.last).as_bytes())
+        {
+            res.abort
+                .get_or_insert(format!("cannot write the EPD output: {e}"));
+            self.stop.store(true, Ordering::Release);
+        }
         for c in Color::BOTH {
             if end.dead[c.index()] && !cfg.recover {
                 let loser = names[c.index()];

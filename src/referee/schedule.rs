@@ -24,14 +24,15 @@ pub struct GameSpec {
 /// Every game of a round robin between `engines` engines: each round,
 /// each encounter `(i, j)`, `i < j`, plays `games` games with colours
 /// alternating (`i` first in the first game), consecutive games forming
-/// pairs on one opening.
-pub fn build(engines: usize, games: u32, rounds: u32) -> Vec<GameSpec> {
+/// pairs on one opening. A gauntlet (`seeds`: `Some(n)`) keeps only the
+/// encounters of the first `n` engines (with each other too).
+pub fn build(engines: usize, games: u32, rounds: u32, seeds: Option<usize>) -> Vec<GameSpec> {
     let slots_per_round = u64::from(games.div_ceil(2));
     let mut out = Vec::new();
     let mut number = 0;
     let mut pair = 0;
     for r in 0..rounds {
-        for i in 0..engines {
+        for i in 0..seeds.unwrap_or(engines).min(engines) {
             for j in i + 1..engines {
                 for g in 0..games {
                     let k = g / 2;
@@ -121,7 +122,7 @@ mod tests {
 
     #[test]
     fn two_engines_play_pairs_with_colours_swapped() {
-        let s = build(2, 4, 2);
+        let s = build(2, 4, 2, None);
         assert_eq!(s.len(), 8);
         let firsts: Vec<usize> = s.iter().map(|g| g.first).collect();
         assert_eq!(firsts, [0, 1, 0, 1, 0, 1, 0, 1]);
@@ -149,7 +150,7 @@ mod tests {
 
     #[test]
     fn an_odd_game_count_leaves_the_last_game_unpaired() {
-        let s = build(2, 3, 1);
+        let s = build(2, 3, 1, None);
         assert_eq!(
             s.iter().map(|g| g.pair).collect::<Vec<_>>(),
             [Some(1), Some(1), None]
@@ -159,7 +160,7 @@ mod tests {
 
     #[test]
     fn a_round_robin_meets_every_pairing_on_the_same_openings() {
-        let s = build(3, 2, 1);
+        let s = build(3, 2, 1, None);
         let pairings: Vec<(usize, usize)> = s.iter().map(|g| (g.first, g.second)).collect();
         assert_eq!(pairings, [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]);
         assert!(s.iter().all(|g| g.slot == 0));
@@ -167,7 +168,7 @@ mod tests {
 
     #[test]
     fn shards_partition_the_schedule_and_keep_pairs_whole() {
-        let all = build(2, 2, 5);
+        let all = build(2, 2, 5, None);
         let mut seen: Vec<u64> = Vec::new();
         for i in 1..=3 {
             let part = shard(all.clone(), i, 3);
@@ -178,7 +179,7 @@ mod tests {
         }
         seen.sort();
         assert_eq!(seen, (1..=10).collect::<Vec<_>>());
-        let odd = build(2, 3, 2);
+        let odd = build(2, 3, 2, None);
         let n: usize = (1..=2).map(|i| shard(odd.clone(), i, 2).len()).sum();
         assert_eq!(n, 6);
     }
@@ -200,5 +201,25 @@ mod tests {
         assert_eq!(sorted, (0..10).collect::<Vec<_>>());
         assert_ne!(o, (0..10).collect::<Vec<_>>());
         assert_eq!(book_order(3, false, 3), [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_gauntlet_keeps_the_seeds_encounters() {
+        let pairs = |s: &[GameSpec]| -> Vec<(usize, usize)> {
+            let mut p: Vec<_> = s
+                .iter()
+                .map(|g| (g.first.min(g.second), g.first.max(g.second)))
+                .collect();
+            p.dedup();
+            p
+        };
+        assert_eq!(pairs(&build(4, 2, 1, Some(1))), [(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(
+            pairs(&build(4, 2, 1, Some(2))),
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)]
+        );
+        let g = build(4, 2, 3, Some(1));
+        assert_eq!(g.len(), 3 * 3 * 2);
+        assert!(g.iter().enumerate().all(|(k, s)| s.number == k as u64 + 1));
     }
 }

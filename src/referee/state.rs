@@ -39,6 +39,17 @@ pub fn fingerprint(cfg: &MatchConfig) -> String {
             e.limits
         ));
     }
+    // Settings added since v1 join only when set, so older state files
+    // still resume.
+    if cfg.max_moves.is_some() || cfg.adjudication != Default::default() || cfg.seeds.is_some() {
+        s.push_str(&format!(
+            "|{:?}|{:?}|{:?}|{:?}",
+            cfg.max_moves, cfg.adjudication.draw, cfg.adjudication.resign, cfg.seeds
+        ));
+    }
+    for e in cfg.engines.iter().filter(|e| e.margin.is_some()) {
+        s.push_str(&format!("|{} margin {:?}", e.name, e.margin));
+    }
     if let Some(o) = &cfg.openings {
         s.push_str(&format!("|{}|{}", o.source, o.random));
         for (_, line) in &o.lines {

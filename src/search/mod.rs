@@ -107,6 +107,15 @@ pub fn search<G: Game>(
             pv: vec![],
         };
     }
+    // The first move of the last best line printed: protocol.md promises
+    // it is the move played, whatever chose that move below.
+    let last_first = std::cell::Cell::new(None);
+    let mut report = |rep: &Report<G::Move>| {
+        if rep.multipv == 1 {
+            last_first.set(rep.pv.first().copied());
+        }
+        on_report(rep);
+    };
     let (answer, helpers) = std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads)
             .map(|id| {
@@ -118,7 +127,7 @@ pub fn search<G: Game>(
                 })
             })
             .collect();
-        let out = main.iterate(&mut on_report);
+        let out = main.iterate(&mut report);
         helpers_stop.store(true, Ordering::Release);
         // A helper that panicked gives no answer; the main thread's stands.
         let helpers: Vec<_> = handles.into_iter().filter_map(|h| h.join().ok()).collect();
@@ -130,23 +139,24 @@ pub fn search<G: Game>(
         let mut answers = vec![answer];
         answers.extend(helpers);
         let chosen = vote::vote(&answers);
-        let result = answers.swap_remove(chosen);
-        if chosen != 0 {
-            // The last info line tells the line that is played.
-            on_report(&Report {
-                depth: result.depth,
-                seldepth: result.depth,
-                multipv: 1,
-                score: result.score,
-                nodes: nodes.load(Ordering::Relaxed),
-                elapsed: ctx.limits.elapsed(),
-                hashfull: ctx.tt.hashfull(),
-                pv: result.pv.clone(),
-            });
-        }
-        result
+        answers.swap_remove(chosen)
     };
     let mut out = skill::choose(result, &main, &ctx.settings);
+    // A helper's move (the vote), a weaker level's pick, or an iteration
+    // the limit cut short after its new best move was searched: none of
+    // them was printed yet.
+    if out.best.is_some() && out.best != last_first.get() {
+        report(&Report {
+            depth: out.depth,
+            seldepth: out.depth,
+            multipv: 1,
+            score: out.score,
+            nodes: nodes.load(Ordering::Relaxed),
+            elapsed: ctx.limits.elapsed(),
+            hashfull: ctx.tt.hashfull(),
+            pv: out.pv.clone(),
+        });
+    }
     out.nodes = nodes.load(Ordering::Relaxed);
     out
 }

@@ -177,6 +177,58 @@ fn a_search_always_returns_a_legal_move_while_moves_exist() {
     }
 }
 
+struct LastLine;
+
+impl GameVisitor for LastLine {
+    type Output = ();
+    fn visit<G: Game>(self) {
+        for skill in [Skill::Hard, Skill::Normal, Skill::Easy] {
+            for (i, pos) in sample::<G>(150, 11).iter().enumerate() {
+                let tt = Tt::new(4);
+                let stop = std::sync::atomic::AtomicBool::new(false);
+                let mut limits = Limits::infinite();
+                limits.nodes = Some(500 + (i as u64 * 7919) % 30_000);
+                let ctx = Context {
+                    tt: &tt,
+                    stop: &stop,
+                    limits: &limits,
+                    settings: Settings {
+                        skill,
+                        seed: i as u64,
+                        ..Settings::default()
+                    },
+                };
+                let mut last = None;
+                let history = crate::core::History::starting_at(pos);
+                let r = search(pos, &history, &ctx, |rep| {
+                    if rep.multipv == 1 {
+                        last = Some(rep.pv[0])
+                    }
+                });
+                assert_eq!(
+                    last,
+                    r.best,
+                    "{} {skill:?} {} nodes: the last info line tells the move in {}",
+                    G::NAME,
+                    limits.nodes.unwrap(),
+                    pos.to_text()
+                );
+            }
+        }
+    }
+}
+
+/// protocol.md: the first move of the last `info ... pv` line is the move
+/// played, also when the limit ends an iteration part-way (after a root
+/// fail-high, the new best move has been searched in full but no line was
+/// printed for it) and when a weaker level picks another move.
+#[test]
+fn the_last_info_line_names_the_move_played() {
+    for &g in GameId::ALL {
+        g.visit(LastLine);
+    }
+}
+
 struct TwoThreads;
 
 impl GameVisitor for TwoThreads {

@@ -14,6 +14,11 @@
 #   time-loss    thinks 1.5 s before answering (its move found first, so
 #                the answer comes then however slow `koma perft` is)
 #   flood        prints info lines for ever and reads nothing more
+#   resigns      reports score cp -1000 with every move
+#   mated        reports score mate -2 with every move
+#   affinity     says which CPUs it may run on (info string cpus LIST), then plays
+#   broken       fails a compliance check on purpose: answers go infinite at
+#                once, sends an info line that does not parse, ignores quit
 #   flood-pv     prints info lines with a score and a pv as fast as it can
 #                until it reads stop (then answers bestmove)
 #   info-flood   prints EXTRA MB (default 200) of info lines, then its move
@@ -64,9 +69,18 @@ first_legal_move() {
     done
 }
 
+score="cp 0"
+case $mode in
+resigns) score="cp -1000" ;;
+mated) score="mate -2" ;;
+esac
+
 while IFS= read -r line; do
     case $line in
     uci)
+        if [ "$mode" = affinity ]; then
+            echo "info string cpus $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)"
+        fi
         echo "id name mock-$mode"
         echo "option name UCI_Variant type combo default kaninariebi var kaninariebi var hasami var negaeri"
         case $mode in refuse-*)
@@ -153,13 +167,16 @@ while IFS= read -r line; do
                 ;;
             esac
         fi
-        echo "info depth 1 score cp 0"
+        if [ "$mode" = broken ]; then
+            echo "info depth x score cp 0"
+        fi
+        echo "info depth 1 score $score"
         mv=$(first_legal_move)
         echo "bestmove $mv"
         if [ "$mode" = two-moves ] && [ "$gos" -ge "$at" ]; then
             echo "bestmove $mv"
         fi
         ;;
-    quit) exit 0 ;;
+    quit) [ "$mode" = broken ] || exit 0 ;;
     esac
 done

@@ -623,7 +623,10 @@ async function main() {
         await page.click('#step-fwd');
         await checkBoard(page, base, 'kaninariebi', {}, line.slice(0, k));
       }
+      // Each click once the one before has shown its board: a click while
+      // the side panel is being redrawn can land beside the button.
       await page.click('#step-back');
+      await settled(page, line.length - 1);
       await page.click('#step-back');
       await checkBoard(page, base, 'kaninariebi', {}, line.slice(0, line.length - 2));
       await page.click('#moves .mv[data-ply="1"]');

@@ -197,8 +197,8 @@ done
 cpus=$(sinfo -h -o %c)
 say "Slurm $(sinfo -V | cut -d' ' -f2) up: node $host, $cpus CPUs, ports $ctld_port/$slurmd_port"
 
-# Fields of a job (task) from scontrol, e.g. field 12_3 JobState.
-field() { scontrol show job "$1" 2> /dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+# field JOB NAME, on_its_way STATE
+. tools/cluster/job-state.sh
 wait_gone() {
     local job=$1 limit=$2 t0
     t0=$(date +%s)
@@ -221,8 +221,8 @@ t1=$(date +%s)
 # Requeue shard 1 (task 0) once it has played some of its games.
 shard1=$out/match.shard-1-of-4.pgn
 while [ "$(games_in "$shard1")" -lt 3 ]; do
-    [ "$(field "${job}_0" JobState)" = RUNNING ] || [ "$(field "${job}_0" JobState)" = PENDING ] ||
-        fail "task 0 is $(field "${job}_0" JobState) before it was requeued"
+    state=$(field "${job}_0" JobState)
+    on_its_way "$state" || fail "task 0 is $state before it was requeued"
     sleep 0.2
 done
 before=$(games_in "$shard1")
@@ -237,8 +237,9 @@ scontrol update JobId="${job}_0" StartTime=now
 wait_gone "$job" 1800
 say "match 1: the array is done in $(($(date +%s) - t1))s"
 for t in 0 1 2 3; do
-    [ "$(field "${job}_$t" JobState)" = COMPLETED ] ||
-        fail "task $t: $(field "${job}_$t" JobState) $(field "${job}_$t" ExitCode); log: $(cat "$tmp/logs/full-$t.out")"
+    state=$(field "${job}_$t" JobState)
+    [ "$state" = COMPLETED ] ||
+        fail "task $t: $state $(field "${job}_$t" ExitCode); log: $(cat "$tmp/logs/full-$t.out")"
 done
 [ "$(field "${job}_0" Restarts)" = 1 ] || fail "task 0 was not run again"
 grep -q "Resuming from" "$tmp/logs/full-0.out" || fail "task 0 did not resume: $(cat "$tmp/logs/full-0.out")"

@@ -111,6 +111,8 @@ const app = {
   anim: null,         // running flip animation
   animatedPly: -1,
   lastRenderedPly: -1,
+  stepTarget: null,   // the ply being fetched by stepTo
+  stepSeq: 0,
   mode: 'game',       // 'game', 'analysis' (app.an) or 'editor' (app.ed)
   an: null,
   ed: null,
@@ -582,25 +584,39 @@ async function openTable(id, st) {
   startPolling();
 }
 
+// The ply shown, or the one being fetched: two quick clicks on < step two
+// moves back, not twice to the same one.
+function shownPly() {
+  if (app.stepTarget !== null && app.stepTarget !== undefined) return app.stepTarget;
+  return app.viewPly === null ? app.state.plies : app.viewPly;
+}
+
 async function stepTo(ply) {
   const s = app.state;
   if (!s) return;
   clearSel();
+  const seq = (app.stepSeq = (app.stepSeq || 0) + 1);
   if (ply === null || ply >= s.plies) {
+    app.stepTarget = null;
     app.viewPly = null;
     app.viewData = null;
     render();
     return;
   }
   ply = Math.max(0, ply);
+  app.stepTarget = ply;
   try {
     const st = await api('GET', `/api/tables/${app.table}?ply=${ply}`);
+    // Only the latest step is shown.
+    if (seq !== app.stepSeq) return;
     app.viewPly = ply;
     app.viewData = st.view;
     if (st.view.last && st.view.last.flips.length) startFlipAnimation(st.view);
     render();
   } catch (e) {
     showError(e.message);
+  } finally {
+    if (seq === app.stepSeq) app.stepTarget = null;
   }
 }
 
@@ -1778,8 +1794,8 @@ async function init() {
   $('btn-pass').addEventListener('click', () => send('pass'));
   $('btn-cancel').addEventListener('click', () => { clearSel(); render(); });
   $('step-first').addEventListener('click', () => stepTo(0));
-  $('step-back').addEventListener('click', () => stepTo((app.viewPly === null ? app.state.plies : app.viewPly) - 1));
-  $('step-fwd').addEventListener('click', () => stepTo((app.viewPly === null ? app.state.plies : app.viewPly) + 1));
+  $('step-back').addEventListener('click', () => stepTo(shownPly() - 1));
+  $('step-fwd').addEventListener('click', () => stepTo(shownPly() + 1));
   $('step-last').addEventListener('click', () => stepTo(null));
   $('btn-analyse').addEventListener('click', () => analyseShown().catch((e) => showError(e.message)));
   $('an-close').addEventListener('click', () => leaveAnalysis());

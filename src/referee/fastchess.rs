@@ -1,0 +1,383 @@
+//! fastchess and cutechess-cli spellings: their single-dash options turned
+//! into Koma's `--long` ones before clap reads the line, and what Koma
+//! cannot honour refused by name with the reason. `OPTIONS` is the one
+//! list of them; docs/referee.md shows it as a table (a test keeps the two
+//! equal).
+
+use super::cli::Usage;
+
+/// What Koma does with one of their options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spelling {
+    /// The same option under Koma's long name; its values are read as
+    /// they come.
+    Koma(&'static str),
+    /// `-repeat [N]`: `--games N`, 2 when no number follows.
+    Repeat,
+    /// Nothing to do: Koma always behaves so. Its values (`key=value` words,
+    /// or `takes` plain words) are dropped.
+    Always { takes: usize, why: &'static str },
+    /// Cannot be honoured.
+    Refused(&'static str),
+}
+
+/// One option of fastchess or cutechess-cli (`-name`; fastchess also reads
+/// `--name`), and where it comes from.
+#[derive(Clone, Copy, Debug)]
+pub struct Foreign {
+    pub name: &'static str,
+    /// `fastchess`, `cutechess-cli`, or both.
+    pub from: &'static str,
+    pub spelling: Spelling,
+}
+
+const BOTH: &str = "both";
+const FC: &str = "fastchess";
+const CC: &str = "cutechess-cli";
+
+const CHESS_TB: &str = "Syzygy tablebases are chess endgames; Koma's games have none";
+const SWAP: &str = "Koma always plays each opening twice with colours swapped: the pentanomial \
+                    statistics and the SPRT rest on those pairs";
+
+use Spelling::{Always, Koma, Refused, Repeat};
+
+/// Every option of theirs Koma knows about, in fastchess's manual order
+/// (cutechess-cli's own after).
+#[rustfmt::skip]
+pub const OPTIONS: &[Foreign] = &[
+    f("version", BOTH, Koma("version")),
+    f("help", BOTH, Koma("help")),
+    f("quick", FC, Refused("write the engines, -each tc=… and -rounds out")),
+    f("concurrency", BOTH, Koma("concurrency")),
+    f("force-concurrency", FC, Always { takes: 0, why: "Koma never caps -concurrency at the number of cores" }),
+    f("rounds", BOTH, Koma("rounds")),
+    f("games", BOTH, Koma("games")),
+    f("repeat", BOTH, Repeat),
+    f("sprt", BOTH, Koma("sprt")),
+    f("tournament", BOTH, Koma("tournament")),
+    f("seeds", FC, Koma("seeds")),
+    f("variant", BOTH, Koma("variant")),
+    f("noswap", BOTH, Refused(SWAP)),
+    f("reverse", FC, Refused(SWAP)),
+    f("wait", BOTH, Refused("Koma starts the next game at once; engines get isready before every game",)),
+    f("each", BOTH, Koma("each")),
+    f("engine", BOTH, Koma("engine")),
+    f("draw", BOTH, Koma("draw")),
+    f("resign", BOTH, Koma("resign")),
+    f("maxmoves", BOTH, Koma("max-moves")),
+    f("tb", BOTH, Refused(CHESS_TB)),
+    f("tbpieces", BOTH, Refused(CHESS_TB)),
+    f("tbignore50", BOTH, Refused(CHESS_TB)),
+    f("tbadjudicate", FC, Refused(CHESS_TB)),
+    f("openings", BOTH, Koma("openings")),
+    f("srand", BOTH, Koma("seed")),
+    f("output", FC, Koma("output")),
+    f("pgnout", BOTH, Koma("pgnout")),
+    f("epdout", BOTH, Koma("epdout")),
+    f("event", BOTH, Koma("event")),
+    f("site", BOTH, Refused("the records' Site tag is the host the referee ran on, for pooled shards",)),
+    f("ratinginterval", BOTH, Koma("rating-interval")),
+    f("scoreinterval", FC, Refused("cutechess-style score lines are not printed: Koma prints fastchess's summary",)),
+    f("report", FC, Always { takes: 0, why: "Koma always reports the pentanomial pairs (penta=false is refused)" }),
+    f("config", FC, Refused("Koma resumes a match from its record or state file: run the same command again (--state FILE)",)),
+    f("recover", BOTH, Koma("recover")),
+    f("autosaveinterval", FC, Always { takes: 1, why: "Koma's state file is written after every game" }),
+    f("compliance", FC, Koma("compliance")),
+    f("crc32", FC, Refused("no checksum of the record file is computed: --replay checks every record instead",)),
+    f("check-mate-pvs", FC, Refused("PVs are not checked; every played move is")),
+    f("show-latency", FC, Refused("latency is not measured apart from the move time")),
+    f("testEnv", FC, Refused("no OpenBench/Fishtest mode")),
+    f("strict", FC, Refused("warnings do not change the exit status")),
+    f("log", BOTH, Koma("log")),
+    f("use-affinity", FC, Koma("use-affinity")),
+    f("startup-ms", FC, Koma("start-timeout")),
+    f("ucinewgame-ms", FC, Refused("Koma's --start-timeout (-startup-ms) covers every isready outside a search, the one after ucinewgame included",)),
+    f("ping-ms", FC, Koma("stall-timeout")),
+    f("debug", BOTH, Refused("use -log FILE for the engines' traffic, RUST_LOG=debug for the referee's own",)),
+    f("bookmode", CC, Refused("engines' own opening books are not played; use -openings")),
+    f("livepgnout", CC, Refused("records are written when a game ends; --report --follow reads them as they come",)),
+    f("outcomeinterval", CC, Refused("cutechess-style score lines are not printed: Koma prints fastchess's summary",)),
+    f("resultformat", CC, Refused("Koma prints fastchess's summary (-output format=json for a machine)")),
+];
+
+const fn f(name: &'static str, from: &'static str, spelling: Spelling) -> Foreign {
+    Foreign {
+        name,
+        from,
+        spelling,
+    }
+}
+
+/// The foreign option named `name` (without dashes).
+pub fn foreign(name: &str) -> Option<&'static Foreign> {
+    OPTIONS.iter().find(|o| o.name == name)
+}
+
+/// Whether `w` is a word that names an option (`-x`, `--x`), not a value
+/// such as a negative number or a lone `-`.
+fn option_name(w: &str) -> Option<(usize, &str)> {
+    let dashes = if w.starts_with("--") {
+        2
+    } else {
+        usize::from(w.starts_with('-'))
+    };
+    let rest = &w[dashes..];
+    let first = rest.chars().next()?;
+    if dashes == 0 || !first.is_ascii_alphabetic() {
+        return None;
+    }
+    Some((dashes, rest.split('=').next().unwrap_or(rest)))
+}
+
+/// The command line (program name first) with every fastchess or
+/// cutechess-cli option in Koma's spelling. `koma_long` lists Koma's own
+/// long names (`engine`, `max-plies`, …), `koma_short` its one-letter
+/// flags; `warn` hears what was accepted but changes nothing.
+pub fn translate(
+    words: &[String],
+    koma_long: &[String],
+    koma_short: &[char],
+    warn: &mut dyn FnMut(String),
+) -> Result<Vec<String>, Usage> {
+    let mut out = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        i += 1;
+        if out.is_empty() {
+            out.push(w.clone());
+            continue;
+        }
+        let Some((dashes, name)) = option_name(w) else {
+            out.push(w.clone());
+            continue;
+        };
+        let is_koma = koma_long.iter().any(|k| k == name);
+        // Koma's own `--name`, and its one-letter flags, are clap's.
+        if (dashes == 2 && is_koma)
+            || (dashes == 1
+                && name.len() == 1
+                && koma_short.contains(&name.chars().next().unwrap_or(' ')))
+        {
+            out.push(w.clone());
+            continue;
+        }
+        let values_from = i;
+        let plain_values = |from: usize| {
+            words[from..]
+                .iter()
+                .take_while(|v| option_name(v).is_none())
+                .count()
+        };
+        match foreign(name).map(|f| f.spelling) {
+            // `-report penta=…` is fastchess's; `-report FILE…` Koma's.
+            Some(Always { .. }) if name == "report" => {
+                let n = plain_values(values_from);
+                let vals = &words[values_from..values_from + n];
+                if vals.iter().all(|v| v.starts_with("penta=")) && n > 0 {
+                    if vals.iter().any(|v| v != "penta=true") {
+                        return Err(Usage::new(
+                            "-report penta=false: Koma always reports the pentanomial pairs"
+                                .to_string(),
+                        ));
+                    }
+                    i += n;
+                } else {
+                    out.push("--report".into());
+                }
+            }
+            Some(Koma(long)) => {
+                let tail = w.find('=').map(|k| &w[k..]).unwrap_or("");
+                out.push(format!("--{long}{tail}"));
+            }
+            Some(Repeat) => {
+                let n = words
+                    .get(i)
+                    .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
+                out.push("--games".into());
+                match n {
+                    Some(n) => {
+                        out.push(n.clone());
+                        i += 1;
+                    }
+                    None => out.push("2".into()),
+                }
+            }
+            Some(Always { takes, why }) => {
+                let n = plain_values(values_from);
+                i += n.min(takes);
+                warn(format!("{w}: nothing to do, {why}"));
+            }
+            Some(Refused(why)) => {
+                return Err(Usage::new(format!("{w} is not supported: {why}")));
+            }
+            None if is_koma => out.push(format!("--{name}{}", &w[1 + name.len()..])),
+            None if dashes == 2 => out.push(w.clone()),
+            None => return Err(Usage::new(unknown(w, name, koma_long))),
+        }
+    }
+    Ok(out)
+}
+
+/// "unknown option -NAME", with the nearest known name when it is a likely
+/// typo.
+fn unknown(w: &str, name: &str, koma_long: &[String]) -> String {
+    let mut best: Option<(usize, String)> = None;
+    let candidates = OPTIONS
+        .iter()
+        .filter(|o| !matches!(o.spelling, Refused(_)))
+        .map(|o| format!("-{}", o.name))
+        .chain(koma_long.iter().map(|k| format!("--{k}")));
+    for c in candidates {
+        let d = edit_distance(name, c.trim_start_matches('-'));
+        if best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, c));
+        }
+    }
+    let mut msg = format!("unknown option {w}");
+    if let Some((d, c)) = best {
+        let bare = c.trim_start_matches('-');
+        if d <= 2 || (name.len() >= 3 && bare.starts_with(name)) {
+            msg.push_str(&format!(" (did you mean {c}?)"));
+        }
+    }
+    msg.push_str(
+        "; Koma's options are --long (koma-referee --help), fastchess's and cutechess-cli's \
+         single-dash ones are read too (docs/referee.md)",
+    );
+    msg
+}
+
+/// Levenshtein distance, in characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
+            diag = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn koma() -> Vec<String> {
+        [
+            "engine",
+            "each",
+            "games",
+            "rounds",
+            "seed",
+            "max-plies",
+            "report",
+            "variant",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn tr(line: &str) -> Result<String, String> {
+        let words: Vec<String> = line.split_whitespace().map(String::from).collect();
+        let mut warnings = Vec::new();
+        translate(&words, &koma(), &['h', 'V'], &mut |w| warnings.push(w))
+            .map(|w| w.join(" "))
+            .map_err(|u| u.0)
+    }
+
+    #[test]
+    fn single_dash_names_become_koma_s() {
+        assert_eq!(
+            tr("r -engine cmd=a -each tc=1+0.1 -srand 5 -repeat -ratinginterval 3").unwrap(),
+            "r --engine cmd=a --each tc=1+0.1 --seed 5 --games 2 --rating-interval 3"
+        );
+        assert!(
+            tr("r -repeat 4 -maxplies")
+                .unwrap_err()
+                .contains("did you mean")
+        );
+        assert_eq!(
+            tr("r -repeat 4 -max-plies 9").unwrap(),
+            "r --games 4 --max-plies 9"
+        );
+        assert_eq!(tr("r --srand 5 --seed 6").unwrap(), "r --seed 5 --seed 6");
+        assert_eq!(tr("r -report penta=true -games 2").unwrap(), "r --games 2");
+        assert_eq!(
+            tr("r -report a.pgn b.pgn").unwrap(),
+            "r --report a.pgn b.pgn"
+        );
+        assert_eq!(tr("r -force-concurrency -h").unwrap(), "r -h");
+        assert_eq!(
+            tr("r -autosaveinterval 20 -games 2").unwrap(),
+            "r --games 2"
+        );
+        assert_eq!(
+            tr("r --sprt elo0=-2 elo1=3 -5").unwrap(),
+            "r --sprt elo0=-2 elo1=3 -5"
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_honoured_is_refused_by_name() {
+        for (line, want) in [
+            ("r -tb /syzygy", "-tb is not supported: Syzygy"),
+            ("r -noswap", "-noswap is not supported: Koma always plays"),
+            ("r -report penta=false", "penta=false"),
+            ("r -ucinewgame-ms 100", "-startup-ms"),
+        ] {
+            let e = tr(line).unwrap_err();
+            assert!(e.contains(want), "{line}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_option_gets_the_nearest_known_one() {
+        let e = tr("r -concurency 2").unwrap_err();
+        assert!(
+            e.contains("unknown option -concurency (did you mean -concurrency?)"),
+            "{e}"
+        );
+        let e = tr("r -ratingintervl 2").unwrap_err();
+        assert!(e.contains("did you mean -ratinginterval?"), "{e}");
+        let e = tr("r -zzzzzz").unwrap_err();
+        assert!(!e.contains("did you mean"), "{e}");
+        assert_eq!(tr("r --bogus").unwrap(), "r --bogus", "clap's to report");
+    }
+
+    /// docs/referee.md's table lists every option of `OPTIONS`, no other,
+    /// with what Koma makes of it.
+    #[test]
+    fn the_docs_table_is_this_list() {
+        let page = include_str!("../../docs/referee.md");
+        let rows: Vec<Vec<&str>> = page
+            .lines()
+            .filter(|l| l.starts_with("| `-"))
+            .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+            .take_while(|cells: &Vec<&str>| cells.len() == 4)
+            .collect();
+        assert_eq!(rows.len(), OPTIONS.len());
+        for (row, o) in rows.iter().zip(OPTIONS) {
+            assert_eq!(row[0], format!("`-{}`", o.name));
+            let from = match o.from {
+                BOTH => "both",
+                other => other,
+            };
+            assert_eq!(row[1], from, "{}", o.name);
+            let koma = match o.spelling {
+                Koma(long) => format!("`--{long}`"),
+                Repeat => "`--games N`".into(),
+                Always { .. } => "always".into(),
+                Refused(_) => "refused".into(),
+            };
+            assert_eq!(row[2], koma, "{}", o.name);
+        }
+    }
+}
