@@ -903,7 +903,7 @@ fn ci_runs_the_readme_test_command() {
         .filter(|b| b.kind == "console")
         .flat_map(|b| b.body)
         .filter_map(|l| l.strip_prefix("$ ").map(str::to_string))
-        .find(|c| c.starts_with("cargo test"))
+        .find(|c| c.starts_with("bash tools/test.sh"))
         .expect("README shows the test command");
     let ci = read_page(".ci/run");
     assert!(
@@ -949,4 +949,59 @@ fn ci_fails_and_stops_when_the_tests_fail() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(!status.success(), "calls: {calls}");
     assert_eq!(calls.lines().last(), Some("test"), "calls: {calls}");
+}
+
+/// The steps of the test command after `cargo test` use the binaries it
+/// built: a `cargo build` there builds with other features (no
+/// dev-dependencies) and so builds syn, serde_derive, clap_derive and koma a
+/// third time on a fresh clone.
+#[test]
+fn the_test_steps_after_cargo_test_build_nothing_new() {
+    for script in [
+        "tools/test.sh",
+        "tools/browser/test.sh",
+        "tools/python/test.sh",
+    ] {
+        for line in read_page(script).lines() {
+            let l = line.trim_start();
+            if l.starts_with('#') {
+                continue;
+            }
+            assert!(
+                !l.starts_with("cargo build") && !l.contains(" cargo build"),
+                "{script} runs `cargo build`: {line}"
+            );
+        }
+    }
+}
+
+/// The README's list of examples names every file in examples/.
+#[test]
+fn the_readme_lists_every_example() {
+    let readme = read_page("README.md");
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("examples/"))
+        .expect("README lists the examples");
+    for e in std::fs::read_dir(root().join("examples")).unwrap() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        let stem = name.trim_end_matches(".rs");
+        assert!(line.contains(stem), "README's examples line omits {stem}");
+    }
+}
+
+/// The board's clock margin is not the referee's: the README says which
+/// default each has, as their --help does.
+#[test]
+fn the_readme_gives_the_boards_clock_margin() {
+    let readme = read_page("README.md");
+    assert!(
+        readme.contains("1000 ms by default (`--timemargin`), against\nthe referee's 0"),
+        "README"
+    );
+    let board = read_page("src/bin/koma-board.rs");
+    assert!(
+        board.contains("default_value_t = 1_000)]\n    timemargin"),
+        "koma-board's default"
+    );
 }

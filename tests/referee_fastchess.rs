@@ -263,6 +263,18 @@ fn scores_adjudicate_resignations_and_draws_and_the_records_say_so() {
     assert!(r.status.success(), "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(v["encounters"][0]["endings"]["score adjudication"], 2);
+    // From the move comments: the mocks' depth 1, their time; no nodes.
+    let a = &v["engines"][0];
+    assert_eq!(
+        (a["name"].as_str(), a["moves"].as_u64()),
+        (Some("a"), Some(4)),
+        "{v}"
+    );
+    assert_eq!(a["depth_per_move"], 1.0, "{v}");
+    assert!(
+        a["ms_per_move"].is_number() && a["nodes_per_move"].is_null(),
+        "{v}"
+    );
     assert_eq!(v["games"], 2);
     assert_no_leftovers(&token);
 }

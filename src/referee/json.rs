@@ -90,8 +90,8 @@ fn encounter(rows: &[ResultRow], a: &str, b: &str, sprt: Option<&Sprt>) -> Value
 
 /// The whole summary: every encounter with games (the first two players'
 /// always), the SPRT on the first two, and per engine what it reported
-/// about its moves when `thinking` is known (a match's end; records do not
-/// keep nodes).
+/// about its moves when `thinking` is given (by a match: depth, nodes and
+/// time; from records: depth and time, nodes `null`).
 pub fn summary(
     rows: &[ResultRow],
     players: &[String],

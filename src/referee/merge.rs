@@ -49,7 +49,8 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
         if cfg.json && (news || cfg.follow.is_none()) {
             // One JSON object a line, and nothing else on stdout.
             shown = Some(rows.len());
-            let mut v = super::json::summary(&rows, &players, cfg.sprt.as_ref(), None);
+            let thinking = pool.thinking(&players);
+            let mut v = super::json::summary(&rows, &players, cfg.sprt.as_ref(), Some(&thinking));
             v["total_games"] = serde_json::json!(total);
             v["files"] = serde_json::json!(cfg.files);
             out(&format!("{v}\n"));

@@ -9,6 +9,7 @@ use super::files::{FileError, open_regular};
 use super::records::{split_shell_words, tags};
 use super::report::{ResultRow, row_of};
 use super::shard::Shard;
+use super::thinking::Thinking;
 use crate::games::GameId;
 use crate::protocol::record::{Record, RecordChunks, parse_record};
 use std::collections::{BTreeMap, BTreeSet};
@@ -61,8 +62,8 @@ struct Source {
     /// The bytes just before `offset` when it was set: a file rewritten in
     /// place no longer has them there.
     guard: Vec<u8>,
-    /// Its games, by number.
-    rows: BTreeMap<u64, ResultRow>,
+    /// Its games, by number, with what the move comments say by colour.
+    rows: BTreeMap<u64, (ResultRow, [Thinking; 2])>,
     /// Offsets of the records already reported as skipped.
     reported: BTreeSet<u64>,
     waiting_noted: bool,
@@ -263,19 +264,41 @@ impl Pool {
                 self.limits.push((name, limit));
             }
         }
-        self.sources[k].rows.entry(row.game).or_insert(row);
+        let thinking = Thinking::of_record(r);
+        self.sources[k]
+            .rows
+            .entry(row.game)
+            .or_insert((row, thinking));
         Ok(())
     }
 
     /// Every game read so far, each once, by number.
     pub fn rows(&self) -> Vec<ResultRow> {
-        let mut all: BTreeMap<u64, &ResultRow> = BTreeMap::new();
+        self.games().into_values().map(|(r, _)| r.clone()).collect()
+    }
+
+    /// Every game read so far, each once, by number.
+    fn games(&self) -> BTreeMap<u64, &(ResultRow, [Thinking; 2])> {
+        let mut all = BTreeMap::new();
         for s in &self.sources {
             for (g, r) in &s.rows {
                 all.entry(*g).or_insert(r);
             }
         }
-        all.into_values().cloned().collect()
+        all
+    }
+
+    /// Each player's depth and time per move, from the move comments.
+    pub fn thinking(&self, players: &[String]) -> Vec<Thinking> {
+        let mut out = vec![Thinking::default(); players.len()];
+        for (row, t) in self.games().into_values() {
+            for (name, side) in [(&row.first, &t[0]), (&row.second, &t[1])] {
+                if let Some(k) = players.iter().position(|p| p == name) {
+                    out[k].merge(side);
+                }
+            }
+        }
+        out
     }
 
     /// The match's command line as recorded, if its records carry it.

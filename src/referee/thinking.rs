@@ -1,8 +1,11 @@
 //! What the engines reported about their moves, summed per engine: depth
 //! and nodes from each move's last scored `info`, time as the referee
-//! measured it. The match's summary prints the averages per move.
+//! measured it (or, from records, depth and time from the move comments).
+//! The summaries print the averages per move.
 
+use super::records::tags;
 use crate::protocol::InfoLine;
+use crate::protocol::record::Record;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -16,16 +19,42 @@ pub struct Thinking {
 
 impl Thinking {
     pub fn add(&mut self, info: Option<&InfoLine>, elapsed: Duration) {
+        self.add_parts(
+            info.and_then(|i| i.depth),
+            info.and_then(|i| i.nodes),
+            elapsed,
+        );
+    }
+
+    fn add_parts(&mut self, depth: Option<u32>, nodes: Option<u64>, elapsed: Duration) {
         self.moves += 1;
         self.time += elapsed;
-        if let Some(d) = info.and_then(|i| i.depth) {
+        if let Some(d) = depth {
             self.depth.0 += u64::from(d);
             self.depth.1 += 1;
         }
-        if let Some(n) = info.and_then(|i| i.nodes) {
+        if let Some(n) = nodes {
             self.nodes.0 += n;
             self.nodes.1 += 1;
         }
+    }
+
+    /// By colour, what a record's move comments say (`+0.12/5 0.105s`,
+    /// `0.105s`; book moves skipped): depth and time, no nodes.
+    pub fn of_record(r: &Record) -> [Thinking; 2] {
+        let mut out = [Thinking::default(); 2];
+        let first_to_move = r
+            .tag(tags::FEN)
+            .and_then(|f| f.split_whitespace().nth(1))
+            .is_none_or(|side| side == "w");
+        for (k, m) in r.moves.iter().enumerate() {
+            let Some((depth, time)) = m.comment.as_deref().and_then(of_comment) else {
+                continue;
+            };
+            let side = (k + usize::from(!first_to_move)) % 2;
+            out[side].add_parts(depth, None, time);
+        }
+        out
     }
 
     pub fn merge(&mut self, o: &Thinking) {
@@ -84,6 +113,20 @@ impl Thinking {
     }
 }
 
+/// A move comment the referee writes: depth (when scored) and time.
+fn of_comment(c: &str) -> Option<(Option<u32>, Duration)> {
+    let words: Vec<&str> = c.split_whitespace().collect();
+    let secs: f64 = words.last()?.strip_suffix('s')?.parse().ok()?;
+    if !(0.0..1e9).contains(&secs) {
+        return None;
+    }
+    let depth = match words[..] {
+        [score, _] => score.split_once('/').and_then(|(_, d)| d.parse().ok()),
+        _ => None,
+    };
+    Some((depth, Duration::from_secs_f64(secs)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +146,30 @@ mod tests {
         assert_eq!(t.nps(), Some(50_000.0));
         assert_eq!(t.line(), "depth 4.0, 1000 nodes, 20.0 ms per move, 50 knps");
         assert_eq!(Thinking::default().line(), "no moves");
+    }
+
+    #[test]
+    fn records_give_depth_and_time_by_colour() {
+        assert_eq!(
+            of_comment("+0.12/5 0.105s"),
+            Some((Some(5), Duration::from_millis(105)))
+        );
+        assert_eq!(
+            of_comment("-M3/9 0.010s"),
+            Some((Some(9), Duration::from_millis(10)))
+        );
+        assert_eq!(
+            of_comment("0.020s"),
+            Some((None, Duration::from_millis(20)))
+        );
+        assert_eq!(of_comment("book"), None);
+        let text = "[Game \"1\"]\n[FEN \"C3c/C3c/C3c/C3c/C3c b 1\"]\n\n\
+                    1. a1b1 {book} e1c1 {+0.10/4 0.010s} a2b2 {-0.20/6 0.030s} b5b4 {0.050s} 1-0\n";
+        let r = crate::protocol::record::parse_record(text).unwrap();
+        // Second to move: the book move is second's, then first's, second's, first's.
+        let [first, second] = Thinking::of_record(&r);
+        assert_eq!((first.moves, first.depth_per_move()), (2, Some(4.0)));
+        assert_eq!(first.ms_per_move(), Some(30.0));
+        assert_eq!((second.moves, second.depth_per_move()), (1, Some(6.0)));
     }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The board's browser tests, as CI runs them (.ci/run calls this after
-# cargo test):
+# The board's browser tests, as the test command runs them (tools/test.sh
+# calls this after cargo test):
 #
 #   bash tools/browser/test.sh                         run them
 #   bash tools/browser/test.sh --refresh-screenshots   run them, then copy the
@@ -9,11 +9,12 @@
 #
 # Needs Node.js 20 or later with npm, and Chromium (found by chromium.mjs:
 # $CHROMIUM, chromium or google-chrome on PATH, /usr/bin/chromium). What it
-# installs: Debian's chromium package (apt-get, about 480 MB) when no
+# installs: Debian's chromium package (tools/apt-install.sh: about 115
+# packages, 480 MB, apt's output in target/apt-install.log) when no
 # Chromium is found and the machine is Debian and we are root (or have
 # password-less sudo); playwright-core into tools/browser/node_modules
-# (npm ci). It builds koma and koma-board in the dev profile (a no-op after
-# cargo test) and plays every game on the page in headless Chromium
+# (npm ci). It builds koma and koma-board as `cargo test` does (a no-op
+# after cargo test) and plays every game on the page in headless Chromium
 # (board.test.mjs); screenshots go to target/browser-shots/.
 #
 # Where Node or Chromium is missing and cannot be installed, the tests are
@@ -56,27 +57,19 @@ if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0
 fi
 
 if ! chromium=$(node tools/browser/chromium.mjs 2>/dev/null); then
-    sudo=()
-    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-        sudo=(sudo -n)
-    fi
-    if [ -f /etc/debian_version ] && command -v apt-get >/dev/null \
-        && { [ "$(id -u)" -eq 0 ] || [ ${#sudo[@]} -gt 0 ]; }; then
-        echo "browser tests: installing Debian's chromium (apt-get, about 480 MB)"
-        "${sudo[@]}" apt-get update -q
-        "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium
-        chromium=$(node tools/browser/chromium.mjs) || missing "chromium was installed but is not found"
-    else
-        why=$(node tools/browser/chromium.mjs 2>&1 >/dev/null || true)
-        missing "$why, and it cannot be installed here (that needs Debian and root)"
-    fi
+    why=$(node tools/browser/chromium.mjs 2>&1 >/dev/null || true)
+    bash tools/apt-install.sh chromium || missing "$why, and it cannot be installed here (that needs Debian and root)"
+    chromium=$(node tools/browser/chromium.mjs) || missing "chromium was installed but is not found"
 fi
 export CHROMIUM="$chromium"
 
 (cd tools/browser && npm ci --no-audit --no-fund --loglevel=error)
 
 if [ -z "${KOMA_BOARD:-}" ]; then
-    cargo build --bin koma --bin koma-board
+    # The binaries as `cargo test` builds them (with the dev-dependencies'
+    # features): a no-op after cargo test, where `cargo build` would build
+    # syn, serde_derive, clap_derive and koma a third time.
+    cargo test --no-run --quiet
     export KOMA_BOARD=target/debug/koma-board
 fi
 

@@ -3,7 +3,7 @@
 # a venv under target/ (the working tree stays clean), `pip install
 # ./python` and the test dependencies into it, then pytest. The engine
 # and the referee the tests run are the workspace's debug binaries
-# (`cargo build`, which `cargo test` has already done).
+# (as `cargo test` builds them, so this is a no-op after it).
 # Where python3 or its venv/pip is missing this prints
 # `python tests: SKIPPED <why>` and succeeds, except under CI=true,
 # where it fails. PIP_INDEX_URL etc. are honoured (pip reads them).
@@ -31,7 +31,7 @@ fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
     pytest numpy pettingzoo gymnasium
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./python
-cargo build --quiet --bins
+cargo test --no-run --quiet  # the binaries as cargo test builds them: a no-op after it
 export KOMA_BIN_DIR="$PWD/target/debug"
 # From the root, so `import koma` is the installed package, not python/koma;
 # no caches or bytecode left in the working tree.
