@@ -253,8 +253,21 @@ fn scores_adjudicate_resignations_and_draws_and_the_records_say_so() {
         assert_eq!(rec.result, "1/2-1/2");
         assert_eq!(rec.moves.len(), 4);
     }
-    // The report counts them among its endings, in JSON too.
+    // --replay replays the comments' scores through the recorded rule: a
+    // score changed by hand no longer calls for the draw.
     let pgn = dir.join("draw.pgn");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[DrawAdjudication \"movenumber=2 movecount=2 score=0\"]"));
+    let tampered = dir.join("tampered.pgn");
+    std::fs::write(&tampered, text.replacen("{+0.00/1 ", "{+0.50/1 ", 1)).unwrap();
+    let r = run(
+        &args(&format!("--replay {}", tampered.display())),
+        &token,
+        LIMIT,
+    );
+    assert_eq!(r.status.code(), Some(1), "{}", r.stdout);
+    assert!(r.stdout.contains("do not call for it"), "{}", r.stdout);
+    // The report counts them among its endings, in JSON too.
     let r = run(
         &args(&format!("--report {} --json", pgn.display())),
         &token,

@@ -86,11 +86,9 @@ const OUTPUT_BIAS_CLIP: f64 = 1.5;
 
 /// SplitMix64 step: the network's starting weights and the batches' order.
 fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    let (s, v) = crate::core::zobrist::splitmix(*state);
+    *state = s;
+    v
 }
 
 /// Uniform in `-1..1`.

@@ -3,9 +3,11 @@
 //! [twosided=true]`. Only the scores the engines themselves report decide
 //! (a move without a score breaks a run); a mate score is beyond any CP.
 
+use super::records::tags;
 use crate::client::reason::{Ending, Reason};
 use crate::core::{Color, Outcome};
 use crate::protocol::InfoScore;
+use crate::protocol::record::Record;
 
 /// `--draw`: a draw once both engines have reported |score| <= `score`
 /// for `movecount` consecutive moves each, from full move `movenumber` on.
@@ -156,6 +158,81 @@ impl Tracker {
         }
         None
     }
+}
+
+/// The rules a record was adjudicated under (its `DrawAdjudication` and
+/// `ResignAdjudication` tags; none for a record without them).
+pub fn rules_of(r: &Record) -> Result<Adjudication, String> {
+    let keys = |v: &str| -> Result<Vec<(String, String)>, String> {
+        v.split_whitespace()
+            .map(|w| {
+                w.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .ok_or_else(|| format!("{w} is not KEY=VALUE"))
+            })
+            .collect()
+    };
+    let tag = |name: &str| {
+        r.tag(name)
+            .map(|v| keys(v).map_err(|e| format!("{name}: {e}")))
+    };
+    Ok(Adjudication {
+        draw: tag(tags::DRAW_ADJUDICATION)
+            .transpose()?
+            .map(|k| draw_rule(&k))
+            .transpose()?,
+        resign: tag(tags::RESIGN_ADJUDICATION)
+            .transpose()?
+            .map(|k| resign_rule(&k))
+            .transpose()?,
+    })
+}
+
+/// The score a move comment shows (`+0.12/5 0.105s`: 12 cp, `-M3/9 …`:
+/// mated in 3); `None` for a move without one.
+fn score_of_comment(c: &str) -> Option<InfoScore> {
+    let first = c.split_whitespace().next()?;
+    let score = first.split('/').next()?;
+    if let Some(m) = score.strip_prefix("+M") {
+        return m.parse().ok().map(InfoScore::Mate);
+    }
+    if let Some(m) = score.strip_prefix("-M") {
+        return m.parse::<i32>().ok().map(|m| InfoScore::Mate(-m));
+    }
+    if !score.starts_with(['+', '-']) {
+        return None;
+    }
+    let pawns: f64 = score.parse().ok()?;
+    Some(InfoScore::Cp((pawns * 100.0).round() as i32))
+}
+
+/// Replays the rules over a record's move comments, as the game fed them
+/// the scores: the first ply after which they end the game, and how.
+pub fn first_call(r: &Record, rules: Adjudication) -> Option<(usize, Ending)> {
+    if rules == Adjudication::default() {
+        return None;
+    }
+    let names = [r.tag(tags::FIRST)?, r.tag(tags::SECOND)?];
+    let first_to_move = r
+        .tag(tags::FEN)
+        .and_then(|f| f.split_whitespace().nth(1))
+        .is_none_or(|side| side == "w");
+    let mut t = Tracker::new(rules);
+    for (k, m) in r.moves.iter().enumerate() {
+        let comment = m.comment.as_deref().unwrap_or("book");
+        if comment == "book" {
+            continue;
+        }
+        let mover = if (k + usize::from(!first_to_move)).is_multiple_of(2) {
+            Color::First
+        } else {
+            Color::Second
+        };
+        if let Some(e) = t.after_move(mover, score_of_comment(comment), k + 1, names) {
+            return Some((k + 1, e));
+        }
+    }
+    None
 }
 
 /// `KEY=VALUE` words of `--draw` (`flag` names it in errors).
@@ -368,5 +445,14 @@ mod tests {
                 .to_string(),
             "movecount=3 score=600 twosided=true"
         );
+    }
+
+    #[test]
+    fn comments_give_back_the_scores() {
+        assert_eq!(score_of_comment("+0.12/5 0.105s"), Some(InfoScore::Cp(12)));
+        assert_eq!(score_of_comment("-0.05 0.105s"), Some(InfoScore::Cp(-5)));
+        assert_eq!(score_of_comment("+M3/9 0.010s"), Some(InfoScore::Mate(3)));
+        assert_eq!(score_of_comment("-M2/9 0.010s"), Some(InfoScore::Mate(-2)));
+        assert_eq!(score_of_comment("0.010s"), None);
     }
 }

@@ -36,6 +36,8 @@ pub mod tags {
     pub const FIRST_ENGINE: &str = "FirstEngine";
     pub const SECOND_ENGINE: &str = "SecondEngine";
     pub const COMMAND: &str = "RefereeCommand";
+    pub const DRAW_ADJUDICATION: &str = "DrawAdjudication";
+    pub const RESIGN_ADJUDICATION: &str = "ResignAdjudication";
 }
 
 /// What makes a record of a shard self-describing: which shard, the host

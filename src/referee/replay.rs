@@ -6,6 +6,7 @@
 //! rules had not ended.
 
 use super::RunError;
+use super::adjudicate;
 use super::cli::recorded_match;
 use super::files::{FileError, open_regular};
 use super::records::{self, tags};
@@ -223,7 +224,40 @@ fn check_game<G: Game>(
             }
         }
     }
-    Ok(())
+    check_adjudication(r, outcome, reason)
+}
+
+/// The scores in the move comments, replayed through the record's
+/// `--draw` and `--resign` rules, must call for an adjudication exactly
+/// where the record has one, and nowhere before its end.
+fn check_adjudication(r: &Record, outcome: Outcome, reason: Reason) -> Result<(), String> {
+    let rules = adjudicate::rules_of(r)?;
+    let called = adjudicate::first_call(r, rules);
+    let plies = r.moves.len();
+    let by_score = matches!(reason, Reason::ScoreDraw | Reason::ScoreResign);
+    match called {
+        None if by_score => Err(format!(
+            "recorded {}, but the scores in the move comments do not call for it",
+            reason.message()
+        )),
+        Some((ply, e))
+            if by_score && (ply != plies || e.reason != reason || e.outcome != outcome) =>
+        {
+            Err(format!(
+                "recorded {} {} at ply {plies}, the scores in the move comments give {} {} at ply {ply}",
+                outcome.score_text(),
+                reason.message(),
+                e.outcome.score_text(),
+                e.reason.message()
+            ))
+        }
+        Some((ply, e)) if ply < plies || (ply == plies && reason.is_failure()) => Err(format!(
+            "the scores in the move comments call for {} at ply {ply}, but the game went on to {}",
+            e.reason.message(),
+            reason.message()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Checks every record of `path`, printing each problem; exit 0 when all

@@ -11,7 +11,7 @@ use super::files::{FileError, RECORD, STATE, same_file};
 use super::game::{self, GameEnd, GameSetup, book_moves};
 use super::lock::FileLock;
 use super::opening::{Opening, add_random_plies, check};
-use super::records::{self, RecordHeader, RecordSink};
+use super::records::{self, RecordHeader, RecordSink, tags};
 use super::report::{self, ResultRow};
 use super::schedule::{self, GameSpec, Rng};
 use super::state;
@@ -599,6 +599,22 @@ impl<G: Game> Ctx<'_, G> {
         };
         let e = &end.ending;
         let mut record = records::build(&header, Some(e), &end.moves, opening.moves.len());
+        // The rules the game was adjudicated under, for --replay to check.
+        let adjudication = [
+            (
+                tags::DRAW_ADJUDICATION,
+                cfg.adjudication.draw.map(|d| d.to_string()),
+            ),
+            (
+                tags::RESIGN_ADJUDICATION,
+                cfg.adjudication.resign.map(|d| d.to_string()),
+            ),
+        ];
+        for (name, value) in adjudication {
+            if let Some(v) = value {
+                record.tags.push((name.to_string(), v));
+            }
+        }
         {
             let ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
             let provenance = records::Provenance {

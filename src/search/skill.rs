@@ -84,10 +84,8 @@ pub fn choose<G: Game>(
         return best;
     }
     // SplitMix64 of the seed: a fair enough draw for move choice.
-    let mut z = settings.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    let pick = candidates[((z ^ (z >> 31)) % candidates.len() as u64) as usize];
+    let (_, z) = crate::core::zobrist::splitmix(settings.seed);
+    let pick = candidates[(z % candidates.len() as u64) as usize];
     SearchResult {
         best: Some(pick.mv),
         score: pick.score,

@@ -684,6 +684,11 @@ async function main() {
       await page.keyboard.press('ArrowRight');
       await page.waitForSelector(`#board svg[data-position="${after.position}"]`);
       await page.waitForSelector('#an-lines[data-generation="5"]');
+      // A game can start from the analysed position.
+      await page.click('#an-playfrom');
+      await page.waitForSelector('#setup[open]');
+      eq(await page.inputValue('#setup-startpos'), after.position, 'the New game dialog starts from the analysed position');
+      await page.click('#setup-close');
       await page.click('#an-close');
       await page.waitForSelector('#analysis', { state: 'hidden' });
       await page.context().close();

@@ -1722,19 +1722,24 @@ function renderEditor() {
   $('prompt').textContent = '';
 }
 
-async function edPlay() {
-  const ed = app.ed;
-  if (!await edCheck()) return;
-  $('setup-game').value = ed.game;
+// Opens the New game dialog set to a game, its rules and a start position.
+function setupFrom(game, rules, position) {
+  $('setup-game').value = game;
   ruleFields();
-  for (const [name, v] of Object.entries(ed.rules)) {
+  for (const [name, v] of Object.entries(rules)) {
     const el = document.querySelector(`#setup-rules [data-rule="${name}"]`);
     if (!el) continue;
     if (el.type === 'checkbox') el.checked = v === true || v === 'true'; else el.value = v;
   }
-  $('setup-startpos').value = ed.result.position;
+  $('setup-startpos').value = position;
   $('setup-error').classList.add('hidden');
   $('setup').showModal();
+}
+
+async function edPlay() {
+  const ed = app.ed;
+  if (!await edCheck()) return;
+  setupFrom(ed.game, ed.rules, ed.result.position);
 }
 
 async function edAnalyse() {
@@ -1797,8 +1802,9 @@ async function init() {
   $('step-back').addEventListener('click', () => stepTo(shownPly() - 1));
   $('step-fwd').addEventListener('click', () => stepTo(shownPly() + 1));
   $('step-last').addEventListener('click', () => stepTo(null));
-  $('btn-analyse').addEventListener('click', () => analyseShown().catch((e) => showError(e.message)));
+  $('btn-analyse').addEventListener('click', () => (app.mode === 'editor' ? edAnalyse() : analyseShown()).catch((e) => showError(e.message)));
   $('an-close').addEventListener('click', () => leaveAnalysis());
+  $('an-playfrom').addEventListener('click', () => { const an = app.an; if (an && an.view) setupFrom(an.game, an.rules, an.view.position); });
   $('an-toggle').addEventListener('click', async () => {
     if (app.an.id === null) await anOpen(); else { await closeAnalysisEngine(); render(); }
   });
