@@ -139,6 +139,18 @@ fn a_cutechess_cli_command_line_runs_unchanged_and_writes_the_last_positions() {
     );
     let r = run(&args(&again), &token, LIMIT);
     assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    // The records as a book: each game's first three plies.
+    let from_records = format!(
+        "-engine cmd={KOMA} name=a -engine cmd={KOMA} name=b -each depth=1 -maxmoves 1 \
+         -openings file={} format=pgn plies=3 -pgnout {}",
+        pgn.display(),
+        dir.join("again.pgn").display()
+    );
+    let r = run(&args(&from_records), &token, LIMIT);
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    for rec in records(&dir.join("again.pgn")) {
+        assert_eq!(rec.tag("OpeningPlies"), Some("3"));
+    }
     assert_replays(&pgn);
     assert_no_leftovers(&token);
 }
@@ -151,10 +163,7 @@ fn what_cannot_be_honoured_is_refused_by_name_and_an_unknown_option_gets_a_hint(
         ("-tb /syzygy", "-tb is not supported: Syzygy tablebases"),
         ("-noswap", "-noswap is not supported"),
         ("-each proto=xboard", "proto=xboard is not supported"),
-        (
-            "-openings file=x.pgn format=pgn",
-            "format=pgn is not supported",
-        ),
+        ("-openings file=x.pgn format=fen", "expected epd"),
         ("-variant standard", "Koma's games are not chess"),
         ("-sprt elo0=0 elo1=5 model=bayesian", "model=bayesian"),
         (

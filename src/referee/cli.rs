@@ -41,10 +41,10 @@ Engine keys (for --engine and --each):
 
 fastchess and cutechess-cli spellings are read as they are typed: -engine, -each, -games,
 -rounds, -repeat [N], -concurrency, -pgnout file=F (or F), -epdout F, -openings file=F
-format=epd order=random plies=N start=N, -srand N (--seed), -ratinginterval N, -recover,
+format=epd|pgn order=random plies=N start=N, -srand N (--seed), -ratinginterval N, -recover,
 -sprt elo0= elo1= alpha= beta= model=, -maxmoves N (--max-moves), -draw, -resign, -log,
 -tournament, -seeds, -use-affinity, -output format=json, -startup-ms, -ping-ms, --compliance.
-What Koma cannot honour (-tb, -noswap, proto=xboard, format=pgn, ...) is refused with the
+What Koma cannot honour (-tb, -noswap, proto=xboard, -site, ...) is refused with the
 reason; docs/referee.md maps every option.
 
 Games end by the rules, by --max-plies or --max-moves (adjudicated draw), by --draw or --resign
@@ -134,9 +134,12 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1)]
     rounds: u32,
 
-    /// Opening book: file=FILE or suite=NAME, [order=sequential|random]. One opening per line:
-    /// a position string, a move list, or both ("<position> moves <moves>"); # starts a comment
-    /// line. suite=default plays the balanced suite shipped for the variant and rule options.
+    /// Opening book: file=FILE or suite=NAME, [order=sequential|random] [plies=N] [start=N]
+    /// [format=epd|pgn]. One opening per line: a position string, a move list, or both
+    /// ("<position> moves <moves>"); # starts a comment line. format=pgn reads a record file
+    /// (--pgnout) instead: each record's start and moves. plies=N keeps N moves of each,
+    /// start=N begins at the N-th. suite=default plays the balanced suite shipped for the
+    /// variant and rule options.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     openings: Vec<String>,
 
@@ -1087,17 +1090,21 @@ fn openings(
     let mut random = false;
     let mut plies = None;
     let mut start = 1;
+    let mut pgn = false;
     for (k, v) in keys {
         match k.as_str() {
             "file" => path = Some(PathBuf::from(v)),
             "suite" => suite_name = Some(v.clone()),
             // One opening a line is fastchess's epd (a position a line),
             // with moves allowed after it.
-            "format" if v == "epd" => {}
+            "format" if v == "epd" => pgn = false,
+            // Koma's own record files (--pgnout): each record's start and
+            // moves, cut to plies=N.
+            "format" if v == "pgn" => pgn = true,
             "format" => {
                 return Err(Usage::new(format!(
-                    "--openings format={v} is not supported: Koma's opening files hold one \
-                     opening a line (a position, moves, or both), which is format=epd"
+                    "--openings format={v}: expected epd (one opening a line: a position, \
+                     moves, or both) or pgn (Koma's record files)"
                 ))
                 .into());
             }
@@ -1156,11 +1163,19 @@ fn openings(
                     std::io::Read::read_to_string(&mut f, &mut text).map(|_| text)
                 })
                 .map_err(FileError::io("read", "openings file", &path))?;
-            let lines = parse_openings(&text).map_err(|(line, source)| FileError::BadLine {
-                path: path.clone(),
-                line,
-                source,
-            })?;
+            let lines = if pgn {
+                record_openings(&text).map_err(|(line, source)| FileError::BadLine {
+                    path: path.clone(),
+                    line,
+                    source,
+                })?
+            } else {
+                parse_openings(&text).map_err(|(line, source)| FileError::BadLine {
+                    path: path.clone(),
+                    line,
+                    source,
+                })?
+            };
             if lines.is_empty() {
                 return Err(Usage::new(format!("{} holds no opening", path.display())).into());
             }
@@ -1188,6 +1203,25 @@ fn openings(
         }
     }
     Ok(o)
+}
+
+/// The openings of a record file: each record's start position (its `FEN`
+/// tag) and its moves, with the line its record starts on.
+fn record_openings(
+    text: &str,
+) -> Result<Vec<(usize, OpeningLine)>, (usize, crate::protocol::ParseError)> {
+    let mut out = Vec::new();
+    for item in crate::protocol::record::parse_records(text) {
+        let r = item.record.map_err(|e| (item.line, e))?;
+        let start = r
+            .tag("FEN")
+            .map(crate::protocol::parse_position)
+            .transpose()
+            .map_err(|e| (item.line, e))?;
+        let moves = r.moves.iter().map(|m| m.mv).collect();
+        out.push((item.line, OpeningLine { start, moves }));
+    }
+    Ok(out)
 }
 
 /// What a recorded command line (a record's `RefereeCommand` tag) says
