@@ -1558,3 +1558,49 @@ fn a_flooding_engine_reaches_the_page_at_most_ten_times_a_second() {
     assert_eq!(st["state"], "thinking", "{st}");
     ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
 }
+
+#[test]
+fn five_hundred_requests_at_once_each_get_an_answer() {
+    // The server asks for a queue of 1024 connections; the kernel caps it
+    // at somaxconn, and a connection dropped from a full queue may be reset.
+    let somaxconn: usize = std::fs::read_to_string("/proc/sys/net/core/somaxconn")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    if somaxconn < 1024 {
+        eprintln!("skipped: net.core.somaxconn is {somaxconn}, below the 1024 the test needs");
+        return;
+    }
+    let s = server();
+    let a = s.addr;
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(500));
+    let clients: Vec<_> = (0..500)
+        .map(|_| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                raw(
+                    a,
+                    format!("GET /board.css HTTP/1.1\r\nHost: {a}\r\n\r\n").as_bytes(),
+                )
+            })
+        })
+        .collect();
+    let (mut served, mut busy) = (0, 0);
+    for c in clients {
+        let r = c.join().unwrap();
+        match r.status {
+            200 => served += 1,
+            503 => {
+                assert!(r.head.contains("Retry-After: 1"), "{}", r.head);
+                busy += 1;
+            }
+            other => panic!(
+                "status {other}: a connection closed with no answer: {}",
+                r.head
+            ),
+        }
+    }
+    eprintln!("500 requests at once: {served} served, {busy} answered 503");
+    assert_eq!(served + busy, 500);
+}

@@ -96,6 +96,17 @@ fn an_unusable_weights_file_is_reported_and_the_evaluation_stays() {
             .to_string(),
             "checksum",
         ),
+        (
+            // Bytes 44..48 are zero by the layout, outside the checksum.
+            temp_file("w-reserved", &{
+                let mut b = good.clone();
+                b[45] = 1;
+                b
+            })
+            .display()
+            .to_string(),
+            "bytes 44 to 47 of the header are not zero",
+        ),
     ];
     for (path, why) in cases {
         let out = search_with(&format!("setoption name EvalFile value {path}\n"));

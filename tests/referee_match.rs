@@ -715,3 +715,131 @@ fn a_record_with_200000_distinct_tags_replays_in_linear_time() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_move_time_below_a_millisecond_is_a_usage_error() {
+    let (dir, token) = scratch("st-zero");
+    for st in ["0", "0.0004"] {
+        let r = run(
+            &args(&format!(
+                "--engine cmd={KOMA} name=a st={st} --engine cmd={KOMA} name=b depth=1 --games 1"
+            )),
+            &token,
+            LIMIT,
+        );
+        assert_eq!(r.status.code(), Some(2), "st={st}: {}", r.stdout);
+        assert!(
+            r.stderr.contains(&format!(
+                "engine 1: st={st}: less than the 1 ms go movetime"
+            )),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_openings_file_starting_with_a_byte_order_mark_is_read() {
+    let (dir, token) = scratch("bom");
+    let book = dir.join("book.txt");
+    let line = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/suites/kaninariebi.txt"
+    ))
+    .unwrap()
+    .lines()
+    .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+    .unwrap()
+    .to_string();
+    std::fs::write(&book, format!("\u{feff}{line}\n")).unwrap();
+    let pgn = dir.join("games.pgn");
+    let r = run(
+        &args(&format!(
+            "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+             --openings file={} --games 2 --max-plies 30 --pgnout {}",
+            book.display(),
+            pgn.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let recs = records(&pgn);
+    assert_eq!(recs.len(), 2);
+    assert_replays(&pgn);
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_log_file_that_cannot_be_written_is_warned_about_once_and_in_the_summary() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        eprintln!("skipped: no /dev/full here");
+        return;
+    }
+    let (dir, token) = scratch("log-full");
+    let r = run(
+        &args(
+            "--engine cmd=KOMA name=a depth=1 --engine cmd=KOMA name=b depth=1 \
+             --games 2 --max-plies 10 --log /dev/full"
+                .replace("KOMA", KOMA)
+                .as_str(),
+        ),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stderr.matches("cannot write to the --log file").count(),
+        1,
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout.contains(
+            "Log: /dev/full is incomplete: a write to it failed (No space left on device"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_game_number_beyond_the_match_is_invalid_and_not_counted() {
+    let (dir, token) = scratch("game-number");
+    let pgn = dir.join("games.pgn");
+    let r = run(
+        &args(&format!(
+            "--engine cmd={KOMA} name=a depth=1 --engine cmd={KOMA} name=b depth=1 \
+             --games 2 --max-plies 6 --pgnout {}",
+            pgn.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}", r.stdout);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Game \"2\"]").count(), 1);
+    std::fs::write(&pgn, text.replace("[Game \"2\"]", "[Game \"30\"]")).unwrap();
+    let path = pgn.display().to_string();
+    let r = run(&["--replay".into(), path.clone()], &token, LIMIT);
+    assert_eq!(r.status.code(), Some(1), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("game 30: game 30 of a match of 2 games"),
+        "{}",
+        r.stdout
+    );
+    let r = run(&["--report".into(), path], &token, LIMIT);
+    assert!(
+        r.stderr.contains("skipped, game 30 of a match of 2 games"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("Games: 1,"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -9,12 +9,15 @@
 //! Slow clients (slowloris: many connections trickling their requests)
 //! cannot lock others out: when every slot is taken, a new connection
 //! takes the slot of the one that has been sending its request the
-//! longest, so a request that arrives whole is always served.
+//! longest, so a request that arrives whole is always served. No
+//! connection closes without an answer: one that loses its slot before
+//! its request was read, and one that finds every slot busy, gets 503
+//! with `Retry-After: 1`.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -401,6 +404,8 @@ fn write_response(stream: &mut TcpStream, r: &Response, head_only: bool) {
 struct Slots {
     next: u64,
     open: HashMap<u64, Slot>,
+    /// Refusals being answered now (see `refuse`).
+    refusing: Arc<AtomicUsize>,
 }
 
 struct Slot {
@@ -409,6 +414,8 @@ struct Slot {
     /// While the request is arriving (or the answer is being drained):
     /// since when. `None` while the handler runs: never evicted then.
     waiting_since: Option<Instant>,
+    /// The answer has been written (the peer's rest is being drained).
+    answered: bool,
 }
 
 type SharedSlots = Arc<Mutex<Slots>>;
@@ -417,10 +424,76 @@ fn lock(slots: &SharedSlots) -> std::sync::MutexGuard<'_, Slots> {
     slots.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Marks connection `id` as waiting on its peer (`true`) or busy.
-fn set_waiting(slots: &SharedSlots, id: u64, waiting: bool) {
+/// Marks connection `id` as waiting on its peer (`true`) or busy;
+/// `false` when it has lost its slot (and was answered 503).
+fn set_waiting(slots: &SharedSlots, id: u64, waiting: bool) -> bool {
+    match lock(slots).open.get_mut(&id) {
+        Some(s) => {
+            s.waiting_since = waiting.then(Instant::now);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Marks connection `id` as answered, waiting on its peer to read it.
+fn set_answered(slots: &SharedSlots, id: u64) {
     if let Some(s) = lock(slots).open.get_mut(&id) {
-        s.waiting_since = waiting.then(Instant::now);
+        s.waiting_since = Some(Instant::now());
+        s.answered = true;
+    }
+}
+
+/// The answer of a server with no room: 503, and when to try again.
+fn busy() -> Response {
+    Response::error(503, "too many connections; try again").with_header("Retry-After", "1")
+}
+
+/// Refusals a server answers at once; more are closed unanswered (a flood
+/// of connections must not become a flood of threads).
+const MAX_REFUSING: usize = 1024;
+
+/// Answers `busy` on a connection and closes it, on a thread of its own:
+/// the accept loop must not wait on a client that reads nothing, and the
+/// request is read and dropped before the close, since closing a socket
+/// with unread input resets it, and a reset can lose the answer before
+/// the client reads it.
+fn refuse(stream: TcpStream, refusing: &Arc<AtomicUsize>) {
+    if refusing.fetch_add(1, Ordering::SeqCst) >= MAX_REFUSING {
+        refusing.fetch_sub(1, Ordering::SeqCst);
+        let _ = stream.shutdown(Shutdown::Both);
+        return;
+    }
+    let count = refusing.clone();
+    let answer = move || {
+        let mut stream = stream;
+        let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+        write_response(&mut stream, &busy(), false);
+        linger(&mut stream);
+        let _ = stream.shutdown(Shutdown::Both);
+        count.fetch_sub(1, Ordering::SeqCst);
+    };
+    let spawned = std::thread::Builder::new()
+        .name("http busy".into())
+        .stack_size(64 * 1024)
+        .spawn(answer);
+    if spawned.is_err() {
+        refusing.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Ends the answer (FIN) and reads what the client still sends, for half
+/// a second at most, so the socket closes without a reset.
+fn linger(stream: &mut TcpStream) {
+    let _ = stream.shutdown(Shutdown::Write);
+    let mut sink = [0u8; 1024];
+    let deadline = Instant::now() + Duration::from_millis(500);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
+    while Instant::now() < deadline {
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
     }
 }
 
@@ -440,7 +513,14 @@ fn take_slot(slots: &SharedSlots, stream: &TcpStream) -> Option<u64> {
             .min()
             .map(|(_, id)| id)?;
         if let Some(evicted) = s.open.remove(&oldest) {
-            let _ = evicted.stream.shutdown(Shutdown::Both);
+            // A request not read yet (it may have arrived whole) gets an
+            // answer before its connection closes; its own thread finds
+            // its slot gone and leaves it alone.
+            if evicted.answered {
+                let _ = evicted.stream.shutdown(Shutdown::Both);
+            } else {
+                refuse(evicted.stream, &s.refusing);
+            }
         }
     }
     let id = s.next;
@@ -450,6 +530,7 @@ fn take_slot(slots: &SharedSlots, stream: &TcpStream) -> Option<u64> {
         Slot {
             stream: handle,
             waiting_since: Some(Instant::now()),
+            answered: false,
         },
     );
     Some(id)
@@ -469,7 +550,9 @@ fn serve_connection<H: Fn(&Request) -> Response>(
         Err(ReadError::Gone) => return,
         Err(ReadError::Answer(r)) => (r, false),
         Ok(req) => {
-            set_waiting(slots, id, false);
+            if !set_waiting(slots, id, false) {
+                return;
+            }
             let head_only = req.method == "HEAD";
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handler(&req)))
                 .unwrap_or_else(|_| Response::error(500, "internal error (the server goes on)"));
@@ -477,20 +560,34 @@ fn serve_connection<H: Fn(&Request) -> Response>(
             (r, head_only)
         }
     };
+    // Evicted while reading (a head too slow, say): the 503 went instead.
+    // From here on the slot is busy, never evicted mid-answer.
+    if !set_waiting(slots, id, false) {
+        return;
+    }
     write_response(&mut stream, &response, head_only);
-    set_waiting(slots, id, true);
+    set_answered(slots, id);
     // Let the client read everything before the socket closes.
-    let _ = stream.shutdown(Shutdown::Write);
-    let mut sink = [0u8; 1024];
-    let deadline = Instant::now() + Duration::from_millis(500);
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
-    while Instant::now() < deadline {
-        match stream.read(&mut sink) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
+    linger(&mut stream);
+}
+
+/// Connections the kernel queues before they are accepted. The standard
+/// library listens with 128: 500 clients at once overflowed it, and a
+/// connection dropped from a full queue can end in a reset with no answer.
+const BACKLOG: libc::c_int = 1024;
+
+#[cfg(unix)]
+fn raise_backlog(listener: &TcpListener) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: `listen` again on a socket the listener owns and that already
+    // listens: it only changes the length of its queue.
+    unsafe {
+        libc::listen(listener.as_raw_fd(), BACKLOG);
     }
 }
+
+#[cfg(not(unix))]
+fn raise_backlog(_listener: &TcpListener) {}
 
 /// A running server: its address and a switch to stop accepting.
 pub struct Listener {
@@ -533,6 +630,7 @@ where
     H: Fn(&Request) -> Response + Send + Sync + 'static,
 {
     let addr = listener.local_addr()?;
+    raise_backlog(&listener);
     let stop = Arc::new(AtomicBool::new(false));
     let handler = Arc::new(handler);
     let slots: SharedSlots = Arc::default();
@@ -544,15 +642,14 @@ where
                 if stop2.load(Ordering::SeqCst) {
                     break;
                 }
-                let Ok(mut stream) = conn else {
+                let Ok(stream) = conn else {
                     // Out of file descriptors and the like: wait a little.
                     std::thread::sleep(Duration::from_millis(20));
                     continue;
                 };
                 let Some(id) = take_slot(&slots, &stream) else {
-                    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
-                    let r = Response::error(503, "too many connections; try again");
-                    write_response(&mut stream, &r, false);
+                    let refusing = lock(&slots).refusing.clone();
+                    refuse(stream, &refusing);
                     continue;
                 };
                 let handler = handler.clone();
@@ -565,7 +662,14 @@ where
                             lock(&slots2).open.remove(&id);
                         });
                 if spawned.is_err() {
-                    lock(&slots).open.remove(&id);
+                    // The stream went with the closure: answer on the
+                    // slot's handle.
+                    let mut s = lock(&slots);
+                    if let Some(slot) = s.open.remove(&id) {
+                        let refusing = s.refusing.clone();
+                        drop(s);
+                        refuse(slot.stream, &refusing);
+                    }
                 }
             }
         })?;

@@ -46,22 +46,46 @@ pub fn line(file: Option<&EngineLog>, who: &str, dir: Dir, text: &str) {
 
 /// The `--log` file.
 #[derive(Clone)]
-pub struct EngineLog(Arc<Mutex<File>>);
+pub struct EngineLog(Arc<Mutex<LogFile>>);
+
+struct LogFile {
+    file: File,
+    /// The first write error: the log is incomplete from there on.
+    failed: Option<String>,
+}
 
 impl EngineLog {
     /// Opens `path` for appending.
     pub fn open(path: &Path) -> std::io::Result<EngineLog> {
-        let f = OpenOptions::new().create(true).append(true).open(path)?;
-        Ok(EngineLog(Arc::new(Mutex::new(f))))
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(EngineLog(Arc::new(Mutex::new(LogFile {
+            file,
+            failed: None,
+        }))))
     }
 
-    /// `2026-11-29 14:46:34.123456 koma(1234) > go depth 2`. Write errors
-    /// are ignored: the log must never stop a match.
+    /// `2026-11-29 14:46:34.123456 koma(1234) > go depth 2`. A write error
+    /// never stops a match: it is warned about once, and kept for the
+    /// summary (`failure`).
     pub fn line(&self, who: &str, dir: Dir, text: &str) {
         let line = format!("{} {who} {} {text}\n", timestamp(), dir.mark());
         let mut f = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = f.write_all(line.as_bytes());
-        let _ = f.flush();
+        let r = f
+            .file
+            .write_all(line.as_bytes())
+            .and_then(|_| f.file.flush());
+        if let Err(e) = r
+            && f.failed.is_none()
+        {
+            log::warn!("cannot write to the --log file ({e}): the log is incomplete from here on");
+            f.failed = Some(e.to_string());
+        }
+    }
+
+    /// The first write that failed, if one did.
+    pub fn failure(&self) -> Option<String> {
+        let f = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        f.failed.clone()
     }
 }
 

@@ -84,7 +84,12 @@ pub fn play_turn<M>(
     })
 }
 
+/// Whole milliseconds, as the clocks count; an overrun below one keeps
+/// its fraction (`0.420 ms`), which would read as `0 ms`.
 fn overrun(over: Duration) -> String {
+    if over < Duration::from_millis(1) {
+        return format!("overran its clock by {:.3} ms", over.as_secs_f64() * 1000.0);
+    }
     format!("overran its clock by {} ms", over.as_millis())
 }
 
@@ -303,6 +308,18 @@ mod tests {
             Reply::Info(i) => i,
             _ => unreachable!(),
         }
+    }
+
+    #[test]
+    fn overruns_below_a_millisecond_keep_their_fraction() {
+        assert_eq!(
+            overrun(Duration::from_micros(420)),
+            "overran its clock by 0.420 ms"
+        );
+        assert_eq!(
+            overrun(Duration::from_micros(2_700)),
+            "overran its clock by 2 ms"
+        );
     }
 
     #[test]

@@ -156,6 +156,9 @@ impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
         if u32_at(b, 28) as usize != N {
             return Err("another number of terms");
         }
+        if u32_at(b, 44) != 0 {
+            return Err("bytes 44 to 47 of the header are not zero, as the layout requires");
+        }
         let (inputs, hidden) = (u32_at(b, 32) as usize, u32_at(b, 36) as usize);
         let with_net = inputs != 0 || hidden != 0;
         if with_net && (inputs != IN || hidden != H) {
@@ -266,6 +269,11 @@ impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
         if n != N {
             return Err(format!("{n} terms, {game} has {N}"));
         }
+        // Outside the checksum, so checked here: a file that breaks its
+        // own layout was not written by `write`.
+        if b[44..HEADER] != [0; 4] {
+            return Err("bytes 44 to 47 of the header are not zero, as the layout requires".into());
+        }
         let (inputs, hidden) = (u32_at(b, 32) as usize, u32_at(b, 36) as usize);
         if (inputs, hidden) == (0, 0) {
             return Ok(file_size(N, 0, 0));
@@ -353,6 +361,15 @@ mod tests {
         let mut version = good.clone();
         version[8] = 2;
         assert!(err(&version).contains("version 2"));
+        for k in 44..48 {
+            let mut reserved = good.clone();
+            reserved[k] = 1;
+            assert_eq!(
+                err(&reserved),
+                "bytes 44 to 47 of the header are not zero, as the layout requires",
+                "byte {k}"
+            );
+        }
         assert_eq!(
             P::from_bytes("hasami", &good).unwrap_err(),
             "the weights of nana, not of hasami"

@@ -514,6 +514,8 @@ pub fn parse_opening(line: &str) -> Result<OpeningLine, ParseError> {
 /// 1-based line number; the first line that is not an opening is the
 /// error, with its number.
 pub fn parse_openings(text: &str) -> Result<Vec<(usize, OpeningLine)>, (usize, ParseError)> {
+    // A byte-order mark, as some editors on Windows write one.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();

@@ -31,7 +31,7 @@ Engine keys (for --engine and --each):
   option.NAME=VALUE   sent as setoption name NAME value VALUE; an engine that answers it with
                       info string error stops the match before the first game (exit 2)
   tc=[M/]BASE[+INC]   clock in seconds: BASE, plus INC per move, BASE again every M moves
-  st=SECONDS          fixed time per move (go movetime)
+  st=SECONDS          fixed time per move (go movetime), at least 0.001
   depth=N, nodes=N    search limits sent with go (plies=N is depth=N)
   timemargin=MS       this engine's --timemargin
   restart=on|off      on: a fresh process for every game (default off)
@@ -73,7 +73,8 @@ The same in fastchess's spelling, with adjudication by the engines' scores:
 Summaries print Elo with its 95% error bar as fastchess does; where the results only bound it
 (every game lost or won, or too few games for one end of the interval) they say the bound.
 
---replay checks every record on its own (tags, each at most once and the numbers in range,
+--replay checks every record on its own (tags, each at most once and the numbers in range, the
+game number within its match,
 the start position, every move, the recorded end): a bad record, even one with bytes that are
 not UTF-8, is reported and the others are still checked. --replay and --report read only
 regular files, one record at a time.
@@ -233,7 +234,8 @@ struct Cli {
     state: Option<PathBuf>,
 
     /// Log every line to and from every engine, timestamped, to FILE (also file=FILE;
-    /// fastchess's level=, engine=, append=true and realtime= are read).
+    /// fastchess's level=, engine=, append=true and realtime= are read). A write that fails (a
+    /// full disk) is warned about once and named in the summary.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     log: Vec<String>,
 
@@ -869,9 +871,7 @@ fn engine_config(
             "dir" => dir = Some(PathBuf::from(v)),
             "tc" if v == "inf" => limits.tc = None,
             "tc" => limits.tc = Some(time_control(v).map_err(|e| Usage(which(&e)))?),
-            "st" => {
-                limits.movetime = Some(secs(v).map_err(|e| Usage(which(&format!("st={v}: {e}"))))?)
-            }
+            "st" => limits.movetime = Some(move_time(v).map_err(|e| Usage(which(&e)))?),
             // fastchess's plies= is depth.
             "depth" | "plies" => limits.depth = Some(number_of(v, k)?),
             "nodes" => limits.nodes = Some(number_of(v, "nodes")?),
@@ -983,6 +983,18 @@ fn secs(v: &str) -> Result<Duration, String> {
         return Err(format!("expected seconds, got {v}"));
     }
     Ok(Duration::from_secs_f64(x))
+}
+
+/// `st=`: seconds per move, at least the millisecond `go movetime` counts
+/// in (a move time of 0 would lose every game on time, as `tc=0` would).
+fn move_time(v: &str) -> Result<Duration, String> {
+    let t = secs(v).map_err(|e| format!("st={v}: {e}"))?;
+    if t < Duration::from_millis(1) {
+        return Err(format!(
+            "st={v}: less than the 1 ms go movetime counts in (expected seconds, at least 0.001)"
+        ));
+    }
+    Ok(t)
 }
 
 /// `[moves/]base[+inc]` in seconds.

@@ -251,6 +251,14 @@ impl Pool {
             self.skip(k, at, &place, "no Game/First/Second tags or no result");
             return Ok(());
         };
+        if let Some(total) = self.recorded().map(|m| m.total_games)
+            && total > 0
+            && row.game > total
+        {
+            let why = format!("game {} of a match of {total} games", row.game);
+            self.skip(k, at, &place, &why);
+            return Ok(());
+        }
         for (name, limit) in limits_of(r) {
             if !self.limits.iter().any(|(n, _)| *n == name) {
                 self.limits.push((name, limit));

@@ -7,6 +7,7 @@
 
 use super::RunError;
 use super::adjudicate;
+use super::cli::recorded_match;
 use super::files::{FileError, open_regular};
 use super::records::{self, tags};
 use super::shard::Shard;
@@ -36,6 +37,30 @@ fn whole_number(v: &str) -> Option<u64> {
         return None;
     }
     v.parse().ok()
+}
+
+/// Games in the match a record's `RefereeCommand` describes (`None`
+/// without a readable one). The records of a file mostly share one
+/// command: the last is remembered, so a file is not parsed once per record.
+fn match_games(r: &Record) -> Option<u64> {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, Option<u64>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let command = r.tag(tags::COMMAND)?;
+    LAST.with_borrow_mut(|last| {
+        if let Some((c, total)) = last.as_ref()
+            && c == command
+        {
+            return *total;
+        }
+        let total = records::split_shell_words(command)
+            .and_then(|w| recorded_match(&w))
+            .map(|m| m.total_games)
+            .filter(|&t| t > 0);
+        *last = Some((command.to_string(), total));
+        total
+    })
 }
 
 /// The tags every record must get right before its moves are looked at:
@@ -69,6 +94,11 @@ fn check_tags(r: &Record) -> Result<(), String> {
                 ));
             }
         }
+    }
+    if let (Some(n), Some(total)) = (tag_number(r, tags::GAME), match_games(r))
+        && n > total
+    {
+        return Err(format!("game {n} of a match of {total} games"));
     }
     if let Some(v) = r.tag(tags::SHARD)
         && v.parse::<Shard>().is_err()

@@ -277,6 +277,14 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
             per_move
         ));
     }
+    if let (Some(log), Some(p)) = (&ctx.log, &cfg.log)
+        && let Some(why) = log.failure()
+    {
+        out(&format!(
+            "Log: {} is incomplete: a write to it failed ({why})\n",
+            p.display()
+        ));
+    }
     let missing = specs.len() - res.rows.len();
     let (line, code, state) = match &res.abort {
         Some(why) => (format!("Match stopped: {why}\n"), 1, "stopped"),
