@@ -446,3 +446,92 @@ fn use_affinity_pins_each_game_s_engines_to_their_own_cpu() {
     assert!(pinned.iter().all(|l| *l == one), "{pinned:?}");
     assert_no_leftovers(&token);
 }
+
+#[test]
+fn a_report_with_draw_and_resign_rules_says_what_they_would_have_done() {
+    let (dir, token) = scratch("what-if");
+    let play = |name: &str, a: &str, extra: &str| {
+        let pgn = dir.join(format!("{name}.pgn"));
+        let line = format!(
+            "--engine {} name=a --engine {} name=b --each depth=1 --games 2 --max-plies 12 \
+             --pgnout {} {extra}",
+            mock(a),
+            mock("normal"),
+            pgn.display()
+        );
+        let r = run(&words(&line), &token, LIMIT);
+        assert!(r.status.success(), "{name}: {}\n{}", r.stdout, r.stderr);
+        pgn
+    };
+    let report = |pgn: &Path, rules: &str| {
+        let r = run(
+            &words(&format!("--report {} {rules}", pgn.display())),
+            &token,
+            LIMIT,
+        );
+        assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+        r.stdout
+    };
+    // a reports -1000 cp with every move but the games run to the ply
+    // limit (draws): a resign rule would have given both to b, on a's
+    // second move (ply 3 or 4), against the result played.
+    let pgn = play("resigns", "resigns", "");
+    let out = report(&pgn, "-resign movecount=2 score=500");
+    assert!(
+        out.contains(
+            "--resign movecount=2 score=500: calls 2 games, 2 of them (100.0 %) against the \
+             result played; 3.5 plies a game instead of 12.0"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("Ptnml(0-2) [0, 0, 1, 0, 0] -> [1, 0, 0, 0, 0]"),
+        "{out}"
+    );
+    // Both report 0 cp: a draw rule calls the draws the games became.
+    let pgn = play("draws", "normal", "");
+    let out = report(
+        &pgn,
+        "-draw movenumber=2 movecount=2 score=0 -resign movecount=2 score=500",
+    );
+    assert!(
+        out.contains(
+            "--draw movenumber=2 movecount=2 score=0: calls 2 games, 0 of them (0.0 %) against \
+             the result played; 4.0 plies a game instead of 12.0"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("--resign movecount=2 score=500: calls 0 games"),
+        "{out}"
+    );
+    assert!(out.contains("both: calls 2 games, 0 of them"), "{out}");
+    let r = run(
+        &words(&format!(
+            "--report {} --json -draw movenumber=2 movecount=2 score=0",
+            pgn.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    let c = &v["adjudication_check"]["rules"][0];
+    assert_eq!(
+        (c["called"].as_u64(), c["overturned"].as_u64()),
+        (Some(2), Some(0)),
+        "{v}"
+    );
+    assert_eq!(c["plies_adjudicated"], 4.0, "{v}");
+    // Games adjudicated when played are left out: their real end is unknown.
+    let pgn = play(
+        "adjudicated",
+        "normal",
+        "-draw movenumber=2 movecount=2 score=0",
+    );
+    let out = report(&pgn, "-draw movenumber=2 movecount=2 score=0");
+    assert!(
+        out.contains("0 games played without score adjudication (2 adjudicated games left out)"),
+        "{out}"
+    );
+    assert_no_leftovers(&token);
+}

@@ -183,13 +183,14 @@ struct Cli {
     epdout: Vec<String>,
 
     /// Adjudicate a draw once both engines have reported |score| <= CP for N moves each in a
-    /// row, from full move M on: movenumber=M movecount=N score=CP.
+    /// row, from full move M on: movenumber=M movecount=N score=CP. With --report: what the
+    /// rule would have done to the recorded games (calls, calls against the result, plies).
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     draw: Vec<String>,
 
     /// Adjudicate a loss once an engine has reported a score of -CP or worse (or being mated)
     /// for N of its moves in a row: movecount=N score=CP [twosided=true: both engines must
-    /// agree, N moves each].
+    /// agree, N moves each]. With --report: checked on the recorded games, as --draw.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     resign: Vec<String>,
 
@@ -402,6 +403,9 @@ pub struct ReportConfig {
     /// How often to read the files again; `None`: read them once.
     pub follow: Option<Duration>,
     pub sprt: Option<Sprt>,
+    /// `--draw`/`--resign` given with `--report`: what they would have
+    /// done to the games (see `what_if`).
+    pub adjudication: Adjudication,
 }
 
 #[derive(Debug)]
@@ -583,6 +587,7 @@ fn check(
             Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
         };
         return Ok(Mode::Report(ReportConfig {
+            adjudication: adjudication(&cli)?,
             files: cli.report,
             json: cli.json,
             follow,
@@ -654,14 +659,7 @@ fn check(
     let mut pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS)?;
     let epdout = output_file(&cli.epdout, "--epdout", &[])?;
     let log = output_file(&cli.log, "--log", LOG_KEYS)?;
-    let adjudication = Adjudication {
-        draw: (!cli.draw.is_empty())
-            .then(|| adjudicate::draw_rule(&split_pairs(&cli.draw, "--draw")?).map_err(Usage))
-            .transpose()?,
-        resign: (!cli.resign.is_empty())
-            .then(|| adjudicate::resign_rule(&split_pairs(&cli.resign, "--resign")?).map_err(Usage))
-            .transpose()?,
-    };
+    let adjudication = adjudication(&cli)?;
     if cli.max_moves == Some(0) {
         return Err(Usage::new("--max-moves must be at least 1").into());
     }
@@ -834,6 +832,18 @@ fn tournament(kind: &str, seeds: Option<usize>, engines: usize) -> Result<Option
 }
 
 /// `KEY=VALUE` words into pairs, in order.
+/// `--draw` and `--resign`, for a match or a report's check.
+fn adjudication(cli: &Cli) -> Result<Adjudication, Usage> {
+    Ok(Adjudication {
+        draw: (!cli.draw.is_empty())
+            .then(|| adjudicate::draw_rule(&split_pairs(&cli.draw, "--draw")?).map_err(Usage))
+            .transpose()?,
+        resign: (!cli.resign.is_empty())
+            .then(|| adjudicate::resign_rule(&split_pairs(&cli.resign, "--resign")?).map_err(Usage))
+            .transpose()?,
+    })
+}
+
 fn split_pairs(words: &[String], flag: &str) -> Result<Vec<(String, String)>, Usage> {
     words
         .iter()

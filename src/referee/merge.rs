@@ -4,10 +4,12 @@
 //! waiting on it can cancel the shards as soon as a bound is crossed.
 
 use super::RunError;
+use super::adjudicate::Adjudication;
 use super::cli::ReportConfig;
 use super::pool::{Pool, PoolError};
 use super::report::{self, ResultRow};
 use super::sprt::{Decision, Sprt};
+use super::what_if;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -53,6 +55,9 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
             let mut v = super::json::summary(&rows, &players, cfg.sprt.as_ref(), Some(&thinking));
             v["total_games"] = serde_json::json!(total);
             v["files"] = serde_json::json!(cfg.files);
+            if let Some(c) = what_if(cfg, &players)? {
+                v["adjudication_check"] = c.json();
+            }
             out(&format!("{v}\n"));
         } else if news || cfg.follow.is_none() {
             if !header_printed && let Some(h) = header(&pool, &players) {
@@ -72,6 +77,9 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
             ));
             if let Some(seeds) = gauntlet_seeds(&pool) {
                 out(&report::gauntlet(&rows, &players, seeds));
+            }
+            if let Some(c) = what_if(cfg, &players)? {
+                out(&c.text());
             }
         }
         if let (Some(sprt), Some((d, llr))) = (&cfg.sprt, verdict) {
@@ -116,6 +124,16 @@ pub fn run_report(cfg: &ReportConfig) -> Result<ExitCode, RunError> {
         };
         std::thread::sleep(every);
     }
+}
+
+/// The adjudication check `--draw`/`--resign` asked for, if they did.
+fn what_if(cfg: &ReportConfig, players: &[String]) -> Result<Option<what_if::Check>, RunError> {
+    if cfg.adjudication == Adjudication::default() {
+        return Ok(None);
+    }
+    what_if::check(&cfg.files, cfg.adjudication, players)
+        .map(Some)
+        .map_err(RunError::Report)
 }
 
 /// The seeds of a gauntlet, from the recorded command line.

@@ -34,6 +34,7 @@ pub mod state;
 pub mod stats;
 pub mod suite;
 pub mod thinking;
+pub mod what_if;
 
 use crate::core::Game;
 use crate::games::GameVisitor;
