@@ -13,8 +13,13 @@ use crate::core::{Color, End, Game, History, Outcome, Tuning};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+mod margins;
 mod negamax;
+mod node;
 mod qsearch;
+
+use margins::*;
+use node::{NodeKind, Window};
 
 const INF: Score = MATE + 1;
 /// Mate scores beyond this are relative to the node and must be shifted
@@ -101,6 +106,8 @@ pub struct Worker<'a, G: Game> {
     cont_stack: [usize; MAX_PLY + 1],
     /// Null moves are off below this ply (a null move's verification).
     nmp_min_ply: usize,
+    /// The move left out at each ply (the singular extension's test).
+    excluded: [Option<G::Move>; MAX_PLY + 1],
     lmr_table: &'static LmrTable,
 }
 
@@ -179,6 +186,7 @@ impl<'a, G: Game> Worker<'a, G> {
             evals: [NO_EVAL; MAX_PLY + 1],
             cont_stack: [NO_CONT; MAX_PLY + 1],
             nmp_min_ply: 0,
+            excluded: [None; MAX_PLY + 1],
             lmr_table: lmr_table(&G::TUNING),
         }
     }
@@ -324,12 +332,13 @@ impl<'a, G: Game> Worker<'a, G> {
     /// previous score that widens on failure.
     fn aspiration(&mut self, depth: u32, pv_idx: usize) {
         let prev = self.root_moves[pv_idx].score;
-        let mut delta = 30;
-        let (mut alpha, mut beta) = if depth >= 4 && !is_mate(prev) && prev > -INF {
-            (prev - delta, prev + delta)
-        } else {
-            (-INF, INF)
-        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH && !is_mate(prev) && prev > -INF {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
         loop {
             let s = self.root_search(depth as i32, pv_idx, alpha, beta);
             if self.stopped {
@@ -354,45 +363,33 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let child = root.play(m);
-            self.ctx.tt.prefetch(child.hash());
-            self.keys.push(child.repetition_key());
-            self.cont_stack[0] = root.cont_key(m);
-            self.visit();
-            let s = if i == pv_idx {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, false, None)
-            } else {
+            let s = self.descend(&child, 0, root.cont_key(m), |w| {
+                let window = Window::new(alpha, beta).child();
+                if i == pv_idx {
+                    return -w.negamax(&child, depth - 1, 1, window, NodeKind::Pv);
+                }
                 // Late quiet root moves are searched shallower first.
                 let n = i - pv_idx + 1;
                 let mut r = 0;
                 if G::TUNING.root_reductions
-                    && depth >= 3
-                    && n >= 4
+                    && depth >= ROOT_LMR_MIN_DEPTH
+                    && n >= ROOT_LMR_MIN_MOVE
                     && !check
                     && !root.is_tactical(m)
                     && !child.in_check()
                 {
-                    r = (self.lmr(depth, n) - 1).clamp(0, depth - 2);
+                    r = (w.lmr(depth, n) - 1).clamp(0, depth - 2);
                 }
-                let mut s = -self.negamax(
-                    &child,
-                    depth - 1 - r,
-                    1,
-                    -alpha - 1,
-                    -alpha,
-                    false,
-                    true,
-                    None,
-                );
+                let scout = Window::above(alpha).child();
+                let mut s = -w.negamax(&child, depth - 1 - r, 1, scout, NodeKind::Cut);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false, false, None);
+                    s = -w.negamax(&child, depth - 1, 1, scout, NodeKind::All);
                 }
                 if s > alpha && s < beta {
-                    -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, false, None)
-                } else {
-                    s
+                    s = -w.negamax(&child, depth - 1, 1, window, NodeKind::Pv);
                 }
-            };
-            self.keys.pop();
+                s
+            });
             if self.stopped {
                 return best;
             }
@@ -439,6 +436,26 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         best
+    }
+
+    /// Searches `child`, reached from the node at `ply` by a move whose
+    /// continuation key is `cont`, by `search`: the one way into a child
+    /// (the table's line fetched early, the repetition path and the
+    /// continuation stack kept, the node counted) and out of it.
+    fn descend<R>(
+        &mut self,
+        child: &G,
+        ply: usize,
+        cont: usize,
+        search: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        self.ctx.tt.prefetch(child.hash());
+        self.keys.push(child.repetition_key());
+        self.cont_stack[ply] = cont;
+        self.visit();
+        let r = search(self);
+        self.keys.pop();
+        r
     }
 
     /// The late move reduction of move number `n` at `depth`.

@@ -1,7 +1,12 @@
-//! The search of one node below the root: Stockfish's steps, numbered as
-//! there, from the ends of the game to the transposition table's store.
+//! The search of one node below the root, in Stockfish's numbered steps:
+//! the ends of the game, the horizon, the table, the evaluation, pruning
+//! before any move, the move loop, the table's store. A step longer than a
+//! few lines is a method of its own, named for it, below `negamax`.
 
+use super::margins::*;
+use super::node::{NodeKind, Window};
 use super::*;
+use crate::search::tt::Hit;
 
 /// The quiet and the tactical moves a node searched without a cutoff
 /// (the history punishes them when a later move cuts); at most 64 each.
@@ -43,47 +48,72 @@ impl<M: Copy> SearchedMoves<M> {
     }
 }
 
+/// What a node knows after the table and its evaluation (steps 3 and 4),
+/// for the steps after them.
+struct Frame {
+    ply: usize,
+    depth: i32,
+    kind: NodeKind,
+    key: u64,
+    /// The table's entry, its score made relative to this node.
+    hit: Option<Hit>,
+    check: bool,
+    /// `NO_EVAL` in check.
+    static_eval: Score,
+    /// The static evaluation, bettered by the table's bound where it can be.
+    eval: Score,
+    /// The evaluation rose since our previous move.
+    improving: bool,
+}
+
+impl Frame {
+    fn hash_move(&self) -> Option<u32> {
+        self.hit.and_then(|h| h.move_id)
+    }
+
+    /// The static evaluation as the table keeps it.
+    fn stored_eval(&self) -> Option<Score> {
+        (self.static_eval != NO_EVAL).then_some(self.static_eval)
+    }
+}
+
+/// One move of the loop, as steps 10 to 12 read it.
+struct Candidate {
+    /// Its number among the moves searched (the excluded one not counted).
+    count: usize,
+    quiet: bool,
+    /// A killer or the counter move (ordered by that, not by history).
+    killer: bool,
+    /// Its history (quiet moves; 0 for the others).
+    hist: i32,
+}
+
+/// What the singular extension's test (step 11) says of the hash move.
+enum Singular {
+    Extend(i32),
+    /// Another move beats beta too: the node is cut with this score.
+    MultiCut(Score),
+}
+
 impl<G: Game> Worker<'_, G> {
-    /// The search of one node below the root. `cut_node`: a node where a
-    /// fail high is expected (the null-window children of a PV node's later
-    /// moves, and alternately below). `excluded`: a move left out (the
-    /// singular extension's test search of the other moves).
-    #[allow(clippy::too_many_arguments)]
+    /// The search of one node below the root, of `kind`, for a score in
+    /// `w`. `self.excluded[ply]` is a move left out (the singular
+    /// extension's test search of the other moves).
     pub(super) fn negamax(
         &mut self,
         pos: &G,
         depth: i32,
         ply: usize,
-        mut alpha: Score,
-        mut beta: Score,
-        pv_node: bool,
-        cut_node: bool,
-        excluded: Option<G::Move>,
+        w: Window,
+        kind: NodeKind,
     ) -> Score {
+        let Window {
+            mut alpha,
+            mut beta,
+        } = w;
         // Step 1. Ends: the rules, repetition, limits, mate distance.
-        self.pv_len[ply] = ply;
-        self.seldepth = self.seldepth.max(ply);
-        if self.stopped {
-            return 0;
-        }
-        if let Some(end) = pos.terminal() {
-            return end_score::<G>(end, pos.side_to_move(), ply);
-        }
-        // A position seen before on this path or in the game: scored as the
-        // game's repetition rule would end it (a draw, or Negaeri's count).
-        if self.repeats() {
-            return end_score::<G>(pos.repetition_end(), pos.side_to_move(), ply);
-        }
-        // No legal move decides before a move-count limit does.
-        if let Some(end) = pos.limit_end() {
-            return if !pos.has_moves() {
-                -(MATE - ply as Score)
-            } else {
-                end_score::<G>(end, pos.side_to_move(), ply)
-            };
-        }
-        if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
+        if let Some(s) = self.ends(pos, ply) {
+            return s;
         }
         // Mate distance pruning: no line from here beats a quicker mate.
         alpha = alpha.max(-(MATE - ply as Score));
@@ -94,186 +124,70 @@ impl<G: Game> Worker<'_, G> {
 
         // Step 2. The horizon: quiescence search.
         if depth <= 0 {
-            return self.qsearch(pos, ply, alpha, beta, 0, None);
+            return self.qsearch(pos, ply, Window::new(alpha, beta), 0, None);
         }
 
         // Step 3. Transposition table: a deep enough bound ends the node.
         // The test search of a singular extension ignores it (the same
         // position with a move left out is another tree).
+        let excluded = self.excluded[ply];
         let key = pos.hash();
         let hit = if excluded.is_none() {
-            self.ctx.tt.probe(key)
+            self.ctx.tt.probe(key).map(|h| Hit {
+                score: from_tt(h.score, ply),
+                ..h
+            })
         } else {
             None
         };
-        let hash_move = hit.and_then(|h| h.move_id);
-        let tt_score = hit.map(|h| from_tt(h.score, ply));
-        if let (Some(h), Some(s)) = (hit, tt_score)
-            && !pv_node
+        if let Some(h) = hit
+            && !kind.is_pv()
             && h.depth >= depth
         {
             let usable = match h.bound {
                 Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
             };
             if usable {
-                return s;
+                return h.score;
             }
         }
 
-        // Step 4. Static evaluation (kept from the table when it is there),
-        // and a better guess from the table's bound when it has one. With
-        // the King attacked it says nothing, and no node in check is
-        // pruned (mates were lost that way).
-        let check = pos.in_check();
-        let static_eval = if excluded.is_some() {
-            self.evals[ply]
-        } else if check {
-            NO_EVAL
-        } else {
-            hit.and_then(|h| h.eval).unwrap_or_else(|| pos.evaluate())
-        };
-        self.evals[ply] = static_eval;
-        let eval = match (hit, tt_score) {
-            (Some(h), Some(s)) if !check && !is_mate(s) => match h.bound {
-                Bound::Exact => s,
-                Bound::Lower if s > static_eval => s,
-                Bound::Upper if s < static_eval => s,
-                _ => static_eval,
-            },
-            _ => static_eval,
-        };
-        // Improving: the evaluation rose since our previous move, so
-        // pruning can be bolder where it did not.
-        let improving = !check && {
-            let before = if ply >= 2 && self.evals[ply - 2] != NO_EVAL {
-                Some(self.evals[ply - 2])
-            } else if ply >= 4 && self.evals[ply - 4] != NO_EVAL {
-                Some(self.evals[ply - 4])
-            } else {
-                None
-            };
-            before.is_none_or(|b| static_eval > b)
-        };
+        // Step 4. Static evaluation.
+        let mut f = self.frame(pos, depth, ply, kind, key, hit);
         self.heur.killers[ply + 1] = [None; 2];
         let tuning = &G::TUNING;
 
-        let prunable = !pv_node && !check && excluded.is_none();
+        let prunable = !kind.is_pv() && !f.check && excluded.is_none();
         // Step 5. Reverse futility: far above beta at low depth, a quiet
         // move will not bring the score back below it.
         if prunable
             && depth <= tuning.reverse_futility_depth
             && !is_mate(beta)
-            && eval - tuning.reverse_futility * (depth - i32::from(improving)) >= beta
+            && f.eval - tuning.reverse_futility * (depth - i32::from(f.improving)) >= beta
         {
-            return (eval + beta) / 2;
+            return (f.eval + beta) / 2;
         }
 
-        // Step 6. Null move: if passing still fails high, a real move would
-        // too (only where the game says passing is a sound lower bound).
-        // Deep ones are verified by a search without null moves for this
-        // side, against zugzwang.
-        if prunable
-            && depth >= 3
-            && eval >= beta
-            && static_eval + 15 * depth >= beta + 45
-            && ply >= self.nmp_min_ply
-            && self.cont_stack[ply.saturating_sub(1)] != NULL_CONT
-            && !is_mate(beta)
-            && let Some(null) = pos.play_null()
-        {
-            let r = (3 + depth / 3 + ((eval - beta) / 200).min(3)).min(depth);
-            self.ctx.tt.prefetch(null.hash());
-            self.keys.push(null.repetition_key());
-            self.cont_stack[ply] = NULL_CONT;
-            self.visit();
-            let s = -self.negamax(
-                &null,
-                depth - r,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-                !cut_node,
-                None,
-            );
-            self.keys.pop();
-            if self.stopped {
-                return 0;
-            }
-            if s >= beta && !is_mate(s) {
-                if self.nmp_min_ply > 0 || depth < 12 {
-                    return s;
-                }
-                self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
-                let v = self.negamax(pos, depth - r, ply, beta - 1, beta, false, false, None);
-                self.nmp_min_ply = 0;
-                if v >= beta {
-                    return s;
-                }
-            }
+        // Step 6. Null move.
+        if prunable && let Some(s) = self.null_move(pos, &f, beta) {
+            return s;
         }
 
-        // Step 6b. ProbCut: a tactical move whose reduced search beats
-        // beta by a margin would, searched in full, very likely beat beta.
-        let probcut_beta = beta + tuning.probcut_margin;
-        if tuning.probcut_margin > 0
-            && prunable
-            && depth >= 5
-            && !is_mate(beta)
-            && !is_mate(probcut_beta)
-            && !matches!((hit, tt_score), (Some(h), Some(s)) if h.depth >= depth - 3 && s < probcut_beta)
-        {
-            let mut tacticals = G::MoveList::default();
-            pos.generate_tactical(&mut tacticals);
-            for &m in tacticals.iter() {
-                let child = pos.play(m);
-                self.ctx.tt.prefetch(child.hash());
-                self.keys.push(child.repetition_key());
-                self.cont_stack[ply] = pos.cont_key(m);
-                self.visit();
-                let mut v =
-                    -self.qsearch(&child, ply + 1, -probcut_beta, -probcut_beta + 1, 0, None);
-                if v >= probcut_beta {
-                    v = -self.negamax(
-                        &child,
-                        depth - 4,
-                        ply + 1,
-                        -probcut_beta,
-                        -probcut_beta + 1,
-                        false,
-                        !cut_node,
-                        None,
-                    );
-                }
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if v >= probcut_beta && !is_mate(v) {
-                    self.ctx.tt.store(
-                        key,
-                        Some(pos.move_id(m)),
-                        to_tt(v, ply),
-                        (static_eval != NO_EVAL).then_some(static_eval),
-                        depth - 3,
-                        Bound::Lower,
-                    );
-                    return v - tuning.probcut_margin;
-                }
-            }
+        // Step 6b. ProbCut.
+        if prunable && let Some(s) = self.probcut(pos, &f, beta) {
+            return s;
         }
 
         // Step 7. Internal iterative reduction: with no hash move to try
         // first the ordering is poor, and a shallower search fills the table
         // for the next visit. It costs some mates at a fixed depth; with a
         // clock the next iteration finds them.
-        let depth = if hash_move.is_none() && depth >= 4 {
-            depth - 1
-        } else {
-            depth
-        };
+        if f.hash_move().is_none() && depth >= IIR_MIN_DEPTH {
+            f.depth -= 1;
+        }
+        let depth = f.depth;
 
         // Step 8. Move generation and ordering.
         let mut moves = G::MoveList::default();
@@ -283,22 +197,7 @@ impl<G: Game> Worker<'_, G> {
         }
         let mut scores = std::mem::take(&mut self.scores[ply]);
         let mut tactical = std::mem::take(&mut self.tactical[ply]);
-        let node = ordering::Node {
-            hash_move,
-            ply,
-            prev: [
-                if ply >= 1 {
-                    self.cont_stack[ply - 1]
-                } else {
-                    NO_CONT
-                },
-                if ply >= 2 {
-                    self.cont_stack[ply - 2]
-                } else {
-                    NO_CONT
-                },
-            ],
-        };
+        let node = self.ordering_node(ply, f.hash_move());
         ordering::score_moves(pos, &moves, &node, &self.heur, &mut scores, &mut tactical);
 
         // Step 9. The move loop.
@@ -311,7 +210,7 @@ impl<G: Game> Worker<'_, G> {
         // longer sorted: games without a King stop there, the others look
         // on for quiet moves that attack the King.
         let mut skip_quiets = false;
-        let lmp_limit = (3 + depth * depth) as usize;
+        let lmp_limit = (LMP_BASE + depth * depth) as usize;
         for i in 0..moves.len() {
             if !skip_quiets {
                 ordering::pick(&mut moves, &mut scores, &mut tactical, i);
@@ -327,22 +226,24 @@ impl<G: Game> Worker<'_, G> {
             let mut gives_check_memo = None;
             let mut gives_check =
                 || *gives_check_memo.get_or_insert_with(|| G::CHECKS && pos.gives_check(m));
-            let hist = if quiet {
-                if scores[i] >= ordering::KILLER {
-                    ordering::quiet_history(pos, m, &node, &self.heur)
-                } else {
-                    scores[i]
-                }
-            } else {
-                0
+            let killer = scores[i] >= ordering::KILLER;
+            let hist = match (quiet, killer) {
+                (false, _) => 0,
+                (true, true) => ordering::quiet_history(pos, m, &node, &self.heur),
+                (true, false) => scores[i],
             };
-            let mut new_depth = depth - 1;
+            let c = Candidate {
+                count: move_count,
+                quiet,
+                killer,
+                hist,
+            };
 
             // Step 10. Pruning at shallow depth, before the move is played:
             // with a non-losing move in hand, late quiet moves, quiet moves
             // with a bad history and quiet moves that cannot lift a score
             // far below alpha are skipped. Moves attacking the King stay.
-            if !pv_node && !check && best > -MATE_BOUND && quiet && !gives_check() {
+            if !kind.is_pv() && !f.check && best > -MATE_BOUND && quiet && !gives_check() {
                 if skip_quiets {
                     continue;
                 }
@@ -353,137 +254,48 @@ impl<G: Game> Worker<'_, G> {
                     }
                     continue;
                 }
-                let lmr_depth = (new_depth - self.lmr(depth, move_count)).max(0);
-                if tuning.history_pruning && lmr_depth < 4 && hist < -2_000 * depth {
-                    continue;
-                }
-                // Not against a mate in hand: no static margin reaches a
-                // mate score, so every late quiet move would go, and with
-                // them the quicker mates.
-                if lmr_depth < 8
-                    && !is_mate(alpha)
-                    && eval + tuning.futility_base + tuning.futility_per_ply * lmr_depth <= alpha
-                {
+                if self.futile(&f, &c, alpha) {
                     continue;
                 }
             }
 
-            // Step 11. Singular extension: a hash move far better than
-            // every other move (their search at half depth, with a window
-            // below the table's score, fails low) is searched one ply
-            // deeper; if another move also beats beta, the node is cut.
-            // Not with a mate score in the window: a search at half depth
-            // says nothing about how soon a mate comes.
-            let mut extension = 0;
-            if tuning.singular_extension
-                && depth >= 7
-                && !is_mate(alpha)
-                && !is_mate(beta)
-                && excluded.is_none()
-                && hash_move == Some(pos.move_id(m))
-                && let (Some(h), Some(s)) = (hit, tt_score)
-                && h.bound != Bound::Upper
-                && h.depth >= depth - 3
-                && !is_mate(s)
-            {
-                let singular_beta = s - 2 * depth;
-                let v = self.negamax(
-                    pos,
-                    (depth - 1) / 2,
-                    ply,
-                    singular_beta - 1,
-                    singular_beta,
-                    false,
-                    cut_node,
-                    Some(m),
-                );
-                if self.stopped {
+            // Step 11. Singular extension.
+            let extension = match self.singular(pos, &f, m, alpha, beta) {
+                _ if self.stopped => break,
+                Singular::Extend(e) => e,
+                Singular::MultiCut(s) => {
+                    best = s;
                     break;
                 }
-                if v < singular_beta {
-                    extension = 1;
-                } else if singular_beta >= beta {
-                    // Multi-cut: two moves beat beta.
-                    best = singular_beta;
-                    break;
-                } else if s >= beta {
-                    extension = -1;
-                }
-            }
-            new_depth += extension;
+            };
+            let new_depth = depth - 1 + extension;
 
             // Step 12. Search: late moves reduced (LMR), the others with a
             // null window first (PVS).
+            let r = self.reduction(&f, &c, alpha, new_depth, &mut gives_check);
             let child = pos.play(m);
-            self.ctx.tt.prefetch(child.hash());
-            self.keys.push(child.repetition_key());
-            self.cont_stack[ply] = pos.cont_key(m);
-            self.visit();
-            let s = if move_count == 1 {
-                -self.negamax(
-                    &child,
-                    new_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    pv_node,
-                    !cut_node && !pv_node,
-                    None,
-                )
-            } else {
-                let mut r = 0;
-                if depth >= 2
-                    && quiet
-                    && move_count >= if pv_node { 4 } else { 2 }
-                    && (tuning.reduce_checks || !(check || gives_check()))
-                    // With a mate in hand, only a quicker mate raises
-                    // alpha, and a reduced search is too short to show one.
-                    && !is_mate(alpha)
-                {
-                    r = self.lmr(depth, move_count);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if tuning.node_reductions {
-                        r += i32::from(cut_node) + i32::from(!improving);
-                    }
-                    if scores[i] >= ordering::KILLER {
-                        r -= 1;
-                    }
-                    if check || gives_check() {
-                        r -= 1;
-                    }
-                    r -= hist / 12_000;
-                    r = r.min(new_depth - 1).max(0);
-                }
-                let mut s = -self.negamax(
-                    &child,
-                    new_depth - r,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    false,
-                    true,
-                    None,
-                );
-                if s > alpha && r > 0 {
-                    s = -self.negamax(
+            let s = self.descend(&child, ply, pos.cont_key(m), |w| {
+                if move_count == 1 {
+                    let kind = kind.first_child();
+                    return -w.negamax(
                         &child,
                         new_depth,
                         ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        false,
-                        !cut_node,
-                        None,
+                        Window::new(alpha, beta).child(),
+                        kind,
                     );
                 }
-                if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, true, false, None);
+                let scout = Window::above(alpha).child();
+                let mut s = -w.negamax(&child, new_depth - r, ply + 1, scout, NodeKind::Cut);
+                if s > alpha && r > 0 {
+                    s = -w.negamax(&child, new_depth, ply + 1, scout, kind.scout_child());
+                }
+                if s > alpha && s < beta && kind.is_pv() {
+                    let full = Window::new(alpha, beta).child();
+                    s = -w.negamax(&child, new_depth, ply + 1, full, NodeKind::Pv);
                 }
                 s
-            };
-            self.keys.pop();
+            });
             if self.stopped {
                 break;
             }
@@ -496,7 +308,7 @@ impl<G: Game> Worker<'_, G> {
                 if s > alpha {
                     alpha = s;
                     best_move = Some(m);
-                    if pv_node {
+                    if kind.is_pv() {
                         self.update_pv(ply, m);
                     }
                     if s >= beta {
@@ -534,12 +346,314 @@ impl<G: Game> Worker<'_, G> {
                 key,
                 best_move.map(|m| pos.move_id(m)),
                 to_tt(best, ply),
-                (static_eval != NO_EVAL).then_some(static_eval),
+                f.stored_eval(),
                 depth,
                 bound,
             );
         }
         best
+    }
+
+    /// Step 1: the score of a node the game or the search ends here, if
+    /// it does: the rules, repetition, move-count limits, the deepest ply.
+    fn ends(&mut self, pos: &G, ply: usize) -> Option<Score> {
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        if self.stopped {
+            return Some(0);
+        }
+        if let Some(end) = pos.terminal() {
+            return Some(end_score::<G>(end, pos.side_to_move(), ply));
+        }
+        // A position seen before on this path or in the game: scored as the
+        // game's repetition rule would end it (a draw, or Negaeri's count).
+        if self.repeats() {
+            return Some(end_score::<G>(
+                pos.repetition_end(),
+                pos.side_to_move(),
+                ply,
+            ));
+        }
+        // No legal move decides before a move-count limit does.
+        if let Some(end) = pos.limit_end() {
+            return Some(if !pos.has_moves() {
+                -(MATE - ply as Score)
+            } else {
+                end_score::<G>(end, pos.side_to_move(), ply)
+            });
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(pos.evaluate());
+        }
+        None
+    }
+
+    /// Step 4. Static evaluation (kept from the table when it is there),
+    /// and a better guess from the table's bound when it has one. With the
+    /// King attacked it says nothing, and no node in check is pruned
+    /// (mates were lost that way).
+    fn frame(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+        key: u64,
+        hit: Option<Hit>,
+    ) -> Frame {
+        let check = pos.in_check();
+        let static_eval = if self.excluded[ply].is_some() {
+            self.evals[ply]
+        } else if check {
+            NO_EVAL
+        } else {
+            hit.and_then(|h| h.eval).unwrap_or_else(|| pos.evaluate())
+        };
+        self.evals[ply] = static_eval;
+        let eval = match hit {
+            Some(h) if !check && !is_mate(h.score) => match h.bound {
+                Bound::Exact => h.score,
+                Bound::Lower if h.score > static_eval => h.score,
+                Bound::Upper if h.score < static_eval => h.score,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
+        // Improving: the evaluation rose since our previous move, so
+        // pruning can be bolder where it did not.
+        let improving = !check && {
+            let before = if ply >= 2 && self.evals[ply - 2] != NO_EVAL {
+                Some(self.evals[ply - 2])
+            } else if ply >= 4 && self.evals[ply - 4] != NO_EVAL {
+                Some(self.evals[ply - 4])
+            } else {
+                None
+            };
+            before.is_none_or(|b| static_eval > b)
+        };
+        Frame {
+            ply,
+            depth,
+            kind,
+            key,
+            hit,
+            check,
+            static_eval,
+            eval,
+            improving,
+        }
+    }
+
+    /// Step 6. Null move: if passing still fails high, a real move would
+    /// too (only where the game says passing is a sound lower bound). Deep
+    /// ones are verified by a search without null moves for this side,
+    /// against zugzwang. The node's score if it is cut.
+    fn null_move(&mut self, pos: &G, f: &Frame, beta: Score) -> Option<Score> {
+        let (depth, ply, eval) = (f.depth, f.ply, f.eval);
+        if depth < NMP_MIN_DEPTH
+            || eval < beta
+            || f.static_eval + NMP_EVAL_PER_PLY * depth < beta + NMP_EVAL_BASE
+            || ply < self.nmp_min_ply
+            || self.cont_stack[ply.saturating_sub(1)] == NULL_CONT
+            || is_mate(beta)
+        {
+            return None;
+        }
+        let null = pos.play_null()?;
+        let r = (NMP_REDUCTION
+            + depth / NMP_DEPTH_PER_REDUCTION
+            + ((eval - beta) / NMP_EVAL_PER_REDUCTION).min(NMP_MAX_EVAL_REDUCTION))
+        .min(depth);
+        let s = self.descend(&null, ply, NULL_CONT, |w| {
+            let kind = f.kind.scout_child();
+            -w.negamax(
+                &null,
+                depth - r,
+                ply + 1,
+                Window::reaching(beta).child(),
+                kind,
+            )
+        });
+        if self.stopped {
+            return Some(0);
+        }
+        if s < beta || is_mate(s) {
+            return None;
+        }
+        if self.nmp_min_ply > 0 || depth < NMP_VERIFY_DEPTH {
+            return Some(s);
+        }
+        // The verification: no null move for this side in the first
+        // three quarters of the remaining depth.
+        self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
+        let v = self.negamax(pos, depth - r, ply, Window::reaching(beta), NodeKind::All);
+        self.nmp_min_ply = 0;
+        (v >= beta).then_some(s)
+    }
+
+    /// Step 6b. ProbCut: a tactical move whose reduced search beats beta by
+    /// a margin would, searched in full, very likely beat beta. The node's
+    /// score if it is cut.
+    fn probcut(&mut self, pos: &G, f: &Frame, beta: Score) -> Option<Score> {
+        let margin = G::TUNING.probcut_margin;
+        let probcut_beta = beta + margin;
+        let (depth, ply) = (f.depth, f.ply);
+        if margin <= 0
+            || depth < PROBCUT_MIN_DEPTH
+            || is_mate(beta)
+            || is_mate(probcut_beta)
+            || matches!(f.hit, Some(h) if h.depth >= depth - PROBCUT_TT_REDUCTION && h.score < probcut_beta)
+        {
+            return None;
+        }
+        let mut tacticals = G::MoveList::default();
+        pos.generate_tactical(&mut tacticals);
+        let window = Window::reaching(probcut_beta).child();
+        for &m in tacticals.iter() {
+            let child = pos.play(m);
+            let v = self.descend(&child, ply, pos.cont_key(m), |w| {
+                let v = -w.qsearch(&child, ply + 1, window, 0, None);
+                if v < probcut_beta {
+                    return v;
+                }
+                let (d, kind) = (depth - PROBCUT_REDUCTION, f.kind.scout_child());
+                -w.negamax(&child, d, ply + 1, window, kind)
+            });
+            if self.stopped {
+                return Some(0);
+            }
+            if v >= probcut_beta && !is_mate(v) {
+                self.ctx.tt.store(
+                    f.key,
+                    Some(pos.move_id(m)),
+                    to_tt(v, ply),
+                    f.stored_eval(),
+                    depth - PROBCUT_TT_REDUCTION,
+                    Bound::Lower,
+                );
+                return Some(v - margin);
+            }
+        }
+        None
+    }
+
+    /// Step 8's ordering context: the hash move and the moves that led here.
+    fn ordering_node(&self, ply: usize, hash_move: Option<u32>) -> ordering::Node {
+        let prev = |back: usize| {
+            if ply >= back {
+                self.cont_stack[ply - back]
+            } else {
+                NO_CONT
+            }
+        };
+        ordering::Node {
+            hash_move,
+            ply,
+            prev: [prev(1), prev(2)],
+        }
+    }
+
+    /// Step 10, past late move pruning: whether a quiet move's history is
+    /// too bad, or the evaluation too far below alpha, for it to be tried.
+    fn futile(&self, f: &Frame, c: &Candidate, alpha: Score) -> bool {
+        let tuning = &G::TUNING;
+        let depth = f.depth;
+        let lmr_depth = (depth - 1 - self.lmr(depth, c.count)).max(0);
+        if tuning.history_pruning
+            && lmr_depth < HISTORY_PRUNING_DEPTH
+            && c.hist < -HISTORY_PRUNING_PER_PLY * depth
+        {
+            return true;
+        }
+        // Not against a mate in hand: no static margin reaches a mate
+        // score, so every late quiet move would go, and with them the
+        // quicker mates.
+        lmr_depth < FUTILITY_DEPTH
+            && !is_mate(alpha)
+            && f.eval + tuning.futility_base + tuning.futility_per_ply * lmr_depth <= alpha
+    }
+
+    /// Step 11. Singular extension: a hash move far better than every
+    /// other move (their search at half depth, with a window below the
+    /// table's score, fails low) is searched one ply deeper; if another
+    /// move also beats beta, the node is cut. Not with a mate score in the
+    /// window: a search at half depth says nothing about how soon a mate
+    /// comes.
+    fn singular(&mut self, pos: &G, f: &Frame, m: G::Move, alpha: Score, beta: Score) -> Singular {
+        let (depth, ply) = (f.depth, f.ply);
+        let Some(h) = f.hit else {
+            return Singular::Extend(0);
+        };
+        if !G::TUNING.singular_extension
+            || depth < SINGULAR_MIN_DEPTH
+            || is_mate(alpha)
+            || is_mate(beta)
+            || self.excluded[ply].is_some()
+            || f.hash_move() != Some(pos.move_id(m))
+            || h.bound == Bound::Upper
+            || h.depth < depth - SINGULAR_TT_REDUCTION
+            || is_mate(h.score)
+        {
+            return Singular::Extend(0);
+        }
+        let singular_beta = h.score - SINGULAR_MARGIN_PER_PLY * depth;
+        self.excluded[ply] = Some(m);
+        let window = Window::reaching(singular_beta);
+        let v = self.negamax(pos, (depth - 1) / 2, ply, window, f.kind.off_pv());
+        self.excluded[ply] = None;
+        if v < singular_beta {
+            Singular::Extend(1)
+        } else if singular_beta >= beta {
+            Singular::MultiCut(singular_beta)
+        } else if h.score >= beta {
+            Singular::Extend(-1)
+        } else {
+            Singular::Extend(0)
+        }
+    }
+
+    /// Step 12's late move reduction of a move searched after the first.
+    fn reduction(
+        &self,
+        f: &Frame,
+        c: &Candidate,
+        alpha: Score,
+        new_depth: i32,
+        gives_check: &mut impl FnMut() -> bool,
+    ) -> i32 {
+        let tuning = &G::TUNING;
+        let pv = f.kind.is_pv();
+        let first_reduced = if pv {
+            LMR_FIRST_MOVE_PV
+        } else {
+            LMR_FIRST_MOVE
+        };
+        if c.count == 1
+            || f.depth < LMR_MIN_DEPTH
+            || !c.quiet
+            || c.count < first_reduced
+            || !(tuning.reduce_checks || !(f.check || gives_check()))
+            // With a mate in hand, only a quicker mate raises alpha, and a
+            // reduced search is too short to show one.
+            || is_mate(alpha)
+        {
+            return 0;
+        }
+        let mut r = self.lmr(f.depth, c.count);
+        if pv {
+            r -= 1;
+        }
+        if tuning.node_reductions {
+            r += i32::from(f.kind.is_cut()) + i32::from(!f.improving);
+        }
+        if c.killer {
+            r -= 1;
+        }
+        if f.check || gives_check() {
+            r -= 1;
+        }
+        r -= c.hist / LMR_HISTORY_PER_PLY;
+        r.min(new_depth - 1).max(0)
     }
 
     /// The history updates of a cutoff by `m` at `depth`.

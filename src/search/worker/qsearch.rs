@@ -12,11 +12,11 @@ impl<G: Game> Worker<'_, G> {
         &mut self,
         pos: &G,
         ply: usize,
-        mut alpha: Score,
-        beta: Score,
+        w: Window,
         qply: usize,
         known_eval: Option<Score>,
     ) -> Score {
+        let Window { mut alpha, beta } = w;
         self.pv_len[ply] = ply;
         self.seldepth = self.seldepth.max(ply);
         if self.stopped {
@@ -59,7 +59,13 @@ impl<G: Game> Worker<'_, G> {
                 None
             };
             self.visit();
-            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1, child_eval);
+            let s = -self.qsearch(
+                &child,
+                ply + 1,
+                Window::new(alpha, beta).child(),
+                qply + 1,
+                child_eval,
+            );
             if self.stopped {
                 return 0;
             }
