@@ -8,6 +8,7 @@ pub mod hasami;
 pub mod kaninariebi;
 pub mod nana;
 pub mod negaeri;
+mod sandwich;
 
 use crate::core::{Game, OptionSpec, RuleValues, Rules, read_rule_values};
 
