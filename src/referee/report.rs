@@ -474,11 +474,11 @@ mod tests {
             ended(rep, row(2, Some(1), "B", "A", "1/2-1/2")),
             // A wins once as first, once as second: one count.
             ended(
-                Reason::Rules(EndReason::KingCaptured),
+                Reason::Rules(crate::games::endings::KING_CAPTURED),
                 row(3, Some(2), "A", "B", "1-0"),
             ),
             ended(
-                Reason::Rules(EndReason::KingCaptured),
+                Reason::Rules(crate::games::endings::KING_CAPTURED),
                 row(4, Some(2), "B", "A", "0-1"),
             ),
             ended(Reason::TimeForfeit, row(5, Some(3), "A", "B", "0-1")),
