@@ -55,7 +55,7 @@ const EXCEPTIONS: [(&str, &str); 2] = [
 ];
 
 /// Files that still name a game, with the branch moving the mentions out.
-const STILL_MOVING: [(&str, &str); 15] = [
+const STILL_MOVING: [(&str, &str); 13] = [
     ("board/play.rs", "endings (MoveHint made generic)"),
     ("core/game.rs", "endings (MoveHint made generic)"),
     (
@@ -78,12 +78,10 @@ const STILL_MOVING: [(&str, &str); 15] = [
         "referee/cli.rs",
         "records (referee/ regrouped, cli.rs split)",
     ),
-    ("referee/report.rs", "records (referee/ regrouped)"),
     (
         "referee/suite.rs",
         "game-trait (shipped suites into the games)",
     ),
-    ("search/worker.rs", "negamax (search/worker.rs refactor)"),
     ("solve/enumerate.rs", "game-trait (solve/ into games/nana)"),
     ("solve/mod.rs", "game-trait (solve/ into games/nana)"),
     ("solve/retro.rs", "game-trait (solve/ into games/nana)"),

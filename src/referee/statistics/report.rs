@@ -347,7 +347,7 @@ pub fn context_line(variant: &str, limits: &[(String, String)]) -> String {
     }
 }
 
-/// `, suite kaninariebi/default (3000 openings)`: the opening suite in a
+/// `, suite GAME/default (3000 openings)`: the opening suite in a
 /// summary's context.
 pub fn suite_words(title: &str, size: usize) -> String {
     format!(", suite {title} ({size} openings)")
