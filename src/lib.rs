@@ -3,7 +3,8 @@
 //!
 //! Layers, arrows pointing down only (a test, `tests/layers.rs`, keeps them
 //! so): `board` (the web board) and `openings` (making opening suites) →
-//! `referee` (matches) → `client` (an engine process seen from outside) →
+//! `referee` (matches) → `record` (game records: tags, build, the suite
+//! format) → `client` (an engine process seen from outside) →
 //! `engine` (the engine's protocol loop) → `learn` (self-play data and the
 //! fit of evaluation weights) → `solve` (a retrograde solver) →
 //! `search` (generic over `core::Game`, never naming a game) → `protocol`
@@ -32,6 +33,7 @@ pub mod games;
 pub mod learn;
 pub mod openings;
 pub mod protocol;
+pub mod record;
 pub mod referee;
 pub mod search;
 pub mod solve;

@@ -6,7 +6,7 @@ use super::check::{Distribution, check_suite};
 use super::generate::{self, Config, Playout};
 use crate::engine::bench;
 use crate::games::GameId;
-use crate::referee::suite;
+use crate::record::suite;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;

@@ -8,7 +8,7 @@ use super::stats::{self, Tally};
 use crate::client::reason::Reason;
 use crate::core::{Color, Outcome};
 use crate::protocol::record::{Record, tag_number};
-use crate::referee::store::records::tags;
+use crate::record::tags;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
