@@ -79,7 +79,7 @@ const STILL_MOVING: [(&str, &str); 13] = [
         "records (referee/ regrouped, cli.rs split)",
     ),
     (
-        "referee/suite.rs",
+        "record/suite.rs",
         "game-trait (shipped suites into the games)",
     ),
     ("solve/enumerate.rs", "game-trait (solve/ into games/nana)"),
