@@ -3,11 +3,11 @@
 //! records carry. Unlike a second match, the answer does not depend on the
 //! machine's load: the same games, judged twice.
 
-use super::adjudicate::{self, Adjudication};
 use super::report::{self, ResultRow};
 use super::stats::{self, Tally};
 use crate::client::reason::Reason;
 use crate::protocol::record::{Record, parse_records};
+use crate::referee::matches::adjudicate::{self, Adjudication};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write;
