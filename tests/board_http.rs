@@ -751,6 +751,9 @@ fn engines_that_fail_lose_with_the_reason_and_detail() {
     );
     let st = wait(a, id, Duration::from_secs(10), |st| !st["end"].is_null());
     assert_eq!(st["end"]["reason"], "loses on time", "{st}");
+    // In the referee's words for an engine's overrun.
+    let d = st["end"]["detail"].as_str().unwrap();
+    assert!(d.starts_with("overran its clock by "), "{d}");
 }
 
 #[test]

@@ -725,10 +725,7 @@ fn player(reg: &Registry, p: &PlayerReq, k: usize) -> Result<Player, (u16, Strin
                     _ => Some(l.to_string()),
                 },
             };
-            let base = launch.cmd.file_name().map_or_else(
-                || "engine".to_string(),
-                |f| f.to_string_lossy().into_owned(),
-            );
+            let base = launch.short_name();
             let default_name = match &level {
                 Some(l) => format!("{base} ({l})"),
                 None => base,
