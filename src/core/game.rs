@@ -71,6 +71,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// original (see `mirror`), where there is one. A claim about the
     /// rules, checked by the games' conformance tests.
     const MIRROR: Option<Mirror> = None;
+    /// The game's own endings (`EndReason::Game`), every one `terminal`,
+    /// `limit_end` or `repetition_end` can give: the registry reads
+    /// `Termination` tags back by them. A claim checked by the games'
+    /// conformance tests.
+    const ENDINGS: &'static [EndReason] = &[];
 
     /// The start position under these rules.
     fn start(rules: &Self::Rules) -> Self;
@@ -106,7 +111,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// `game_status` checks with the move generator.
     fn terminal(&self) -> Option<End>;
 
-    /// Ends by move-count limits (Hasami's 300 plies). Perft ignores them.
+    /// Ends by move-count limits (a game's ply limit). Perft ignores them.
     fn limit_end(&self) -> Option<End> {
         None
     }
@@ -159,7 +164,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// The legal moves for which `is_tactical` holds (quiescence search).
     /// Games may override with something faster than filtering, and may
-    /// leave out and order moves (Negaeri keeps drops worth their cost).
+    /// leave out and order moves (a game may keep only the drops worth their cost).
     fn generate_tactical<S: MoveSink<Self::Move>>(&self, out: &mut S) {
         struct Filter<'a, G: Game, S>(&'a G, &'a mut S);
         impl<G: Game, S: MoveSink<G::Move>> MoveSink<G::Move> for Filter<'_, G, S> {

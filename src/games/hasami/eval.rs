@@ -6,10 +6,11 @@ use super::board::{
     Bitboard, FULL, RANK_1, RANK_9, SQUARES, Square, down, left, right, squares, up,
 };
 use super::{Hasami, MEN, WinRule};
-use crate::core::{Color, Game, sandwich};
+use crate::core::{Color, Game};
 use crate::eval::file::Params;
 use crate::eval::net::Active;
 use crate::eval::{Slot, Sum, Terms};
+use crate::games::sandwich;
 
 /// The terms, in the order of the weights file.
 pub const TERMS: usize = 10;

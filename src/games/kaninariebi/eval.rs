@@ -5,11 +5,11 @@
 use super::KaniNariEbi;
 use super::board::{self, Bitboard, DIAGONAL, east, north, south, squares, west};
 use super::movegen::{PIECES, resting};
-use crate::core::sandwich::exposed_along;
 use crate::core::{Color, Game};
 use crate::eval::file::Params;
 use crate::eval::net::Active;
 use crate::eval::{Slot, Sum, Terms};
+use crate::games::sandwich::exposed_along;
 
 /// The terms, in the order of the weights file.
 pub const TERMS: usize = 15;

@@ -45,6 +45,7 @@ use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
     PositionText, StepText, Tablebase, Tuning,
 };
+use crate::games::endings;
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
 /// A piece on the board: its owner and its kind (the King or a cube state).
@@ -329,6 +330,7 @@ impl Game for Nana {
     /// Swallow's wings step both ways), and the closed square b2 is on the
     /// middle file.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    const ENDINGS: &'static [EndReason] = &[endings::KING_CAPTURED];
     const CHECKS: bool = true;
     /// Moves that give check, and the moves of a node in check, are not
     /// reduced: reducing them by a ply less, as the other games do, lost
@@ -437,7 +439,7 @@ impl Game for Nana {
     fn terminal(&self) -> Option<End> {
         let c = self.side;
         (self.board.king(c).is_none() && self.hand[c.index()].count(Family::King) == 0)
-            .then(|| End::win(c.opponent(), EndReason::KingCaptured))
+            .then(|| End::win(c.opponent(), endings::KING_CAPTURED))
     }
 
     /// Placement with cube states, both hands and the side to move: the

@@ -32,7 +32,11 @@ pub use rules::{MAX_CHAIN, NegaeriRules};
 use crate::core::{
     Color, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Outcome, StepText,
 };
+use crate::games::endings;
 use board::{Bitboard, ZOBRIST_HAND, ZOBRIST_PASSES, ZOBRIST_PIECE, ZOBRIST_SIDE};
+
+/// Two passes in a row, decided by the pieces on the board.
+pub const DOUBLE_PASS: EndReason = EndReason::Game("two passes in a row");
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -197,6 +201,7 @@ impl Game for Negaeri {
     /// sandwiches close along every line; only the start position is
     /// lopsided (the King on c1), which the rules of play do not see.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    const ENDINGS: &'static [EndReason] = &[endings::KING_CAPTURED, DOUBLE_PASS];
     /// Piece kind (7) or dropped kind (3) by destination, then the pass.
     const CONT_KEYS: usize = 10 * board::SQUARES + 1;
     const CHECKS: bool = true;
@@ -356,10 +361,10 @@ impl Game for Negaeri {
     fn terminal(&self) -> Option<End> {
         for c in [self.side, self.side.opponent()] {
             if self.king(c) == 0 {
-                return Some(End::win(c.opponent(), EndReason::KingCaptured));
+                return Some(End::win(c.opponent(), endings::KING_CAPTURED));
             }
         }
-        (self.passes >= 2).then(|| End::new(self.by_board_count(), EndReason::DoublePass))
+        (self.passes >= 2).then(|| End::new(self.by_board_count(), DOUBLE_PASS))
     }
 
     /// The fourth occurrence of a position ends the game (by pieces).
