@@ -9,7 +9,7 @@ pub mod kaninariebi;
 pub mod nana;
 pub mod negaeri;
 
-use crate::core::{Game, OptionSpec, RuleValues, Rules, read_rule_values};
+use crate::core::{Game, OptionSpec, RuleValues, Rules, Searchable, TableFile, read_rule_values};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
@@ -19,10 +19,11 @@ pub enum GameId {
     Negaeri,
 }
 
-/// A computation generic over the game, run by `GameId::visit`.
+/// A computation generic over the game, run by `GameId::visit`. Every
+/// registered game can be searched, so the visitor may search it.
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Game>(self) -> Self::Output;
+    fn visit<G: Searchable>(self) -> Self::Output;
 }
 
 impl GameId {
@@ -57,12 +58,20 @@ impl GameId {
         }
     }
 
+    /// The game's table of solved positions, for games that have one.
+    pub fn table(self) -> Option<TableFile> {
+        match self {
+            GameId::Nana => Some(nana::TABLE),
+            _ => None,
+        }
+    }
+
     /// The rule options this game reads.
     pub fn rule_specs(self) -> &'static [OptionSpec] {
         struct Specs;
         impl GameVisitor for Specs {
             type Output = &'static [OptionSpec];
-            fn visit<G: Game>(self) -> Self::Output {
+            fn visit<G: Searchable>(self) -> Self::Output {
                 G::Rules::specs()
             }
         }

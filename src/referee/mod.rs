@@ -35,7 +35,7 @@ pub mod stats;
 pub mod suite;
 pub mod thinking;
 
-use crate::core::Game;
+use crate::core::Searchable;
 use crate::games::GameVisitor;
 use std::process::ExitCode;
 
@@ -81,7 +81,7 @@ where
             struct Play<'a>(&'a cli::MatchConfig);
             impl GameVisitor for Play<'_> {
                 type Output = Result<ExitCode, RunError>;
-                fn visit<G: Game>(self) -> Self::Output {
+                fn visit<G: Searchable>(self) -> Self::Output {
                     runner::run::<G>(self.0)
                 }
             }

@@ -5,7 +5,7 @@
 //! since a cutoff usually comes early.
 
 use super::MAX_PLY;
-use crate::core::Game;
+use crate::core::Searchable;
 
 pub const HASH_MOVE: i32 = 1 << 30;
 pub const TACTICAL: i32 = 1 << 28;
@@ -107,7 +107,12 @@ pub struct Node {
 }
 
 /// A quiet move's history: its own, twice, and its continuations.
-pub fn quiet_history<G: Game>(pos: &G, m: G::Move, node: &Node, h: &Heuristics<G::Move>) -> i32 {
+pub fn quiet_history<G: Searchable>(
+    pos: &G,
+    m: G::Move,
+    node: &Node,
+    h: &Heuristics<G::Move>,
+) -> i32 {
     let side = pos.side_to_move().index();
     let own = 2 * h.quiet(side, pos.move_key(m));
     if !G::TUNING.continuation_history {
@@ -118,7 +123,7 @@ pub fn quiet_history<G: Game>(pos: &G, m: G::Move, node: &Node, h: &Heuristics<G
 }
 
 /// Scores every move of `moves` into `scores` for `pick`.
-pub fn score_moves<G: Game>(
+pub fn score_moves<G: Searchable>(
     pos: &G,
     moves: &[G::Move],
     node: &Node,
