@@ -401,7 +401,7 @@ fn a_gauntlet_plays_only_the_seeds_encounters_and_tables_each_seed() {
 
 #[test]
 fn use_affinity_pins_each_game_s_engines_to_their_own_cpu() {
-    let cpus = koma::referee::affinity::this_thread().unwrap();
+    let cpus = koma::referee::matches::affinity::this_thread().unwrap();
     if cpus.len() < 2 {
         eprintln!(
             "skipped: this machine lets the test run on {} CPU",

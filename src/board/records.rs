@@ -11,8 +11,8 @@ use crate::core::PositionText;
 use crate::games::GameId;
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, parse_records};
-use crate::referee::records::{self, RecordHeader, tags};
 use crate::referee::replay;
+use crate::referee::store::records::{self, RecordHeader, tags};
 use serde::Serialize;
 
 /// The record of a table: a loaded record as it was read, a game with a

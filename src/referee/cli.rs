@@ -3,11 +3,11 @@
 //! into a `Mode`. Every mistake is a `Usage` error: the program prints it
 //! and exits with code 2.
 
-use super::adjudicate::{self, Adjudication};
 use super::fastchess::{self, edit_distance};
-use super::files::{FileError, open_regular};
-use super::shard::{self, Shard};
-use super::sprt::{Model, Sprt};
+use super::matches::adjudicate::{self, Adjudication};
+use super::statistics::sprt::{Model, Sprt};
+use super::store::files::{FileError, open_regular};
+use super::store::shard::{self, Shard};
 use super::suite;
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::handshake::Timeouts;
@@ -475,7 +475,12 @@ where
     if !cli.compliance.is_empty() {
         return compliance(&cli, variant_given);
     }
-    check(cli, engines, &super::records::shell_words(&words), &env)
+    check(
+        cli,
+        engines,
+        &super::store::records::shell_words(&words),
+        &env,
+    )
 }
 
 /// The words with fastchess's and cutechess-cli's options in Koma's
@@ -668,7 +673,7 @@ fn check(
     let seeds = tournament(&cli.tournament, cli.seeds, engines.len())?;
     let affinity = match cli.use_affinity.as_deref() {
         None => None,
-        Some(list) => Some(super::affinity::cpus(list).map_err(Usage)?),
+        Some(list) => Some(super::matches::affinity::cpus(list).map_err(Usage)?),
     };
     let json = match cli
         .output

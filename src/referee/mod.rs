@@ -3,37 +3,20 @@
 //! it. The engines themselves (processes, handshake, clocks, turns, end
 //! reasons) are `client`'s.
 //!
-//! Layout: `cli` (arguments) → `runner` (the match: workers, results) →
-//! `game` (one game), with `opening`, `suite` (the shipped opening suites)
-//! and `schedule`; `records`, `state` (resume), `lock` (one referee per
-//! record file), `files` (only regular files are read), `report`
-//! (summaries), `shard` (`--shard`, from a scheduler's environment), `pool`
-//! and `merge` (`--report`: the shards of a match pooled, followed as they
-//! grow), `replay` (`--replay`), `stats` and `sprt` (the numbers).
+//! Layout: `cli` (arguments) → `matches` (`runner`, the match: workers,
+//! results → `game`, one game; openings, schedule, adjudication), `store`
+//! (records written, resume, locks, shards), `statistics` (stats, SPRT,
+//! summaries, `--report`'s pooled shards); `suite` (the shipped opening
+//! suites), `replay` (`--replay`), `compliance` and `fastchess` (spellings).
 
-pub mod adjudicate;
-pub mod affinity;
 pub mod cli;
 pub mod compliance;
 pub mod fastchess;
-pub mod files;
-pub mod game;
-pub mod json;
-pub mod lock;
-pub mod merge;
-pub mod opening;
-pub mod pool;
-pub mod records;
+pub mod matches;
 pub mod replay;
-pub mod report;
-pub mod runner;
-pub mod schedule;
-pub mod shard;
-pub mod sprt;
-pub mod state;
-pub mod stats;
+pub mod statistics;
+pub mod store;
 pub mod suite;
-pub mod thinking;
 
 use crate::core::Searchable;
 use crate::games::GameVisitor;
@@ -49,14 +32,14 @@ pub enum RunError {
     Usage(cli::Usage),
     /// A file named on the command line that cannot be used (read,
     /// created, locked, parsed).
-    File(files::FileError),
+    File(store::files::FileError),
     /// Record files that cannot be reported on (unreadable, or of two
     /// matches).
     Report(String),
 }
 
-impl From<files::FileError> for RunError {
-    fn from(e: files::FileError) -> RunError {
+impl From<store::files::FileError> for RunError {
+    fn from(e: store::files::FileError) -> RunError {
         RunError::File(e)
     }
 }
@@ -75,14 +58,14 @@ where
     })?;
     match mode {
         cli::Mode::Replay(p) => replay::run_replay(&p),
-        cli::Mode::Report(r) => merge::run_report(&r),
+        cli::Mode::Report(r) => statistics::merge::run_report(&r),
         cli::Mode::Compliance(c) => compliance::run(&c),
         cli::Mode::Match(cfg) => {
             struct Play<'a>(&'a cli::MatchConfig);
             impl GameVisitor for Play<'_> {
                 type Output = Result<ExitCode, RunError>;
                 fn visit<G: Searchable>(self) -> Self::Output {
-                    runner::run::<G>(self.0)
+                    matches::runner::run::<G>(self.0)
                 }
             }
             cfg.variant.visit(Play(&cfg))

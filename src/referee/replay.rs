@@ -6,11 +6,11 @@
 //! rules had not ended.
 
 use super::RunError;
-use super::adjudicate;
 use super::cli::recorded_match;
-use super::files::{FileError, open_regular};
-use super::records::{self, tags};
-use super::shard::Shard;
+use super::matches::adjudicate;
+use super::store::files::{FileError, open_regular};
+use super::store::records::{self, tags};
+use super::store::shard::Shard;
 use crate::client::reason::Reason;
 use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules, Searchable};
 use crate::games::{GameId, GameVisitor};

@@ -13,6 +13,14 @@ use crate::core::{Color, End, History, Outcome, Searchable, Tuning};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+mod margins;
+mod negamax;
+mod node;
+mod qsearch;
+
+use margins::*;
+use node::{NodeKind, Window};
+
 const INF: Score = MATE + 1;
 /// Mate scores beyond this are relative to the node and must be shifted
 /// by the ply when they pass through the transposition table.
@@ -28,46 +36,6 @@ const NO_EVAL: Score = Score::MIN;
 const NULL_CONT: usize = NO_CONT - 1;
 /// Move numbers the reduction table distinguishes.
 const LMR_MOVES: usize = 256;
-
-/// The quiet and the tactical moves a node searched without a cutoff
-/// (the history punishes them when a later move cuts); at most 64 each.
-struct SearchedMoves<M> {
-    quiet: [Option<M>; 64],
-    tactical: [Option<M>; 64],
-    counts: [usize; 2],
-}
-
-impl<M: Copy> Default for SearchedMoves<M> {
-    fn default() -> Self {
-        SearchedMoves {
-            quiet: [None; 64],
-            tactical: [None; 64],
-            counts: [0; 2],
-        }
-    }
-}
-
-impl<M: Copy> SearchedMoves<M> {
-    fn push(&mut self, m: M, quiet: bool) {
-        let (list, n) = if quiet {
-            (&mut self.quiet, &mut self.counts[0])
-        } else {
-            (&mut self.tactical, &mut self.counts[1])
-        };
-        if *n < list.len() {
-            list[*n] = Some(m);
-            *n += 1;
-        }
-    }
-
-    fn quiet(&self) -> impl Iterator<Item = &M> {
-        self.quiet[..self.counts[0]].iter().flatten()
-    }
-
-    fn tactical(&self) -> impl Iterator<Item = &M> {
-        self.tactical[..self.counts[1]].iter().flatten()
-    }
-}
 
 /// Reductions by depth and move number.
 type LmrTable = [[u8; LMR_MOVES]; 64];
@@ -138,6 +106,8 @@ pub struct Worker<'a, G: Searchable> {
     cont_stack: [usize; MAX_PLY + 1],
     /// Null moves are off below this ply (a null move's verification).
     nmp_min_ply: usize,
+    /// The move left out at each ply (the singular extension's test).
+    excluded: [Option<G::Move>; MAX_PLY + 1],
     lmr_table: &'static LmrTable,
 }
 
@@ -216,6 +186,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
             evals: [NO_EVAL; MAX_PLY + 1],
             cont_stack: [NO_CONT; MAX_PLY + 1],
             nmp_min_ply: 0,
+            excluded: [None; MAX_PLY + 1],
             lmr_table: lmr_table(&G::TUNING),
         }
     }
@@ -361,12 +332,13 @@ impl<'a, G: Searchable> Worker<'a, G> {
     /// previous score that widens on failure.
     fn aspiration(&mut self, depth: u32, pv_idx: usize) {
         let prev = self.root_moves[pv_idx].score;
-        let mut delta = 30;
-        let (mut alpha, mut beta) = if depth >= 4 && !is_mate(prev) && prev > -INF {
-            (prev - delta, prev + delta)
-        } else {
-            (-INF, INF)
-        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_MIN_DEPTH && !is_mate(prev) && prev > -INF {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
         loop {
             let s = self.root_search(depth as i32, pv_idx, alpha, beta);
             if self.stopped {
@@ -391,45 +363,33 @@ impl<'a, G: Searchable> Worker<'a, G> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             let child = root.play(m);
-            self.ctx.tt.prefetch(child.hash());
-            self.keys.push(child.repetition_key());
-            self.cont_stack[0] = root.cont_key(m);
-            self.visit();
-            let s = if i == pv_idx {
-                -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, false, None)
-            } else {
+            let s = self.descend(&child, 0, root.cont_key(m), |w| {
+                let window = Window::new(alpha, beta).child();
+                if i == pv_idx {
+                    return -w.negamax(&child, depth - 1, 1, window, NodeKind::Pv);
+                }
                 // Late quiet root moves are searched shallower first.
                 let n = i - pv_idx + 1;
                 let mut r = 0;
                 if G::TUNING.root_reductions
-                    && depth >= 3
-                    && n >= 4
+                    && depth >= ROOT_LMR_MIN_DEPTH
+                    && n >= ROOT_LMR_MIN_MOVE
                     && !check
                     && !root.is_tactical(m)
                     && !child.in_check()
                 {
-                    r = (self.lmr(depth, n) - 1).clamp(0, depth - 2);
+                    r = (w.lmr(depth, n) - 1).clamp(0, depth - 2);
                 }
-                let mut s = -self.negamax(
-                    &child,
-                    depth - 1 - r,
-                    1,
-                    -alpha - 1,
-                    -alpha,
-                    false,
-                    true,
-                    None,
-                );
+                let scout = Window::above(alpha).child();
+                let mut s = -w.negamax(&child, depth - 1 - r, 1, scout, NodeKind::Cut);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, depth - 1, 1, -alpha - 1, -alpha, false, false, None);
+                    s = -w.negamax(&child, depth - 1, 1, scout, NodeKind::All);
                 }
                 if s > alpha && s < beta {
-                    -self.negamax(&child, depth - 1, 1, -beta, -alpha, true, false, None)
-                } else {
-                    s
+                    s = -w.negamax(&child, depth - 1, 1, window, NodeKind::Pv);
                 }
-            };
-            self.keys.pop();
+                s
+            });
             if self.stopped {
                 return best;
             }
@@ -478,617 +438,29 @@ impl<'a, G: Searchable> Worker<'a, G> {
         best
     }
 
-    /// The search of one node below the root. `cut_node`: a node where a
-    /// fail high is expected (the null-window children of a PV node's later
-    /// moves, and alternately below). `excluded`: a move left out (the
-    /// singular extension's test search of the other moves).
-    #[allow(clippy::too_many_arguments)]
-    fn negamax(
+    /// Searches `child`, reached from the node at `ply` by a move whose
+    /// continuation key is `cont`, by `search`: the one way into a child
+    /// (the table's line fetched early, the repetition path and the
+    /// continuation stack kept, the node counted) and out of it.
+    fn descend<R>(
         &mut self,
-        pos: &G,
-        depth: i32,
+        child: &G,
         ply: usize,
-        mut alpha: Score,
-        mut beta: Score,
-        pv_node: bool,
-        cut_node: bool,
-        excluded: Option<G::Move>,
-    ) -> Score {
-        // Step 1. Ends: the rules, repetition, limits, mate distance.
-        self.pv_len[ply] = ply;
-        self.seldepth = self.seldepth.max(ply);
-        if self.stopped {
-            return 0;
-        }
-        if let Some(end) = pos.terminal() {
-            return end_score::<G>(end, pos.side_to_move(), ply);
-        }
-        // A position seen before on this path or in the game: scored as the
-        // game's repetition rule would end it (a draw, or Negaeri's count).
-        if self.repeats() {
-            return end_score::<G>(pos.repetition_end(), pos.side_to_move(), ply);
-        }
-        // No legal move decides before a move-count limit does.
-        if let Some(end) = pos.limit_end() {
-            return if !pos.has_moves() {
-                -(MATE - ply as Score)
-            } else {
-                end_score::<G>(end, pos.side_to_move(), ply)
-            };
-        }
-        if ply >= MAX_PLY - 1 {
-            return pos.evaluate();
-        }
-        // Mate distance pruning: no line from here beats a quicker mate.
-        alpha = alpha.max(-(MATE - ply as Score));
-        beta = beta.min(MATE - ply as Score - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
-        // Step 2. The horizon: quiescence search.
-        if depth <= 0 {
-            return self.qsearch(pos, ply, alpha, beta, 0, None);
-        }
-
-        // Step 3. Transposition table: a deep enough bound ends the node.
-        // The test search of a singular extension ignores it (the same
-        // position with a move left out is another tree).
-        let key = pos.hash();
-        let hit = if excluded.is_none() {
-            self.ctx.tt.probe(key)
-        } else {
-            None
-        };
-        let hash_move = hit.and_then(|h| h.move_id);
-        let tt_score = hit.map(|h| from_tt(h.score, ply));
-        if let (Some(h), Some(s)) = (hit, tt_score)
-            && !pv_node
-            && h.depth >= depth
-        {
-            let usable = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                return s;
-            }
-        }
-
-        // Step 4. Static evaluation (kept from the table when it is there),
-        // and a better guess from the table's bound when it has one. With
-        // the King attacked it says nothing, and no node in check is
-        // pruned (mates were lost that way).
-        let check = pos.in_check();
-        let static_eval = if excluded.is_some() {
-            self.evals[ply]
-        } else if check {
-            NO_EVAL
-        } else {
-            hit.and_then(|h| h.eval).unwrap_or_else(|| pos.evaluate())
-        };
-        self.evals[ply] = static_eval;
-        let eval = match (hit, tt_score) {
-            (Some(h), Some(s)) if !check && !is_mate(s) => match h.bound {
-                Bound::Exact => s,
-                Bound::Lower if s > static_eval => s,
-                Bound::Upper if s < static_eval => s,
-                _ => static_eval,
-            },
-            _ => static_eval,
-        };
-        // Improving: the evaluation rose since our previous move, so
-        // pruning can be bolder where it did not.
-        let improving = !check && {
-            let before = if ply >= 2 && self.evals[ply - 2] != NO_EVAL {
-                Some(self.evals[ply - 2])
-            } else if ply >= 4 && self.evals[ply - 4] != NO_EVAL {
-                Some(self.evals[ply - 4])
-            } else {
-                None
-            };
-            before.is_none_or(|b| static_eval > b)
-        };
-        self.heur.killers[ply + 1] = [None; 2];
-        let tuning = &G::TUNING;
-
-        let prunable = !pv_node && !check && excluded.is_none();
-        // Step 5. Reverse futility: far above beta at low depth, a quiet
-        // move will not bring the score back below it.
-        if prunable
-            && depth <= tuning.reverse_futility_depth
-            && !is_mate(beta)
-            && eval - tuning.reverse_futility * (depth - i32::from(improving)) >= beta
-        {
-            return (eval + beta) / 2;
-        }
-
-        // Step 6. Null move: if passing still fails high, a real move would
-        // too (only where the game says passing is a sound lower bound).
-        // Deep ones are verified by a search without null moves for this
-        // side, against zugzwang.
-        if prunable
-            && depth >= 3
-            && eval >= beta
-            && static_eval + 15 * depth >= beta + 45
-            && ply >= self.nmp_min_ply
-            && self.cont_stack[ply.saturating_sub(1)] != NULL_CONT
-            && !is_mate(beta)
-            && let Some(null) = pos.play_null()
-        {
-            let r = (3 + depth / 3 + ((eval - beta) / 200).min(3)).min(depth);
-            self.ctx.tt.prefetch(null.hash());
-            self.keys.push(null.repetition_key());
-            self.cont_stack[ply] = NULL_CONT;
-            self.visit();
-            let s = -self.negamax(
-                &null,
-                depth - r,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-                !cut_node,
-                None,
-            );
-            self.keys.pop();
-            if self.stopped {
-                return 0;
-            }
-            if s >= beta && !is_mate(s) {
-                if self.nmp_min_ply > 0 || depth < 12 {
-                    return s;
-                }
-                self.nmp_min_ply = ply + (3 * (depth - r) / 4) as usize;
-                let v = self.negamax(pos, depth - r, ply, beta - 1, beta, false, false, None);
-                self.nmp_min_ply = 0;
-                if v >= beta {
-                    return s;
-                }
-            }
-        }
-
-        // Step 6b. ProbCut: a tactical move whose reduced search beats
-        // beta by a margin would, searched in full, very likely beat beta.
-        let probcut_beta = beta + tuning.probcut_margin;
-        if tuning.probcut_margin > 0
-            && prunable
-            && depth >= 5
-            && !is_mate(beta)
-            && !is_mate(probcut_beta)
-            && !matches!((hit, tt_score), (Some(h), Some(s)) if h.depth >= depth - 3 && s < probcut_beta)
-        {
-            let mut tacticals = G::MoveList::default();
-            pos.generate_tactical(&mut tacticals);
-            for &m in tacticals.iter() {
-                let child = pos.play(m);
-                self.ctx.tt.prefetch(child.hash());
-                self.keys.push(child.repetition_key());
-                self.cont_stack[ply] = pos.cont_key(m);
-                self.visit();
-                let mut v =
-                    -self.qsearch(&child, ply + 1, -probcut_beta, -probcut_beta + 1, 0, None);
-                if v >= probcut_beta {
-                    v = -self.negamax(
-                        &child,
-                        depth - 4,
-                        ply + 1,
-                        -probcut_beta,
-                        -probcut_beta + 1,
-                        false,
-                        !cut_node,
-                        None,
-                    );
-                }
-                self.keys.pop();
-                if self.stopped {
-                    return 0;
-                }
-                if v >= probcut_beta && !is_mate(v) {
-                    self.ctx.tt.store(
-                        key,
-                        Some(pos.move_id(m)),
-                        to_tt(v, ply),
-                        (static_eval != NO_EVAL).then_some(static_eval),
-                        depth - 3,
-                        Bound::Lower,
-                    );
-                    return v - tuning.probcut_margin;
-                }
-            }
-        }
-
-        // Step 7. Internal iterative reduction: with no hash move to try
-        // first the ordering is poor, and a shallower search fills the table
-        // for the next visit. It costs some mates at a fixed depth; with a
-        // clock the next iteration finds them.
-        let depth = if hash_move.is_none() && depth >= 4 {
-            depth - 1
-        } else {
-            depth
-        };
-
-        // Step 8. Move generation and ordering.
-        let mut moves = G::MoveList::default();
-        pos.generate(&mut moves);
-        if moves.is_empty() {
-            return -(MATE - ply as Score);
-        }
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        let mut tactical = std::mem::take(&mut self.tactical[ply]);
-        let node = ordering::Node {
-            hash_move,
-            ply,
-            prev: [
-                if ply >= 1 {
-                    self.cont_stack[ply - 1]
-                } else {
-                    NO_CONT
-                },
-                if ply >= 2 {
-                    self.cont_stack[ply - 2]
-                } else {
-                    NO_CONT
-                },
-            ],
-        };
-        ordering::score_moves(pos, &moves, &node, &self.heur, &mut scores, &mut tactical);
-
-        // Step 9. The move loop.
-        let original_alpha = alpha;
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut move_count = 0usize;
-        let mut searched = SearchedMoves::<G::Move>::default();
-        // Once the remaining quiet moves are all prunable the list is no
-        // longer sorted: games without a King stop there, the others look
-        // on for quiet moves that attack the King.
-        let mut skip_quiets = false;
-        let lmp_limit = (3 + depth * depth) as usize;
-        for i in 0..moves.len() {
-            if !skip_quiets {
-                ordering::pick(&mut moves, &mut scores, &mut tactical, i);
-            }
-            let m = moves[i];
-            if Some(m) == excluded {
-                continue;
-            }
-            move_count += 1;
-            let quiet = !tactical[i];
-            // Asked only where a decision reads it (quiet moves past the
-            // first), and at most once: the test costs a board update.
-            let mut gives_check_memo = None;
-            let mut gives_check =
-                || *gives_check_memo.get_or_insert_with(|| G::CHECKS && pos.gives_check(m));
-            let hist = if quiet {
-                if scores[i] >= ordering::KILLER {
-                    ordering::quiet_history(pos, m, &node, &self.heur)
-                } else {
-                    scores[i]
-                }
-            } else {
-                0
-            };
-            let mut new_depth = depth - 1;
-
-            // Step 10. Pruning at shallow depth, before the move is played:
-            // with a non-losing move in hand, late quiet moves, quiet moves
-            // with a bad history and quiet moves that cannot lift a score
-            // far below alpha are skipped. Moves attacking the King stay.
-            if !pv_node && !check && best > -MATE_BOUND && quiet && !gives_check() {
-                if skip_quiets {
-                    continue;
-                }
-                if move_count >= lmp_limit && depth <= tuning.late_move_depth {
-                    skip_quiets = true;
-                    if !G::CHECKS {
-                        break;
-                    }
-                    continue;
-                }
-                let lmr_depth = (new_depth - self.lmr(depth, move_count)).max(0);
-                if tuning.history_pruning && lmr_depth < 4 && hist < -2_000 * depth {
-                    continue;
-                }
-                // Not against a mate in hand: no static margin reaches a
-                // mate score, so every late quiet move would go, and with
-                // them the quicker mates.
-                if lmr_depth < 8
-                    && !is_mate(alpha)
-                    && eval + tuning.futility_base + tuning.futility_per_ply * lmr_depth <= alpha
-                {
-                    continue;
-                }
-            }
-
-            // Step 11. Singular extension: a hash move far better than
-            // every other move (their search at half depth, with a window
-            // below the table's score, fails low) is searched one ply
-            // deeper; if another move also beats beta, the node is cut.
-            // Not with a mate score in the window: a search at half depth
-            // says nothing about how soon a mate comes.
-            let mut extension = 0;
-            if tuning.singular_extension
-                && depth >= 7
-                && !is_mate(alpha)
-                && !is_mate(beta)
-                && excluded.is_none()
-                && hash_move == Some(pos.move_id(m))
-                && let (Some(h), Some(s)) = (hit, tt_score)
-                && h.bound != Bound::Upper
-                && h.depth >= depth - 3
-                && !is_mate(s)
-            {
-                let singular_beta = s - 2 * depth;
-                let v = self.negamax(
-                    pos,
-                    (depth - 1) / 2,
-                    ply,
-                    singular_beta - 1,
-                    singular_beta,
-                    false,
-                    cut_node,
-                    Some(m),
-                );
-                if self.stopped {
-                    break;
-                }
-                if v < singular_beta {
-                    extension = 1;
-                } else if singular_beta >= beta {
-                    // Multi-cut: two moves beat beta.
-                    best = singular_beta;
-                    break;
-                } else if s >= beta {
-                    extension = -1;
-                }
-            }
-            new_depth += extension;
-
-            // Step 12. Search: late moves reduced (LMR), the others with a
-            // null window first (PVS).
-            let child = pos.play(m);
-            self.ctx.tt.prefetch(child.hash());
-            self.keys.push(child.repetition_key());
-            self.cont_stack[ply] = pos.cont_key(m);
-            self.visit();
-            let s = if move_count == 1 {
-                -self.negamax(
-                    &child,
-                    new_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    pv_node,
-                    !cut_node && !pv_node,
-                    None,
-                )
-            } else {
-                let mut r = 0;
-                if depth >= 2
-                    && quiet
-                    && move_count >= if pv_node { 4 } else { 2 }
-                    && (tuning.reduce_checks || !(check || gives_check()))
-                    // With a mate in hand, only a quicker mate raises
-                    // alpha, and a reduced search is too short to show one.
-                    && !is_mate(alpha)
-                {
-                    r = self.lmr(depth, move_count);
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if tuning.node_reductions {
-                        r += i32::from(cut_node) + i32::from(!improving);
-                    }
-                    if scores[i] >= ordering::KILLER {
-                        r -= 1;
-                    }
-                    if check || gives_check() {
-                        r -= 1;
-                    }
-                    r -= hist / 12_000;
-                    r = r.min(new_depth - 1).max(0);
-                }
-                let mut s = -self.negamax(
-                    &child,
-                    new_depth - r,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    false,
-                    true,
-                    None,
-                );
-                if s > alpha && r > 0 {
-                    s = -self.negamax(
-                        &child,
-                        new_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        false,
-                        !cut_node,
-                        None,
-                    );
-                }
-                if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(&child, new_depth, ply + 1, -beta, -alpha, true, false, None);
-                }
-                s
-            };
-            self.keys.pop();
-            if self.stopped {
-                break;
-            }
-
-            // Step 13. A new best move; a cutoff rewards the move in its
-            // history (and a quiet one in the killers and the continuation
-            // history) and punishes the moves of its kind tried before it.
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    best_move = Some(m);
-                    if pv_node {
-                        self.update_pv(ply, m);
-                    }
-                    if s >= beta {
-                        self.reward(pos, m, quiet, depth, &node, &searched);
-                        break;
-                    }
-                }
-            }
-            searched.push(m, quiet);
-        }
-        self.scores[ply] = scores;
-        self.tactical[ply] = tactical;
-        if self.stopped {
-            return 0;
-        }
-        // Only the excluded move, or every move pruned: no result of our own.
-        if move_count == 0 || best == -INF {
-            return if excluded.is_some() {
-                alpha
-            } else {
-                best.max(-(MATE - ply as Score))
-            };
-        }
-
-        // Step 14. The result into the transposition table.
-        if excluded.is_none() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.ctx.tt.store(
-                key,
-                best_move.map(|m| pos.move_id(m)),
-                to_tt(best, ply),
-                (static_eval != NO_EVAL).then_some(static_eval),
-                depth,
-                bound,
-            );
-        }
-        best
-    }
-
-    /// The history updates of a cutoff by `m` at `depth`.
-    fn reward(
-        &mut self,
-        pos: &G,
-        m: G::Move,
-        quiet: bool,
-        depth: i32,
-        node: &ordering::Node,
-        searched: &SearchedMoves<G::Move>,
-    ) {
-        let side = pos.side_to_move().index();
-        let bonus = ordering::bonus(depth);
-        if quiet {
-            self.heur.add_killer(node.ply, m);
-            let cont = G::TUNING.continuation_history;
-            self.heur.update_quiet(side, pos.move_key(m), bonus);
-            if cont {
-                let ck = pos.cont_key(m);
-                self.heur.update_cont(node.prev[0], ck, bonus);
-                self.heur.update_cont(node.prev[1], ck, bonus);
-            }
-            for &q in searched.quiet() {
-                self.heur.update_quiet(side, pos.move_key(q), -bonus);
-                if cont {
-                    let ck = pos.cont_key(q);
-                    self.heur.update_cont(node.prev[0], ck, -bonus);
-                    self.heur.update_cont(node.prev[1], ck, -bonus);
-                }
-            }
-        } else {
-            self.heur.update_tactical(side, pos.move_key(m), bonus);
-        }
-        for &t in searched.tactical() {
-            self.heur.update_tactical(side, pos.move_key(t), -bonus);
-        }
+        cont: usize,
+        search: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        self.ctx.tt.prefetch(child.hash());
+        self.keys.push(child.repetition_key());
+        self.cont_stack[ply] = cont;
+        self.visit();
+        let r = search(self);
+        self.keys.pop();
+        r
     }
 
     /// The late move reduction of move number `n` at `depth`.
     fn lmr(&self, depth: i32, n: usize) -> i32 {
         i32::from(self.lmr_table[depth.clamp(0, 63) as usize][n.min(LMR_MOVES - 1)])
-    }
-
-    /// Tactical moves only, until the position is quiet: the side to move
-    /// may also stand pat on its static evaluation. `known_eval` is that
-    /// evaluation when the caller already has it (delta pruning computed
-    /// it): evaluations are the larger part of a quiescence node.
-    fn qsearch(
-        &mut self,
-        pos: &G,
-        ply: usize,
-        mut alpha: Score,
-        beta: Score,
-        qply: usize,
-        known_eval: Option<Score>,
-    ) -> Score {
-        self.pv_len[ply] = ply;
-        self.seldepth = self.seldepth.max(ply);
-        if self.stopped {
-            return 0;
-        }
-        if ply > 0
-            && let Some(end) = pos.terminal()
-        {
-            return end_score::<G>(end, pos.side_to_move(), ply);
-        }
-        // No special case for a King in check here: searching every reply
-        // found a few more mates but lost games (measured, see the log).
-        let mut moves = G::MoveList::default();
-        pos.generate_tactical(&mut moves);
-        if moves.is_empty() && !pos.has_moves() {
-            return -(MATE - ply as Score);
-        }
-        if ply > 0
-            && let Some(end) = pos.limit_end()
-        {
-            return end_score::<G>(end, pos.side_to_move(), ply);
-        }
-        let stand = known_eval.unwrap_or_else(|| pos.evaluate());
-        if stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX {
-            return stand;
-        }
-        alpha = alpha.max(stand);
-        let mut best = stand;
-        for &m in moves.iter() {
-            let child = pos.play(m);
-            // Delta pruning: a move that even before the reply leaves us
-            // clearly below alpha is not worth resolving.
-            let child_eval = if child.terminal().is_none() {
-                let e = child.evaluate();
-                if -e + QS_DELTA <= alpha {
-                    continue;
-                }
-                Some(e)
-            } else {
-                None
-            };
-            self.visit();
-            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1, child_eval);
-            if self.stopped {
-                return 0;
-            }
-            if s > best {
-                best = s;
-                if s > alpha {
-                    alpha = s;
-                    self.update_pv(ply, m);
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
     }
 }
 

@@ -13,8 +13,8 @@
 use koma::core::Game;
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::record::{OpeningLine, parse_opening, parse_openings};
-use koma::referee::opening::{Opening, add_random_plies, check};
-use koma::referee::schedule::Rng;
+use koma::referee::matches::opening::{Opening, add_random_plies, check};
+use koma::referee::matches::schedule::Rng;
 use koma::referee::suite;
 
 pub fn openings(data: &[u8]) {

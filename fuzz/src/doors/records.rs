@@ -14,7 +14,7 @@ use koma::client::reason::Reason;
 use koma::core::Outcome;
 use koma::protocol::record::{Record, RecordChunks, parse_record, parse_records};
 use koma::referee::replay::check;
-use koma::referee::report::row_of;
+use koma::referee::statistics::report::row_of;
 
 pub fn records(data: &[u8]) {
     let chunks: Vec<_> = RecordChunks::new(data)

@@ -3,9 +3,9 @@
 //! measured it (or, from records, depth and time from the move comments).
 //! The summaries print the averages per move.
 
-use super::records::tags;
 use crate::protocol::InfoLine;
 use crate::protocol::record::Record;
+use crate::referee::store::records::tags;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -235,7 +235,7 @@ fn itp(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64, eps: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::stats::Penta;
+    use crate::referee::statistics::stats::Penta;
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol

@@ -4,11 +4,11 @@
 //! command again reads them, drops a record cut short by a kill, and plays
 //! only the games that are missing: none is lost or played twice.
 
-use super::cli::MatchConfig;
 use super::files::{FileError, RECORD, STATE, read_text};
 use super::lock::FileLock;
 use super::records::tags;
 use crate::protocol::record::{Record, parse_records, tag_number};
+use crate::referee::cli::MatchConfig;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;

@@ -5,24 +5,25 @@
 //! as each game ends, and the match stops early when the SPRT decides or an
 //! engine dies without `--recover`.
 
-use super::RunError;
-use super::cli::{MatchConfig, Usage};
-use super::files::{FileError, RECORD, STATE, same_file};
+use super::affinity;
 use super::game::{self, GameEnd, GameSetup, book_moves};
-use super::lock::FileLock;
 use super::opening::{Opening, add_random_plies, check};
-use super::records::{self, RecordHeader, RecordSink, tags};
-use super::report::{self, ResultRow};
 use super::schedule::{self, GameSpec, Rng};
-use super::state;
-use super::thinking::Thinking;
-use super::{affinity, json};
 use crate::client::engine_log::{EngineLog, record_date};
 use crate::client::handshake::{self, EngineStart};
 use crate::client::process::EngineProc;
 use crate::client::reason::{Ending, Failure, Reason};
 use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
 use crate::protocol::record::Record;
+use crate::referee::RunError;
+use crate::referee::cli::{MatchConfig, Usage};
+use crate::referee::statistics::json;
+use crate::referee::statistics::report::{self, ResultRow};
+use crate::referee::statistics::thinking::Thinking;
+use crate::referee::store::files::{FileError, RECORD, STATE, same_file};
+use crate::referee::store::lock::FileLock;
+use crate::referee::store::records::{self, RecordHeader, RecordSink, tags};
+use crate::referee::store::state;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 use std::process::ExitCode;
@@ -147,8 +148,11 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
     paths.extend(cfg.state.as_deref());
     let epd = match &cfg.epdout {
         Some(p) => Some(
-            super::files::open_regular(p, std::fs::OpenOptions::new().create(true).append(true))
-                .map_err(FileError::io("open", "EPD output", p))?,
+            crate::referee::store::files::open_regular(
+                p,
+                std::fs::OpenOptions::new().create(true).append(true),
+            )
+            .map_err(FileError::io("open", "EPD output", p))?,
         ),
         None => None,
     };

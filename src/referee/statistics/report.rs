@@ -3,12 +3,12 @@
 //! the layout fastchess prints; standings for a round robin (`merge` prints
 //! them for `--report`).
 
-use super::records::tags;
 use super::sprt::{Decision, Sprt};
 use super::stats::{self, Tally};
 use crate::client::reason::Reason;
 use crate::core::{Color, Outcome};
 use crate::protocol::record::{Record, tag_number};
+use crate::referee::store::records::tags;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

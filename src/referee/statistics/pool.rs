@@ -4,14 +4,14 @@
 //! killed mid-write) waits for the next reading, each game counts once, and
 //! a record of another match is refused with what differs.
 
-use super::cli::{RecordedMatch, differences, recorded_match};
-use super::files::{FileError, open_regular};
-use super::records::{split_shell_words, tags};
 use super::report::{ResultRow, row_of};
-use super::shard::Shard;
 use super::thinking::Thinking;
 use crate::games::GameId;
 use crate::protocol::record::{Record, RecordChunks, parse_record};
+use crate::referee::cli::{RecordedMatch, differences, recorded_match};
+use crate::referee::store::files::{FileError, open_regular};
+use crate::referee::store::records::{split_shell_words, tags};
+use crate::referee::store::shard::Shard;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufReader, Seek, SeekFrom};
 use std::path::PathBuf;

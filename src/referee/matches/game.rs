@@ -6,7 +6,6 @@
 
 use super::adjudicate::{Adjudication, Tracker};
 use super::opening::Opening;
-use super::thinking::Thinking;
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::handshake::{self, Timeouts};
 use crate::client::process::EngineProc;
@@ -15,6 +14,7 @@ use crate::client::turn::{Turn, Unwatched, play_turn};
 use crate::core::{Color, Game};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{PositionLine, PositionStart};
+use crate::referee::statistics::thinking::Thinking;
 use std::time::Duration;
 
 /// What one game is played with.

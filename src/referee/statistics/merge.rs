@@ -3,11 +3,11 @@
 //! `--sprt` the test's state, and its verdict as the exit status, so a job
 //! waiting on it can cancel the shards as soon as a bound is crossed.
 
-use super::RunError;
-use super::cli::ReportConfig;
 use super::pool::{Pool, PoolError};
 use super::report::{self, ResultRow};
 use super::sprt::{Decision, Sprt};
+use crate::referee::RunError;
+use crate::referee::cli::ReportConfig;
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -3,11 +3,11 @@
 //! [twosided=true]`. Only the scores the engines themselves report decide
 //! (a move without a score breaks a run); a mate score is beyond any CP.
 
-use super::records::tags;
 use crate::client::reason::{Ending, Reason};
 use crate::core::{Color, Outcome};
 use crate::protocol::InfoScore;
 use crate::protocol::record::Record;
+use crate::referee::store::records::tags;
 
 /// `--draw`: a draw once both engines have reported |score| <= `score`
 /// for `movecount` consecutive moves each, from full move `movenumber` on.
