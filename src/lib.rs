@@ -1,11 +1,12 @@
-//! Koma: an engine and match referee for four games of the shogi family
-//! (Kani Nari Ebi, Hasami Shogi, Nana Shogi, Negaeri Shogi).
+//! Koma: an engine and match referee for four games of the shogi family,
+//! each in its own folder of `src/games/` (the registry there names them).
 //!
 //! Layers, arrows pointing down only (a test, `tests/layers.rs`, keeps them
 //! so): `board` (the web board) and `openings` (making opening suites) →
-//! `referee` (matches) → `client` (an engine process seen from outside) →
+//! `referee` (matches) → `record` (game records: tags, build, the suite
+//! format) → `client` (an engine process seen from outside) →
 //! `engine` (the engine's protocol loop) → `learn` (self-play data and the
-//! fit of evaluation weights) → `solve` (Nana's retrograde solver) →
+//! fit of evaluation weights) → `solve` (a retrograde solver) →
 //! `search` (generic over `core::Game`, never naming a game) → `protocol`
 //! (the only parser of protocol text) → `games` (the four games and the
 //! registry) → `eval` (evaluations as terms times weights, the weights
@@ -32,6 +33,7 @@ pub mod games;
 pub mod learn;
 pub mod openings;
 pub mod protocol;
+pub mod record;
 pub mod referee;
 pub mod search;
 pub mod solve;

@@ -1,7 +1,7 @@
 //! The game line every layer replays moves with: moves are made canonical,
 //! refused with their ply when illegal or after the end, and taken back.
 
-use koma::core::{EndReason, Game, GameLine, LineError, MoveText, Outcome, ReplayError, Rules};
+use koma::core::{Game, GameLine, LineError, MoveText, Outcome, ReplayError, Rules};
 use koma::games::hasami::Hasami;
 use koma::games::nana::Nana;
 use koma::protocol::{parse_move, parse_position};
@@ -44,7 +44,7 @@ fn a_move_after_the_end_is_refused_with_the_end() {
     let mut line = GameLine::<Nana>::new(&Default::default());
     line.play_all(&moves("K@b1 K@c3 V@a1 c3c2 b1c2")).unwrap();
     let end = line.status().unwrap();
-    assert_eq!(end.reason, EndReason::KingCaptured);
+    assert_eq!(end.reason, koma::games::endings::KING_CAPTURED);
     assert!(matches!(end.outcome, Outcome::Win(_)));
     let e = line.play_text(&parse_move("a1a2").unwrap()).unwrap_err();
     assert!(matches!(e, ReplayError::AfterEnd { ply: 6, .. }), "{e}");

@@ -13,9 +13,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// Top to bottom: a module may name only the ones after it.
-const LAYERS: [&str; 12] = [
-    "board", "openings", "referee", "client", "engine", "learn", "solve", "search", "protocol",
-    "games", "eval", "core",
+const LAYERS: [&str; 13] = [
+    "board", "openings", "referee", "record", "client", "engine", "learn", "solve", "search",
+    "protocol", "games", "eval", "core",
 ];
 
 fn src() -> PathBuf {

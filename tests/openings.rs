@@ -5,7 +5,7 @@
 
 mod referee;
 use koma::protocol::record::tag_number;
-use koma::referee::suite;
+use koma::record::suite;
 use referee::*;
 use std::process::Command;
 use std::time::Duration;

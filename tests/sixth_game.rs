@@ -24,6 +24,9 @@ use std::sync::{Arc, Mutex};
 
 const SIZE: u8 = 3;
 
+/// Hexapawn's own ending, which core and the client know nothing of.
+const FAR_RANK: EndReason = EndReason::Game("a pawn on the far rank");
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Step {
     from: u8,
@@ -75,6 +78,7 @@ impl Game for Hexapawn {
     const NAME: &'static str = "hexapawn";
     const FILES: u8 = SIZE;
     const RANKS: u8 = SIZE;
+    const ENDINGS: &'static [EndReason] = &[FAR_RANK];
 
     fn start(_rules: &NoRules) -> Self {
         let mut cells = [None; 9];
@@ -172,14 +176,12 @@ impl Game for Hexapawn {
         p
     }
 
-    /// A pawn of the side that just moved on its far rank. (Until the
-    /// game-defined endings of issue 36 are on main, this borrows the
-    /// generic "enough captures" reason: the nearest core offers.)
+    /// A pawn of the side that just moved on its far rank.
     fn terminal(&self) -> Option<End> {
         let mover = self.side.opponent();
         (0..9u8)
             .any(|sq| self.cells[sq as usize] == Some(mover) && coord(sq).rank == far_rank(mover))
-            .then(|| End::win(mover, EndReason::Captures))
+            .then(|| End::win(mover, FAR_RANK))
     }
 
     /// Pawns only go forward: no position comes back.
@@ -271,10 +273,7 @@ fn the_rules_hold_through_the_generic_layers() {
     assert_eq!(koma::core::perft(&start, 2), 10);
     // A pawn reaching the far rank ends the game with this game's reason.
     let won = Hexapawn::from_text(&parse_position("P2/1p1/3 b 3").unwrap(), &NoRules).unwrap();
-    assert_eq!(
-        game_status(&won),
-        Some(End::win(Color::First, EndReason::Captures))
-    );
+    assert_eq!(game_status(&won), Some(End::win(Color::First, FAR_RANK)));
     // No move left loses (core's generic rule).
     let stuck = Hexapawn::from_text(&parse_position("3/p2/P2 w 2").unwrap(), &NoRules).unwrap();
     assert_eq!(
@@ -422,6 +421,10 @@ fn a_refereed_match_ends_by_the_rules_and_its_record_round_trips() {
     // Both sides search the whole tree: the second player wins, as it must.
     let (line, end) = play_match([12, 12]);
     assert_eq!(end.outcome, koma::core::Outcome::Win(Color::Second));
+    assert!(
+        [FAR_RANK, EndReason::NoLegalMove].contains(&end.reason),
+        "{end:?}"
+    );
     // A weak first player against a full-depth second: still a result by
     // the rules, whatever it is.
     let (_, weak) = play_match([1, 12]);
@@ -448,8 +451,13 @@ fn a_refereed_match_ends_by_the_rules_and_its_record_round_trips() {
     let moves: Vec<MoveText> = back.moves.iter().map(|m| m.mv).collect();
     replay.play_all(&moves).unwrap();
     assert_eq!(replay.status(), Some(end));
-    assert_eq!(
-        back.tag("Termination"),
-        Some(end.reason.to_string().as_str())
-    );
+    // The Termination tag reads back as the game's own ending, by the
+    // endings the game lists (as the registry does for its games).
+    let words = back.tag("Termination").unwrap();
+    let reason = Hexapawn::ENDINGS
+        .iter()
+        .chain(&EndReason::GENERIC)
+        .find(|r| r.message() == words)
+        .copied();
+    assert_eq!(reason, Some(end.reason), "{words}");
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 #[command(
     name = "koma-board",
     version,
-    about = "A board in the browser for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi: play against \
+    about = "A board in the browser for every game Koma plays: play against \
 Koma or any engine that speaks Koma's protocol, play a friend, watch two engines, step through \
 game records, analyse a position with an engine (several lines) or a whole game (evaluation graph, \
 marked mistakes), set up any position.",

@@ -1,5 +1,5 @@
 //! Game records on the board, in the referee's record format: a game is
-//! saved with `records::build` and a header of its own (so `koma-referee
+//! saved with `record::build` and a header of its own (so `koma-referee
 //! --replay` and `--report` read it), and any record file is read with
 //! the protocol's record parser, checked with the referee's `--replay`
 //! check, and replayed with the rules library to be stepped through.
@@ -11,8 +11,8 @@ use crate::core::PositionText;
 use crate::games::GameId;
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, parse_records};
+use crate::record::{self, RecordHeader, tags};
 use crate::referee::replay;
-use crate::referee::store::records::{self, RecordHeader, tags};
 use serde::Serialize;
 
 /// The record of a table: a loaded record as it was read, a game with a
@@ -45,7 +45,7 @@ fn game_record(st: &TableState) -> Record {
         max_plies: st.max_plies,
         suite: None,
     };
-    records::build(&header, st.end.as_ref(), &st.record_moves(), 0)
+    record::build(&header, st.end.as_ref(), &st.record_moves(), 0)
 }
 
 /// A short description of every record of a file, for the page to list.
@@ -155,7 +155,7 @@ pub fn load(text: &str, index: usize) -> Result<Loaded, String> {
             names.join(", ")
         )
     })?;
-    let rules = records::rule_values(r, game)?;
+    let rules = record::rule_values(r, game)?;
     let start: Option<PositionText> = match r.tag(tags::FEN) {
         Some(f) => Some(parse_position(f).map_err(|e| format!("FEN tag: {e}"))?),
         None => None,
@@ -175,7 +175,7 @@ pub fn load(text: &str, index: usize) -> Result<Loaded, String> {
     let review = Review {
         tags: r.tags.clone(),
         result: r.result.clone(),
-        sentence: records::sentence(r),
+        sentence: record::sentence(r),
         error,
         check: replay::check(r),
         record: r.clone(),

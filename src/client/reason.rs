@@ -4,10 +4,11 @@
 //! `Failure` is a reason and a detail, and whether the engine can play on.
 
 use crate::core::{Color, End, EndReason, Outcome};
+use crate::games;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
-    /// The game's own rules ended it.
+    /// The game's rules ended it.
     Rules(EndReason),
     /// `--max-plies` reached: adjudicated draw.
     PlyLimit,
@@ -27,34 +28,6 @@ pub enum Reason {
     IllegalMove,
     /// A line that is not the protocol.
     Garbage,
-}
-
-/// Every `EndReason`, for reading `Termination` tags back.
-const RULE_REASONS: [EndReason; 9] = [
-    EndReason::Captures,
-    EndReason::AllCaptured,
-    EndReason::CaptureLead,
-    EndReason::Shrimps,
-    EndReason::KingCaptured,
-    EndReason::NoLegalMove,
-    EndReason::MoveLimit,
-    EndReason::Repetition,
-    EndReason::DoublePass,
-];
-
-/// Fails to compile when `core` gains an end reason `RULE_REASONS` lacks.
-const fn _rule_reasons_are_complete(r: EndReason) {
-    match r {
-        EndReason::Captures
-        | EndReason::AllCaptured
-        | EndReason::CaptureLead
-        | EndReason::Shrimps
-        | EndReason::KingCaptured
-        | EndReason::NoLegalMove
-        | EndReason::MoveLimit
-        | EndReason::Repetition
-        | EndReason::DoublePass => {}
-    }
 }
 
 const ENGINE_REASONS: [Reason; 9] = [
@@ -87,9 +60,7 @@ impl Reason {
 
     /// The reason whose message is `s` (a `Termination` tag).
     pub fn from_message(s: &str) -> Option<Reason> {
-        RULE_REASONS
-            .iter()
-            .map(|&r| Reason::Rules(r))
+        (games::all_endings().into_iter().map(Reason::Rules))
             .chain(ENGINE_REASONS)
             .find(|r| r.message() == s)
     }
@@ -109,7 +80,7 @@ impl Reason {
     }
 
     /// The sentence of a finished game, e.g. `B loses on time`, `A wins by
-    /// three Shrimps`, `draw by repetition`; `names` by colour.
+    /// no legal move`, `draw by repetition`; `names` by colour.
     pub fn sentence(self, outcome: Outcome, names: [&str; 2]) -> String {
         match (self, outcome) {
             (_, Outcome::Draw) => format!("draw by {}", self.message()),
@@ -192,7 +163,7 @@ impl Ending {
         })
     }
 
-    /// `B loses on time`, `A wins by three Shrimps`; `names` by colour.
+    /// `B loses on time`, `A wins by no legal move`; `names` by colour.
     pub fn sentence(&self, names: [&str; 2]) -> String {
         self.reason.sentence(self.outcome, names)
     }
@@ -204,9 +175,7 @@ mod tests {
 
     #[test]
     fn every_message_is_distinct_and_reads_back() {
-        let all: Vec<Reason> = RULE_REASONS
-            .iter()
-            .map(|&r| Reason::Rules(r))
+        let all: Vec<Reason> = (games::all_endings().into_iter().map(Reason::Rules))
             .chain(ENGINE_REASONS)
             .collect();
         for r in &all {
@@ -227,7 +196,8 @@ mod tests {
             "B loses on time"
         );
         assert_eq!(
-            Reason::Rules(EndReason::Shrimps).sentence(Outcome::Win(Color::First), names),
+            Reason::Rules(crate::games::kaninariebi::SHRIMPS)
+                .sentence(Outcome::Win(Color::First), names),
             "A wins by three Shrimps"
         );
         assert_eq!(

@@ -1,4 +1,5 @@
-//! Reading Koma's binary files (the Nana table, the weights file) from a
+//! Reading Koma's binary files (a table of solved positions, a weights
+//! file) from a
 //! path that comes from outside: a FIFO or a device must neither hang the
 //! engine nor fill its memory, so only a regular file of exactly the size
 //! its header announces is read, and at most one header of anything else.

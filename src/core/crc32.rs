@@ -1,5 +1,5 @@
-//! CRC-32 (IEEE 802.3), the checksum of Koma's binary files (the Nana
-//! table, the weights file).
+//! CRC-32 (IEEE 802.3), the checksum of Koma's binary files (tables of
+//! solved positions, weights files).
 
 /// CRC-32 (IEEE 802.3, reflected), continuing from `crc` (start with 0).
 pub fn crc32(crc: u32, data: &[u8]) -> u32 {

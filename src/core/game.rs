@@ -57,6 +57,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// original (see `mirror`), where there is one. A claim about the
     /// rules, checked by the games' conformance tests.
     const MIRROR: Option<Mirror> = None;
+    /// The game's own endings (`EndReason::Game`), every one `terminal`,
+    /// `limit_end` or `repetition_end` can give: the registry reads
+    /// `Termination` tags back by them. A claim checked by the games'
+    /// conformance tests.
+    const ENDINGS: &'static [EndReason] = &[];
 
     /// The start position under these rules.
     fn start(rules: &Self::Rules) -> Self;
@@ -92,7 +97,7 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// `game_status` checks with the move generator.
     fn terminal(&self) -> Option<End>;
 
-    /// Ends by move-count limits (Hasami's 300 plies). Perft ignores them.
+    /// Ends by move-count limits (a game's ply limit). Perft ignores them.
     fn limit_end(&self) -> Option<End> {
         None
     }

@@ -14,7 +14,6 @@ pub mod options;
 pub mod outcome;
 pub mod perft;
 pub mod rules;
-pub mod sandwich;
 pub mod searchable;
 pub mod tablebase;
 pub mod text;

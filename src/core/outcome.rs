@@ -1,5 +1,5 @@
 //! How a game ends: the result and the rule that decided it. Every way a
-//! game can end is one variant with one fixed message.
+//! game can end has one fixed message; the games name their own.
 
 use super::Color;
 use std::fmt;
@@ -50,40 +50,37 @@ impl std::str::FromStr for Outcome {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct UnknownResult;
 
+/// The rule that ended a game. Core knows the endings any game may have;
+/// the rest are the games' own (`EndReason::Game`), each a constant of
+/// its game with its words, listed in `Game::ENDINGS`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
-    /// Captured the number of pieces the rules require (Hasami five, Kani three).
-    Captures,
-    /// Hasami `all`: every enemy man captured.
-    AllCaptured,
-    /// Hasami `lead3`: a lead of three captures at the start of the own turn.
-    CaptureLead,
-    /// Kani Nari Ebi: three own Shrimps on the board.
-    Shrimps,
-    /// Nana, Negaeri: the enemy King was captured.
-    KingCaptured,
     /// The side to move has no legal move and loses.
     NoLegalMove,
-    /// Hasami: the ply limit was reached, decided by captures.
+    /// A limit on the number of moves was reached (`Game::limit_end`).
     MoveLimit,
     /// The position occurred the number of times the rules allow.
     Repetition,
-    /// Negaeri: two passes in a row, decided by pieces on the board.
-    DoublePass,
+    /// An ending the game's own rules define, by its message: the words a
+    /// result is written with and a record's `Termination` tag (so no two
+    /// endings of any games may share one unless they mean the same).
+    Game(&'static str),
 }
 
 impl EndReason {
+    /// The endings core knows, every game's possible ones.
+    pub const GENERIC: [EndReason; 3] = [
+        EndReason::NoLegalMove,
+        EndReason::MoveLimit,
+        EndReason::Repetition,
+    ];
+
     pub fn message(self) -> &'static str {
         match self {
-            EndReason::Captures => "enough captures",
-            EndReason::AllCaptured => "all enemy pieces captured",
-            EndReason::CaptureLead => "capture lead",
-            EndReason::Shrimps => "three Shrimps",
-            EndReason::KingCaptured => "King captured",
             EndReason::NoLegalMove => "no legal move",
             EndReason::MoveLimit => "move limit",
             EndReason::Repetition => "repetition",
-            EndReason::DoublePass => "two passes in a row",
+            EndReason::Game(message) => message,
         }
     }
 }

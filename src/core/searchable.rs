@@ -35,7 +35,7 @@ pub trait Searchable: Game {
 
     /// The legal moves for which `is_tactical` holds (quiescence search).
     /// Games may override with something faster than filtering, and may
-    /// leave out and order moves (Negaeri keeps drops worth their cost).
+    /// leave out and order moves (a game may keep only the drops worth their cost).
     fn generate_tactical<S: MoveSink<Self::Move>>(&self, out: &mut S) {
         struct Filter<'a, G: Searchable, S>(&'a G, &'a mut S);
         impl<G: Searchable, S: MoveSink<G::Move>> MoveSink<G::Move> for Filter<'_, G, S> {

@@ -20,7 +20,8 @@ pub enum MoveText {
     Drop { piece: char, to: Coord },
     /// `pass`.
     Pass,
-    /// Kani Nari Ebi: a movement and its Bond movement, `<step>,<step>`.
+    /// A movement and the second movement it allows in the same turn (a
+    /// Bond), `<step>,<step>`.
     Bond(StepText, StepText),
 }
 

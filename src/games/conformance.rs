@@ -6,7 +6,9 @@
 //! only hand the move over, `gives_check` equal to playing the move and
 //! asking `in_check`, and playouts that end without a panic.
 
-use crate::core::{Game, History, MoveSink, Searchable, game_status, status_with_history};
+use crate::core::{
+    EndReason, Game, History, MoveSink, Searchable, game_status, status_with_history,
+};
 use crate::protocol::{parse_move, parse_position};
 use std::collections::HashSet;
 
@@ -157,7 +159,8 @@ pub fn random_playouts<G: Searchable>(
         let mut history = History::starting_at(&pos);
         for _ in 0..max_plies {
             check_position(&pos, rules);
-            if status_with_history(&pos, &history).is_some() {
+            if let Some(end) = status_with_history(&pos, &history) {
+                check_ending::<G>(end.reason);
                 finished += 1;
                 break;
             }
@@ -169,6 +172,24 @@ pub fn random_playouts<G: Searchable>(
         }
     }
     finished
+}
+
+/// A game's own ending is one it lists in `Game::ENDINGS` (the registry
+/// reads `Termination` tags back by that list), and its words are no
+/// generic ending's.
+pub fn check_ending<G: Game>(reason: EndReason) {
+    if let EndReason::Game(words) = reason {
+        assert!(
+            G::ENDINGS.contains(&reason),
+            "{}: ending {words:?} is not in ENDINGS",
+            G::NAME
+        );
+        assert!(
+            EndReason::GENERIC.iter().all(|g| g.message() != words),
+            "{}: ending {words:?} has a generic ending's words",
+            G::NAME
+        );
+    }
 }
 
 /// A move sink that records move texts, for readable assertions.
@@ -216,7 +237,6 @@ pub fn is_legal<G: Game>(pos: &G, mv: &str) -> bool {
 /// moves would end the game by taking the King. Returns how many checks
 /// were seen, so a caller can require that the sample had some.
 pub fn check_in_check<G: Searchable>(rules: &G::Rules, games: usize, seed: u64) -> usize {
-    use crate::core::EndReason;
     let mut rng = Lcg(seed);
     let mut checks = 0;
     for _ in 0..games {
@@ -234,7 +254,7 @@ pub fn check_in_check<G: Searchable>(rules: &G::Rules, games: usize, seed: u64) 
                     turned
                         .play(m)
                         .terminal()
-                        .is_some_and(|e| e.reason == EndReason::KingCaptured)
+                        .is_some_and(|e| e.reason == super::endings::KING_CAPTURED)
                 });
                 assert_eq!(pos.in_check(), takes_king, "{}", pos.to_text());
                 checks += usize::from(takes_king);

@@ -4,12 +4,16 @@
 
 #[cfg(test)]
 pub(crate) mod conformance;
+pub mod endings;
 pub mod hasami;
 pub mod kaninariebi;
 pub mod nana;
 pub mod negaeri;
+mod sandwich;
 
-use crate::core::{Game, OptionSpec, RuleValues, Rules, Searchable, TableFile, read_rule_values};
+use crate::core::{
+    EndReason, Game, OptionSpec, RuleValues, Rules, Searchable, TableFile, read_rule_values,
+};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
@@ -66,6 +70,18 @@ impl GameId {
         }
     }
 
+    /// The endings of this game's own rules (`Game::ENDINGS`).
+    pub fn endings(self) -> &'static [EndReason] {
+        struct Endings;
+        impl GameVisitor for Endings {
+            type Output = &'static [EndReason];
+            fn visit<G: Searchable>(self) -> Self::Output {
+                G::ENDINGS
+            }
+        }
+        self.visit(Endings)
+    }
+
     /// The rule options this game reads.
     pub fn rule_specs(self) -> &'static [OptionSpec] {
         struct Specs;
@@ -92,4 +108,16 @@ impl std::fmt::Display for GameId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Every ending a game can have: core's generic ones, then the games'
+/// own, each once (games share some).
+pub fn all_endings() -> Vec<EndReason> {
+    let mut all = EndReason::GENERIC.to_vec();
+    for &e in GameId::ALL.iter().flat_map(|g| g.endings()) {
+        if !all.contains(&e) {
+            all.push(e);
+        }
+    }
+    all
 }

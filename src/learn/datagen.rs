@@ -1,5 +1,5 @@
 //! `koma datagen`: self-play games at a fixed node count from openings of
-//! random plies, written as the positions the trainer reads (`record`).
+//! random plies, written as the positions the trainer reads (`sample`).
 //!
 //! Game `i` depends only on the settings and `i` (its own random plies, a
 //! fresh hash table, one search thread), and games are written in index
@@ -9,7 +9,7 @@
 //! pending) or whose score is a mate are left out: a static evaluation is
 //! not meant to see those.
 
-use super::record::{HEADER_TAG, Line, Record, end_line, parse_line};
+use super::sample::{HEADER_TAG, Line, Sample, end_line, parse_line};
 use crate::core::{History, Outcome, Searchable, status_with_history};
 use crate::search::{self, Context, Limits, Settings as SearchSettings, Tt, is_mate};
 use std::collections::BTreeMap;
@@ -107,7 +107,7 @@ fn play_game<G: Searchable>(
     };
     let mut text = String::new();
     for (position, score) in &kept {
-        let r = Record {
+        let r = Sample {
             game: index,
             position: position.clone(),
             score: *score,

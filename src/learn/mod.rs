@@ -1,5 +1,5 @@
 //! Learning the evaluation from Koma's own games: self-play data
-//! (`datagen`, in the format of `record`) and the fit of each game's
+//! (`datagen`, in the format of `sample`) and the fit of each game's
 //! evaluation weights to it (`tune`), and the training of its small network
 //! (`net`). The commands are `koma datagen` and
 //! `koma tune`; each game's `weights.md` gives the ones that made its
@@ -7,7 +7,7 @@
 
 pub mod datagen;
 pub mod net;
-pub mod record;
+pub mod sample;
 pub mod table_data;
 pub mod tune;
 

@@ -1,10 +1,10 @@
 //! Training data from a game's table instead of from self-play: the
 //! positions of random games, each labelled with its exact value for the
-//! side to move, written in `record`'s format so that `koma tune` reads it.
+//! side to move, written in `sample`'s format so that `koma tune` reads it.
 //! One position in `judging` (by key) is left out, so that the evaluation
 //! learned from the rest can be judged on positions it never saw.
 
-use super::record::{Record, end_line};
+use super::sample::{Sample, end_line};
 use crate::core::zobrist::splitmix;
 use crate::core::{Color, Outcome, Searchable, TableValue, game_status, mirror};
 use std::collections::HashSet;
@@ -62,7 +62,7 @@ pub fn write<G: Searchable>(
     writeln!(
         out,
         "{}variant={} source=table games={} seed={} judging={} ",
-        super::record::HEADER_TAG,
+        super::sample::HEADER_TAG,
         G::NAME,
         s.games,
         s.seed,
@@ -89,7 +89,7 @@ pub fn write<G: Searchable>(
                     w.left_out += 1;
                 } else if let Some(v) = value(&pos) {
                     let result = outcome(v, pos.side_to_move());
-                    let r = Record {
+                    let r = Sample {
                         game: w.positions,
                         position: pos.to_text().to_string(),
                         score: 0,
@@ -113,7 +113,7 @@ mod tests {
     use super::*;
     use crate::core::Game;
     use crate::games::nana::Nana;
-    use crate::learn::record::{Line, parse_line};
+    use crate::learn::sample::{Line, parse_line};
     use crate::protocol::parse_position;
 
     /// A stand-in for the table: a value from the position's key, so that

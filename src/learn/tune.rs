@@ -6,7 +6,7 @@
 //! then every weight moves at once by full-batch Adam. One game in
 //! `holdout` (by game index) is kept out of the fit to measure it.
 
-use super::record::{Line, parse_line};
+use super::sample::{Line, parse_line};
 use crate::core::{Color, Outcome};
 use crate::eval::Evaluation;
 use crate::protocol::parse_position;

@@ -6,8 +6,8 @@
 use super::{Limit, SCORE_TT_MB, canonical_key, score};
 use crate::core::{Game, Rules, Searchable, read_rule_values};
 use crate::games::GameVisitor;
+use crate::record::suite::{Header, Suite};
 use crate::referee::matches::opening::check;
-use crate::referee::suite::{Header, Suite};
 use crate::search::{Score, Tt, is_mate};
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -6,7 +6,7 @@ use super::check::{Distribution, check_suite};
 use super::generate::{self, Config, Playout};
 use crate::engine::bench;
 use crate::games::GameId;
-use crate::referee::suite;
+use crate::record::suite;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, value_name = "NAME", default_value = GameId::DEFAULT.name())]
     variant: String,
 
-    /// A rule option of the game (e.g. HasamiWin=lead3). Repeat for several.
+    /// A rule option of the game (the engine option of that name). Repeat for several.
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     rules: Vec<String>,
 
@@ -95,9 +95,9 @@ decides what is kept, so another search makes another suite). Progress and an ET
 standard error.
 
 Example:
-  koma openings --variant hasami --positions 2000 --plies 8-12 --depth 6 --window=-40,40 \\
-                --out hasami.txt
-  koma openings --check hasami.txt --depth 8";
+  koma openings --variant GAME --positions 2000 --plies 8-12 --depth 6 --window=-40,40 \\
+                --out GAME.txt
+  koma openings --check GAME.txt --depth 8";
 
 fn plies(s: &str) -> Result<(u32, u32), String> {
     let num = |t: &str| {

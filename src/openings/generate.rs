@@ -9,7 +9,7 @@
 use super::{Limit, SCORE_TT_MB, canonical_key, score};
 use crate::core::{Game, History, MoveText, OptionValue, Rules, Searchable, status_with_history};
 use crate::games::{GameId, GameVisitor};
-use crate::referee::suite::Header;
+use crate::record::suite::Header;
 use crate::search::{Score, Tt, is_mate};
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -1,8 +1,8 @@
 //! Opening suites for fair matches: `koma openings` makes them (`generate`:
 //! playouts scored by a fixed search of the strongest level, kept inside a
 //! score window, duplicates and mirror images removed) and checks or
-//! rescores them (`check`). The file format and the shipped suites are the
-//! referee's (`referee::suite`).
+//! rescores them (`check`). The file format and the shipped suites are
+//! `record::suite`'s.
 
 pub mod check;
 pub mod cli;

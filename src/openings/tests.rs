@@ -9,7 +9,7 @@ use super::generate::{self, Config, Generated, Playout, Verdict, candidate, rule
 use crate::core::{Game, History, OptionValue, game_status, mirror, status_with_history};
 use crate::games::GameId;
 use crate::games::nana::Nana;
-use crate::referee::suite;
+use crate::record::suite;
 use std::collections::HashSet;
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 
 use std::io::{BufRead, BufReader, Read};
 
-/// Longest accepted line (1 MiB). A `position … moves …` line of a long
-/// Kani Nari Ebi game stays far below this.
+/// Longest accepted line (1 MiB). A `position … moves …` line of the
+/// longest game any of the games allows stays far below this.
 pub const MAX_LINE: usize = 1 << 20;
 
 #[derive(Debug, PartialEq, Eq)]

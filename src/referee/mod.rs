@@ -6,8 +6,9 @@
 //! Layout: `cli` (arguments) → `matches` (`runner`, the match: workers,
 //! results → `game`, one game; openings, schedule, adjudication), `store`
 //! (records written, resume, locks, shards), `statistics` (stats, SPRT,
-//! summaries, `--report`'s pooled shards); `suite` (the shipped opening
-//! suites), `replay` (`--replay`), `compliance` and `fastchess` (spellings).
+//! summaries, `--report`'s pooled shards); `replay` (`--replay`),
+//! `compliance` and `fastchess` (spellings). The records themselves (tags,
+//! build, the suite format) are `record`'s.
 
 pub mod cli;
 pub mod compliance;
@@ -16,7 +17,6 @@ pub mod matches;
 pub mod replay;
 pub mod statistics;
 pub mod store;
-pub mod suite;
 
 use crate::core::Searchable;
 use crate::games::GameVisitor;

@@ -9,13 +9,14 @@ use super::RunError;
 use super::cli::recorded_match;
 use super::matches::adjudicate;
 use super::store::files::{FileError, open_regular};
-use super::store::records::{self, tags};
+use super::store::records;
 use super::store::shard::Shard;
 use crate::client::reason::Reason;
 use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules, Searchable};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, RecordChunks, parse_record, tag_number};
+use crate::record::{self, tags};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -142,7 +143,7 @@ pub fn check(r: &Record) -> Result<(), String> {
         .map_err(|_| format!("no result ({})", r.result))?;
     let term = r.tag(tags::TERMINATION).ok_or("no Termination tag")?;
     let reason = Reason::from_message(term).ok_or_else(|| format!("unknown Termination {term}"))?;
-    let rules = records::rule_values(r, game)?;
+    let rules = record::rule_values(r, game)?;
     struct Check<'a> {
         r: &'a Record,
         rules: RuleValues,

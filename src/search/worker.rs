@@ -25,8 +25,9 @@ const INF: Score = MATE + 1;
 /// Mate scores beyond this are relative to the node and must be shifted
 /// by the ply when they pass through the transposition table.
 const MATE_BOUND: Score = MATE - 1_000;
-/// Quiescence stops after this many plies past the horizon: flips and
-/// drops in Negaeri can chain for long.
+/// Quiescence stops after this many plies past the horizon: in a game
+/// where captures make more captures (drops that turn pieces, say) the
+/// tactical moves can chain for long.
 const QS_MAX: usize = 4;
 /// Delta pruning margin in quiescence.
 const QS_DELTA: Score = 50;

@@ -13,9 +13,9 @@
 use koma::core::Game;
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::record::{OpeningLine, parse_opening, parse_openings};
+use koma::record::suite;
 use koma::referee::matches::opening::{Opening, add_random_plies, check};
 use koma::referee::matches::schedule::Rng;
-use koma::referee::suite;
 
 pub fn openings(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {

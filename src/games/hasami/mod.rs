@@ -19,12 +19,19 @@ use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, Searchable, StepText,
     Tuning,
 };
+use crate::games::endings;
 use board::{Bitboard, ZOBRIST_MEN, ZOBRIST_SIDE};
 
 /// Men each side starts with; captures are counted from what is missing.
 pub const MEN: u32 = 9;
 /// After this many plies without a result the game is decided by captures.
 pub const PLY_LIMIT: u32 = 300;
+
+/// `HasamiWin all`: every enemy man captured.
+pub const ALL_CAPTURED: EndReason = EndReason::Game("all enemy pieces captured");
+/// `HasamiWin lead3`: a lead of three captures at the start of the own
+/// turn.
+pub const CAPTURE_LEAD: EndReason = EndReason::Game("capture lead");
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -90,6 +97,7 @@ impl Game for Hasami {
     /// Rook moves, sandwiches, corners and the win counts know no left
     /// or right.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    const ENDINGS: &'static [EndReason] = &[endings::CAPTURES, ALL_CAPTURED, CAPTURE_LEAD];
 
     fn start(rules: &HasamiRules) -> Self {
         let men = [board::RANK_1, board::RANK_9];
@@ -159,7 +167,7 @@ impl Game for Hasami {
             WinRule::Five => {
                 for c in [mover, self.side] {
                     if self.captured_by(c) >= 5 {
-                        return Some(End::win(c, EndReason::Captures));
+                        return Some(End::win(c, endings::CAPTURES));
                     }
                 }
                 None
@@ -167,14 +175,14 @@ impl Game for Hasami {
             WinRule::All => {
                 for c in [mover, self.side] {
                     if self.men[c.opponent().index()] == 0 {
-                        return Some(End::win(c, EndReason::AllCaptured));
+                        return Some(End::win(c, ALL_CAPTURED));
                     }
                 }
                 None
             }
             WinRule::Lead3 => {
                 let lead = self.captured_by(self.side) as i32 - self.captured_by(mover) as i32;
-                (lead >= 3).then(|| End::win(self.side, EndReason::CaptureLead))
+                (lead >= 3).then(|| End::win(self.side, CAPTURE_LEAD))
             }
         }
     }

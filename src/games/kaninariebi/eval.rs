@@ -5,11 +5,11 @@
 use super::KaniNariEbi;
 use super::board::{self, Bitboard, DIAGONAL, east, north, south, squares, west};
 use super::movegen::{PIECES, resting};
-use crate::core::sandwich::exposed_along;
 use crate::core::{Color, Game};
 use crate::eval::file::Params;
 use crate::eval::net::Active;
 use crate::eval::{Slot, Sum, Terms};
+use crate::games::sandwich::exposed_along;
 
 /// The terms, in the order of the weights file.
 pub const TERMS: usize = 15;
@@ -126,8 +126,13 @@ pub fn reach(own: Bitboard, shrimps: Bitboard, enemy: Bitboard, zone: Bitboard) 
         };
         let (plain, promote) = resting(to, occupied, crab, zone);
         r.squares |= plain;
-        r.movements += plain.count_ones() + promote.count_ones();
-        r.promo_ready += u32::from(promote != 0);
+        r.movements += plain.count_ones();
+        // Promotions are rare: no bit count (a long one without a popcount
+        // instruction) for the many pieces that have none.
+        if promote != 0 {
+            r.movements += promote.count_ones();
+            r.promo_ready += 1;
+        }
     }
     r
 }

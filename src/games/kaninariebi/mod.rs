@@ -28,8 +28,12 @@ use crate::core::{
     Color, Coord, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Searchable,
     StepText,
 };
+use crate::games::endings;
 use board::{Bitboard, DIAGONAL, RIVER, ZOBRIST, ZOBRIST_SIDE, crab_targets, river_rest};
 use movegen::{Mover, has_won};
+
+/// Three own Shrimps on the board.
+pub const SHRIMPS: EndReason = EndReason::Game("three Shrimps");
 
 /// One movement: the piece's square, its resting square, and whether it
 /// promotes; packed in 11 bits (from, to << 5, promote << 10).
@@ -194,9 +198,9 @@ impl KaniNariEbi {
         if !has_won(self.shrimps(c), enemy) {
             None
         } else if enemy.count_ones() <= PIECES - 3 {
-            Some(EndReason::Captures)
+            Some(endings::CAPTURES)
         } else {
-            Some(EndReason::Shrimps)
+            Some(SHRIMPS)
         }
     }
 
@@ -304,6 +308,7 @@ impl Game for KaniNariEbi {
     /// diagonally, captures look along both lines, and the current's
     /// direction is free. Swapping files would swap the home columns.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Ranks);
+    const ENDINGS: &'static [EndReason] = &[endings::CAPTURES, SHRIMPS];
 
     fn start(rules: &KaniRules) -> Self {
         let pieces = [board::FILE_A, board::FILE_E];

@@ -45,6 +45,7 @@ use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
     PositionText, Searchable, StepText, TableFile, Tablebase, Tuning,
 };
+use crate::games::endings;
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
 
 /// A piece on the board: its owner and its kind (the King or a cube state).
@@ -335,6 +336,7 @@ impl Game for Nana {
     /// Swallow's wings step both ways), and the closed square b2 is on the
     /// middle file.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    const ENDINGS: &'static [EndReason] = &[endings::KING_CAPTURED];
 
     fn start(_rules: &NoRules) -> Self {
         let mut pos = Nana {
@@ -428,7 +430,7 @@ impl Game for Nana {
     fn terminal(&self) -> Option<End> {
         let c = self.side;
         (self.board.king(c).is_none() && self.hand[c.index()].count(Family::King) == 0)
-            .then(|| End::win(c.opponent(), EndReason::KingCaptured))
+            .then(|| End::win(c.opponent(), endings::KING_CAPTURED))
     }
 
     /// Placement with cube states, both hands and the side to move: the

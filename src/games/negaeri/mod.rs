@@ -33,7 +33,11 @@ use crate::core::{
     Color, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Outcome, Searchable,
     StepText,
 };
+use crate::games::endings;
 use board::{Bitboard, ZOBRIST_HAND, ZOBRIST_PASSES, ZOBRIST_PIECE, ZOBRIST_SIDE};
+
+/// Two passes in a row, decided by the pieces on the board.
+pub const DOUBLE_PASS: EndReason = EndReason::Game("two passes in a row");
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -194,6 +198,7 @@ impl Game for Negaeri {
     /// sandwiches close along every line; only the start position is
     /// lopsided (the King on c1), which the rules of play do not see.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
+    const ENDINGS: &'static [EndReason] = &[endings::KING_CAPTURED, DOUBLE_PASS];
 
     fn start(rules: &NegaeriRules) -> Self {
         let mut p = Negaeri {
@@ -332,10 +337,10 @@ impl Game for Negaeri {
     fn terminal(&self) -> Option<End> {
         for c in [self.side, self.side.opponent()] {
             if self.king(c) == 0 {
-                return Some(End::win(c.opponent(), EndReason::KingCaptured));
+                return Some(End::win(c.opponent(), endings::KING_CAPTURED));
             }
         }
-        (self.passes >= 2).then(|| End::new(self.by_board_count(), EndReason::DoublePass))
+        (self.passes >= 2).then(|| End::new(self.by_board_count(), DOUBLE_PASS))
     }
 
     /// The fourth occurrence of a position ends the game (by pieces).

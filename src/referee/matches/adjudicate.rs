@@ -7,7 +7,7 @@ use crate::client::reason::{Ending, Reason};
 use crate::core::{Color, Outcome};
 use crate::protocol::InfoScore;
 use crate::protocol::record::Record;
-use crate::referee::store::records::tags;
+use crate::record::tags;
 
 /// `--draw`: a draw once both engines have reported |score| <= `score`
 /// for `movecount` consecutive moves each, from full move `movenumber` on.

@@ -15,6 +15,7 @@ use crate::client::process::EngineProc;
 use crate::client::reason::{Ending, Failure, Reason};
 use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
 use crate::protocol::record::Record;
+use crate::record::{self, RecordHeader, tags};
 use crate::referee::RunError;
 use crate::referee::cli::{MatchConfig, Usage};
 use crate::referee::statistics::json;
@@ -22,7 +23,7 @@ use crate::referee::statistics::report::{self, ResultRow};
 use crate::referee::statistics::thinking::Thinking;
 use crate::referee::store::files::{FileError, RECORD, STATE, same_file};
 use crate::referee::store::lock::FileLock;
-use crate::referee::store::records::{self, RecordHeader, RecordSink, tags};
+use crate::referee::store::records::{self, RecordSink};
 use crate::referee::store::state;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
@@ -602,7 +603,7 @@ impl<G: Game> Ctx<'_, G> {
                 .and_then(|o| o.suite.as_deref().map(|t| (t, o.lines.len()))),
         };
         let e = &end.ending;
-        let mut record = records::build(&header, Some(e), &end.moves, opening.moves.len());
+        let mut record = record::build(&header, Some(e), &end.moves, opening.moves.len());
         // The rules the game was adjudicated under, for --replay to check.
         let adjudication = [
             (

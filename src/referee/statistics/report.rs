@@ -8,7 +8,7 @@ use super::stats::{self, Tally};
 use crate::client::reason::Reason;
 use crate::core::{Color, Outcome};
 use crate::protocol::record::{Record, tag_number};
-use crate::referee::store::records::tags;
+use crate::record::tags;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -347,7 +347,7 @@ pub fn context_line(variant: &str, limits: &[(String, String)]) -> String {
     }
 }
 
-/// `, suite kaninariebi/default (3000 openings)`: the opening suite in a
+/// `, suite GAME/default (3000 openings)`: the opening suite in a
 /// summary's context.
 pub fn suite_words(title: &str, size: usize) -> String {
     format!(", suite {title} ({size} openings)")
@@ -474,11 +474,11 @@ mod tests {
             ended(rep, row(2, Some(1), "B", "A", "1/2-1/2")),
             // A wins once as first, once as second: one count.
             ended(
-                Reason::Rules(EndReason::KingCaptured),
+                Reason::Rules(crate::games::endings::KING_CAPTURED),
                 row(3, Some(2), "A", "B", "1-0"),
             ),
             ended(
-                Reason::Rules(EndReason::KingCaptured),
+                Reason::Rules(crate::games::endings::KING_CAPTURED),
                 row(4, Some(2), "B", "A", "0-1"),
             ),
             ended(Reason::TimeForfeit, row(5, Some(3), "A", "B", "0-1")),

@@ -5,7 +5,7 @@
 
 use crate::protocol::InfoLine;
 use crate::protocol::record::Record;
-use crate::referee::store::records::tags;
+use crate::record::tags;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -1,44 +1,15 @@
-//! Game records: built from a game (the referee's, or the board's), their
-//! tags read back (the sentence of the end, the rule options), and appended
-//! whole and flushed to every record file as a match's game ends (the
-//! `--pgnout` file, then the state file, which is the commit point of a
-//! resumable match).
+//! A match's records on disk: the provenance tags of a shard's records, the
+//! referee's command line as a tag, and each record appended whole and
+//! flushed to every record file as a game ends (the `--pgnout` file, then
+//! the state file, which is the commit point of a resumable match). The
+//! record itself is built by `record::build`.
 
 use super::files::{FileError, RECORD};
-use crate::client::clock::EngineLimits;
-use crate::client::reason::{Ending, Reason};
-use crate::core::{OptionValue, PositionText, RuleValues};
-use crate::games::GameId;
-use crate::protocol::record::{Record, RecordMove};
+use crate::protocol::record::Record;
+use crate::record::tags;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// Tag names the referee writes (rule options use their own names).
-pub mod tags {
-    pub const MATCH: &str = "Match";
-    pub const GAME: &str = "Game";
-    pub const PAIR: &str = "Pair";
-    pub const FIRST: &str = "First";
-    pub const SECOND: &str = "Second";
-    pub const RESULT: &str = "Result";
-    pub const VARIANT: &str = "Variant";
-    pub const FEN: &str = "FEN";
-    pub const TERMINATION: &str = "Termination";
-    pub const DETAILS: &str = "TerminationDetails";
-    pub const PLY_COUNT: &str = "PlyCount";
-    pub const OPENING_PLIES: &str = "OpeningPlies";
-    pub const MAX_PLIES: &str = "MaxPlies";
-    pub const OPENING_SUITE: &str = "OpeningSuite";
-    pub const OPENING_SUITE_SIZE: &str = "OpeningSuiteSize";
-    pub const SHARD: &str = "Shard";
-    pub const SITE: &str = "Site";
-    pub const FIRST_ENGINE: &str = "FirstEngine";
-    pub const SECOND_ENGINE: &str = "SecondEngine";
-    pub const COMMAND: &str = "RefereeCommand";
-    pub const DRAW_ADJUDICATION: &str = "DrawAdjudication";
-    pub const RESIGN_ADJUDICATION: &str = "ResignAdjudication";
-}
 
 /// What makes a record of a shard self-describing: which shard, the host
 /// that played it, the engines' `id name` by colour (absent for an engine
@@ -100,115 +71,6 @@ pub fn shell_words<S: AsRef<str>>(words: &[S]) -> String {
         })
         .collect();
     quoted.join(" ")
-}
-
-/// What a record says besides its moves and its end, whoever played the
-/// game: a match of the referee, or the board.
-pub struct RecordHeader<'a> {
-    /// The match the game belongs to (the `Match` tag; none outside one).
-    pub fingerprint: Option<&'a str>,
-    pub event: &'a str,
-    pub date: &'a str,
-    pub round: u32,
-    pub game: u64,
-    /// The colour-swapped pair of a match the game belongs to.
-    pub pair: Option<u64>,
-    /// By colour.
-    pub names: [&'a str; 2],
-    pub variant: &'a str,
-    /// Every rule option of the game with its value.
-    pub rules: &'a [(&'static str, OptionValue)],
-    /// The start position when it is not the game's own.
-    pub start: Option<&'a PositionText>,
-    /// By colour; a side without any is written `-`.
-    pub limits: [&'a EngineLimits; 2],
-    pub max_plies: Option<u32>,
-    /// The shipped opening suite the match plays (`variant/name`) and how
-    /// many openings it holds.
-    pub suite: Option<(&'a str, usize)>,
-}
-
-/// The record of one game: `end` is `None` while it is in progress (then
-/// the result is `*`), `opening_plies` the moves that were not played by
-/// the players.
-pub fn build(
-    h: &RecordHeader<'_>,
-    end: Option<&Ending>,
-    moves: &[RecordMove],
-    opening_plies: usize,
-) -> Record {
-    let mut r = Record::default();
-    let mut tag = |n: &str, v: String| r.tags.push((n.to_string(), v));
-    // The Match tag comes first: a record cut short by a kill still shows
-    // whose it was (see `state::load`).
-    if let Some(f) = h.fingerprint {
-        tag(tags::MATCH, f.to_string());
-    }
-    tag("Event", h.event.to_string());
-    tag("Date", h.date.to_string());
-    tag("Round", h.round.to_string());
-    tag(tags::GAME, h.game.to_string());
-    if let Some(p) = h.pair {
-        tag(tags::PAIR, p.to_string());
-    }
-    tag(tags::FIRST, h.names[0].to_string());
-    tag(tags::SECOND, h.names[1].to_string());
-    let result = end.map_or("*", |e| e.outcome.score_text());
-    tag(tags::RESULT, result.to_string());
-    tag(tags::VARIANT, h.variant.to_string());
-    for (name, value) in h.rules {
-        tag(name, value.to_string());
-    }
-    if let Some(s) = h.start {
-        tag("SetUp", "1".to_string());
-        tag(tags::FEN, s.to_string());
-    }
-    let [a, b] = h.limits.map(|l| match l.to_string() {
-        s if s.is_empty() => "-".to_string(),
-        s => s,
-    });
-    if a == b {
-        tag("TimeControl", a);
-    } else {
-        tag("FirstTimeControl", a);
-        tag("SecondTimeControl", b);
-    }
-    if let Some(m) = h.max_plies {
-        tag(tags::MAX_PLIES, m.to_string());
-    }
-    if let Some(e) = end {
-        tag(tags::TERMINATION, e.reason.message().to_string());
-        if let Some(d) = &e.detail {
-            tag(tags::DETAILS, d.clone());
-        }
-    }
-    tag(tags::PLY_COUNT, moves.len().to_string());
-    tag(tags::OPENING_PLIES, opening_plies.to_string());
-    if let Some((title, size)) = h.suite {
-        tag(tags::OPENING_SUITE, title.to_string());
-        tag(tags::OPENING_SUITE_SIZE, size.to_string());
-    }
-    r.moves = moves.to_vec();
-    r.result = result.to_string();
-    r
-}
-
-/// The sentence of a record's end, from its tags: `B loses on time`.
-pub fn sentence(r: &Record) -> Option<String> {
-    let reason = Reason::from_message(r.tag(tags::TERMINATION)?)?;
-    let outcome = r.tag(tags::RESULT)?.parse().ok()?;
-    let names = [r.tag(tags::FIRST)?, r.tag(tags::SECOND)?];
-    Some(reason.sentence(outcome, names))
-}
-
-/// The rule options a record's tags give (tags are named as the options).
-pub fn rule_values(r: &Record, game: GameId) -> Result<RuleValues, String> {
-    let specs = game.rule_specs();
-    game.read_rules(
-        specs
-            .iter()
-            .filter_map(|s| r.tag(s.name).map(|v| (s.name, v))),
-    )
 }
 
 /// The words of a command line written by `shell_words`: blanks separate

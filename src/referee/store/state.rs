@@ -6,8 +6,8 @@
 
 use super::files::{FileError, RECORD, STATE, read_text};
 use super::lock::FileLock;
-use super::records::tags;
 use crate::protocol::record::{Record, parse_records, tag_number};
+use crate::record::tags;
 use crate::referee::cli::MatchConfig;
 use std::collections::BTreeMap;
 use std::io::Write;

@@ -366,7 +366,7 @@ impl<G: Searchable> Worker<'_, G> {
             return Some(end_score::<G>(end, pos.side_to_move(), ply));
         }
         // A position seen before on this path or in the game: scored as the
-        // game's repetition rule would end it (a draw, or Negaeri's count).
+        // game's repetition rule would end it (a draw, or a count of pieces).
         if self.repeats() {
             return Some(end_score::<G>(
                 pos.repetition_end(),

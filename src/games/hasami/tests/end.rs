@@ -13,7 +13,7 @@ fn five_captures_win_at_once() {
     let q = play(&p, "h1d1");
     assert_eq!(
         q.terminal(),
-        Some(End::win(Color::First, EndReason::Captures))
+        Some(End::win(Color::First, endings::CAPTURES))
     );
     assert_eq!(move_strings(&q), Vec::<String>::new());
 }
@@ -26,10 +26,7 @@ fn with_win_all_five_captures_do_not_end_the_game() {
     assert_eq!(q.terminal(), None);
     let p = setup_with("b1 h1", "c1", Color::First, &r);
     let q = play(&p, "h1d1");
-    assert_eq!(
-        q.terminal(),
-        Some(End::win(Color::First, EndReason::AllCaptured))
-    );
+    assert_eq!(q.terminal(), Some(End::win(Color::First, ALL_CAPTURED)));
 }
 
 #[test]
@@ -45,10 +42,7 @@ fn with_lead3_the_lead_must_survive_the_reply() {
     assert_eq!(q.captured_by(Color::First), 3);
     assert_eq!(q.terminal(), None, "the opponent may reply");
     let quiet = play(&q, "f9f8");
-    assert_eq!(
-        quiet.terminal(),
-        Some(End::win(Color::First, EndReason::CaptureLead))
-    );
+    assert_eq!(quiet.terminal(), Some(End::win(Color::First, CAPTURE_LEAD)));
     // A reply that captures back brings the lead under three: i9i2 takes h2
     // against g2.
     let first = "a1 h1 h2 a5 b5 c5 d5 e5 e6";
@@ -122,6 +116,6 @@ fn a_result_on_the_300th_ply_takes_precedence() {
     assert_eq!(q.captured_by(Color::Second), 5);
     assert_eq!(
         crate::core::game_status(&q),
-        Some(End::win(Color::Second, EndReason::Captures))
+        Some(End::win(Color::Second, endings::CAPTURES))
     );
 }

@@ -44,10 +44,7 @@ fn perft_hand_counted_capture_ends_the_branch() {
     // over, so that move has no children at depth 2.
     let p = setup_with("a2 c1", "b2", Color::First, &r);
     let q = crate::games::conformance::play(&p, "c1c2");
-    assert_eq!(
-        q.terminal(),
-        Some(End::win(Color::First, EndReason::AllCaptured))
-    );
+    assert_eq!(q.terminal(), Some(End::win(Color::First, ALL_CAPTURED)));
     // So at depth 2 that move contributes nothing below it.
     let total: u64 = move_strings(&p)
         .iter()

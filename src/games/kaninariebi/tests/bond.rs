@@ -202,7 +202,7 @@ fn a_winning_movement_ends_the_turn_no_bond() {
     assert_eq!(bonds_after(&p, "a3d3"), Vec::<String>::new());
     assert_eq!(
         play(&p, "a3d3").terminal(),
-        Some(End::win(Color::First, EndReason::Captures))
+        Some(End::win(Color::First, endings::CAPTURES))
     );
     // The third Shrimp wins as well, even joined to the Shrimp on e4.
     let p = diagram(
@@ -216,7 +216,7 @@ fn a_winning_movement_ends_the_turn_no_bond() {
     assert_eq!(bonds_after(&p, "d3e3+"), Vec::<String>::new());
     assert_eq!(
         play(&p, "d3e3+").terminal(),
-        Some(End::win(Color::First, EndReason::Shrimps))
+        Some(End::win(Color::First, SHRIMPS))
     );
 }
 

@@ -16,7 +16,7 @@ fn three_captures_win_the_opponent_has_two_or_fewer_left() {
     assert_eq!(q.captured_by(Color::First), 3);
     assert_eq!(
         game_status(&q),
-        Some(End::win(Color::First, EndReason::Captures))
+        Some(End::win(Color::First, endings::CAPTURES))
     );
     assert_eq!(move_strings(&q), Vec::<String>::new());
 }
@@ -38,7 +38,7 @@ fn captures_of_the_movement_and_of_its_bond_add_up() {
     let q = play(&p, "a1b1,b2a3");
     assert_eq!(
         q.terminal(),
-        Some(End::win(Color::First, EndReason::Captures))
+        Some(End::win(Color::First, endings::CAPTURES))
     );
 }
 
@@ -55,7 +55,7 @@ fn three_shrimps_on_the_board_win() {
     assert_eq!(play(&p, "d3e3").terminal(), None);
     assert_eq!(
         play(&p, "d3e3+").terminal(),
-        Some(End::win(Color::First, EndReason::Shrimps))
+        Some(End::win(Color::First, SHRIMPS))
     );
 }
 

@@ -118,9 +118,10 @@ fn in_check_means_the_opponent_wins_with_its_next_movement() {
                 turned.generate(&mut replies);
                 let wins = replies.iter().any(|&m| {
                     m.bond().is_none()
-                        && turned.play(m).terminal().is_some_and(|e| {
-                            matches!(e.reason, EndReason::Captures | EndReason::Shrimps)
-                        })
+                        && turned
+                            .play(m)
+                            .terminal()
+                            .is_some_and(|e| matches!(e.reason, endings::CAPTURES | SHRIMPS))
                 });
                 let check = pos.in_check();
                 assert!(!check || wins, "{}", pos.to_text());

@@ -27,14 +27,11 @@ fn position_strings_are_checked() {
     assert!(e.0.contains("e5"), "{e}");
     // Finished games are positions too: here the first player has won.
     let p = position::<KaniNariEbi>("S3c/S3c/S3c/C3c/C3c b 9", &rules());
-    assert_eq!(
-        p.terminal(),
-        Some(End::win(Color::First, EndReason::Shrimps))
-    );
+    assert_eq!(p.terminal(), Some(End::win(Color::First, SHRIMPS)));
     let p = position::<KaniNariEbi>("C3c/C3c/4c/4c/4c w 3", &rules());
     assert_eq!(
         p.terminal(),
-        Some(End::win(Color::Second, EndReason::Captures))
+        Some(End::win(Color::Second, endings::CAPTURES))
     );
     // The move number is optional on input.
     let p = position::<KaniNariEbi>("C3c/C3c/C3c/C3c/C3c w", &rules());

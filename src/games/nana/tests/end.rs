@@ -8,11 +8,11 @@ fn capturing_the_king_is_always_legal_and_wins_at_once() {
     let q = play(&p, "b3a3");
     assert_eq!(
         q.terminal(),
-        Some(End::win(Color::First, EndReason::KingCaptured))
+        Some(End::win(Color::First, endings::KING_CAPTURED))
     );
     assert_eq!(
         game_status(&q),
-        Some(End::win(Color::First, EndReason::KingCaptured))
+        Some(End::win(Color::First, endings::KING_CAPTURED))
     );
     // The King goes nowhere: it is not in the captor's hand.
     assert_eq!(text(&q), "V2/3/K2[B] b 1");
@@ -23,7 +23,7 @@ fn capturing_the_king_is_always_legal_and_wins_at_once() {
     h.push(q.hash());
     assert_eq!(
         status_with_history(&q, &h).map(|e| e.reason),
-        Some(EndReason::KingCaptured)
+        Some(endings::KING_CAPTURED)
     );
 }
 

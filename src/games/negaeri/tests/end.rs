@@ -41,25 +41,16 @@ fn the_double_pass_ends_the_game_by_pieces_on_the_board() {
     assert_eq!(q.passes(), 2);
     check_position(&play(&p, "pass"), &rules());
     check_position(&q, &rules());
-    assert_eq!(
-        game_status(&q),
-        Some(End::new(Outcome::Draw, EndReason::DoublePass))
-    );
+    assert_eq!(game_status(&q), Some(End::new(Outcome::Draw, DOUBLE_PASS)));
     assert!(move_strings(&q).is_empty());
     // One more first-player pawn (stuck on c6): the first player wins.
     let p = game(&format!("{FIRST_WALLED} Pc6 {SECOND_WALLED}"), "", 'w');
     let q = play(&play(&p, "pass"), "pass");
-    assert_eq!(
-        game_status(&q),
-        Some(End::win(Color::First, EndReason::DoublePass))
-    );
+    assert_eq!(game_status(&q), Some(End::win(Color::First, DOUBLE_PASS)));
     // One more second-player pawn (stuck on c1): the second player wins.
     let p = game(&format!("{FIRST_WALLED} pc1 {SECOND_WALLED}"), "", 'w');
     let q = play(&play(&p, "pass"), "pass");
-    assert_eq!(
-        game_status(&q),
-        Some(End::win(Color::Second, EndReason::DoublePass))
-    );
+    assert_eq!(game_status(&q), Some(End::win(Color::Second, DOUBLE_PASS)));
 }
 
 #[test]
@@ -72,7 +63,7 @@ fn capturing_the_king_wins_at_once_and_moving_into_attack_is_legal() {
     let r = play(&q, "e5d4");
     assert_eq!(
         game_status(&r),
-        Some(End::win(Color::Second, EndReason::KingCaptured))
+        Some(End::win(Color::Second, endings::KING_CAPTURED))
     );
     assert!(move_strings(&r).is_empty());
     assert_eq!(
@@ -85,7 +76,7 @@ fn capturing_the_king_wins_at_once_and_moving_into_attack_is_legal() {
     let p = game("Kc3 Pa1 Pa2 Pa3 kd4", "", 'b');
     assert_eq!(
         game_status(&play(&p, "d4c3")),
-        Some(End::win(Color::Second, EndReason::KingCaptured))
+        Some(End::win(Color::Second, endings::KING_CAPTURED))
     );
 }
 

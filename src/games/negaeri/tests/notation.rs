@@ -69,7 +69,7 @@ fn position_strings_are_checked() {
     let p = pos("k5/6/6/6/6/6[] w 0 3");
     assert_eq!(
         game_status(&p),
-        Some(End::win(Color::Second, EndReason::KingCaptured))
+        Some(End::win(Color::Second, endings::KING_CAPTURED))
     );
 }
 

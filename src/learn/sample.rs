@@ -12,9 +12,9 @@
 
 use crate::core::Outcome;
 
-/// One position of a self-play game.
+/// One position of a self-play game: a training sample.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Record {
+pub struct Sample {
     pub game: u64,
     pub position: String,
     /// Centipawns from the side to move's view.
@@ -26,14 +26,14 @@ pub struct Record {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Line {
     Header(String),
-    Position(Record),
+    Position(Sample),
     End { game: u64, result: Outcome },
 }
 
 pub const HEADER_TAG: &str = "#koma-datagen ";
 const END_TAG: &str = "#end ";
 
-impl Record {
+impl Sample {
     pub fn to_line(&self) -> String {
         format!(
             "{};{};{};{}",
@@ -75,7 +75,7 @@ pub fn parse_line(s: &str) -> Result<Line, String> {
     let [g, position, score, r] = fields[..] else {
         return Err(format!("{} fields, a position line has 4", fields.len()));
     };
-    Ok(Line::Position(Record {
+    Ok(Line::Position(Sample {
         game: game(g)?,
         position: position.to_string(),
         score: score
@@ -92,7 +92,7 @@ mod tests {
 
     #[test]
     fn every_line_of_the_data_file_reads_back_what_was_written() {
-        let r = Record {
+        let r = Sample {
             game: 41,
             position: "1C1sc/C1S2/2cCs/C2c1/5 w 12".into(),
             score: -37,

@@ -1,0 +1,274 @@
+//! A new game is its own folder under `src/games/` plus its line in the
+//! registry (`src/games/mod.rs`): no other file of `src/` names a concrete
+//! game or a rule of one, in code, strings or prose (doc comments count),
+//! so adding a game changes nothing outside `src/games/`.
+//!
+//! A word names a game when one of its parts (words split at
+//! non-alphanumerics, then at lower-to-upper case changes, compared without
+//! case: `KaniNariEbi` is `kani`, `nari`, `ebi`) is one of `GAME_WORDS`:
+//! - the games' names and types: `kaninariebi`, `kani` (`KaniNariEbi`,
+//!   `Kani Nari Ebi`, `KaniRules`, the `Kani...` rule options), `hasami`,
+//!   `nana`, `negaeri` (their `NAME`s, types and rule options alike);
+//! - their own pieces and board features: `shrimp`, `crab`, `river`,
+//!   `cube` (Nana's pieces), `sandwich` (the custodian capture of two of
+//!   them).
+//!
+//! Left out on purpose, being words every layer uses for something else:
+//! `king` (the check of `Game::in_check`, shared by several games), `flip`
+//! (the board's orientation, a result tally seen from the other side),
+//! `bond` (`MoveText::Bond`, the notation's generic two-movement turn of
+//! `docs/rules/notation.md`), `drop`, `promote`, `capture`, `pass`.
+//!
+//! Not checked: test code (files named `tests.rs`, files of a `tests/`
+//! folder, modules declared behind `#[cfg(test)]`, and a file's inline
+//! `#[cfg(test)]` items, which come last in the file). Allowed exceptions,
+//! each with its reason, are `EXCEPTIONS`; files whose mentions are still
+//! being moved out by another branch are `STILL_MOVING`, a list meant to
+//! shrink to nothing.
+
+use std::path::{Path, PathBuf};
+
+const GAME_WORDS: [&str; 10] = [
+    "kaninariebi",
+    "kani",
+    "hasami",
+    "nana",
+    "negaeri",
+    "shrimp",
+    "crab",
+    "river",
+    "cube",
+    "sandwich",
+];
+
+/// Files outside `src/games/` allowed to name games, and why.
+const EXCEPTIONS: [(&str, &str); 2] = [
+    (
+        "board/assets/board.js",
+        "the board's page draws each game's pieces and explains its rules \
+         (titles, piece names, help text, rule option descriptions)",
+    ),
+    (
+        "board/assets/board.css",
+        "the board's page colours each game's pieces and squares",
+    ),
+];
+
+/// Files that still name a game, with the branch moving the mentions out.
+const STILL_MOVING: [(&str, &str); 13] = [
+    ("board/play.rs", "endings (MoveHint made generic)"),
+    ("core/game.rs", "endings (MoveHint made generic)"),
+    (
+        "engine/bench.rs",
+        "game-trait (per-game bench positions into the games)",
+    ),
+    (
+        "engine/evalfile.rs",
+        "game-trait (per-game dispatch into the registry)",
+    ),
+    (
+        "learn/mod.rs",
+        "game-trait (per-game dispatch into the registry)",
+    ),
+    (
+        "main.rs",
+        "game-trait (solve and table loading into the games)",
+    ),
+    (
+        "referee/cli.rs",
+        "records (referee/ regrouped, cli.rs split)",
+    ),
+    (
+        "record/suite.rs",
+        "game-trait (shipped suites into the games)",
+    ),
+    ("solve/enumerate.rs", "game-trait (solve/ into games/nana)"),
+    ("solve/mod.rs", "game-trait (solve/ into games/nana)"),
+    ("solve/retro.rs", "game-trait (solve/ into games/nana)"),
+    ("solve/unmove.rs", "game-trait (solve/ into games/nana)"),
+    ("solve/verify.rs", "game-trait (solve/ into games/nana)"),
+];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// The path below `src/`, with `/` between parts.
+fn rel(path: &Path) -> String {
+    let r = path.strip_prefix(src()).unwrap();
+    r.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The modules a file declares behind `#[cfg(test)]` (`mod tests;`).
+fn test_only_children(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut out = Vec::new();
+    for pair in lines.windows(2) {
+        if !pair[0].starts_with("#[cfg(test)]") {
+            continue;
+        }
+        let decl = pair[1]
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub ");
+        if let Some(name) = decl.strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// The file's lines before its inline test items, numbered from 1 (a
+/// one-line `#[cfg(test)] mod x;` is skipped alone).
+fn non_test_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut lines = text.lines().enumerate().peekable();
+    while let Some((i, line)) = lines.next() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            if lines
+                .peek()
+                .is_some_and(|(_, l)| l.trim_end().ends_with(';'))
+            {
+                lines.next();
+                continue;
+            }
+            break;
+        }
+        out.push((i + 1, line));
+    }
+    out
+}
+
+/// The parts of the words of `line`, lower case (see the module head).
+fn word_parts(line: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for word in line.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let mut part = String::new();
+        let mut prev_lower = false;
+        for c in word.chars() {
+            if c.is_ascii_uppercase() && prev_lower && !part.is_empty() {
+                parts.push(std::mem::take(&mut part));
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            part.push(c.to_ascii_lowercase());
+        }
+        if !part.is_empty() {
+            parts.push(part);
+        }
+    }
+    parts
+}
+
+/// The game word `part` is, allowing an English plural (`Shrimps`).
+fn game_word(part: &str) -> Option<&'static str> {
+    GAME_WORDS
+        .iter()
+        .copied()
+        .find(|w| part == *w || part.strip_suffix('s') == Some(w))
+}
+
+/// Every `file:line: word` outside `src/games/` and the test code.
+fn mentions() -> Vec<(String, String)> {
+    let mut all = Vec::new();
+    files(&src(), &mut all);
+    all.sort();
+    let mut test_files: Vec<PathBuf> = Vec::new();
+    for f in &all {
+        if f.extension().is_some_and(|e| e == "rs") {
+            let text = std::fs::read_to_string(f).unwrap();
+            let dir = if f
+                .file_name()
+                .is_some_and(|n| n == "mod.rs" || n == "lib.rs")
+            {
+                f.parent().unwrap().to_path_buf()
+            } else {
+                f.with_extension("")
+            };
+            for m in test_only_children(&text) {
+                test_files.push(dir.join(format!("{m}.rs")));
+                test_files.push(dir.join(&m));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for f in &all {
+        let r = rel(f);
+        let test_code = r.ends_with("/tests.rs")
+            || r.split('/').any(|p| p == "tests")
+            || test_files.iter().any(|t| f.starts_with(t));
+        if r.starts_with("games/") || test_code {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(f) else {
+            continue; // a binary file: names nothing
+        };
+        let lines = if r.ends_with(".rs") {
+            non_test_lines(&text)
+        } else {
+            text.lines().enumerate().map(|(i, l)| (i + 1, l)).collect()
+        };
+        for (n, line) in lines {
+            for part in word_parts(line) {
+                if let Some(w) = game_word(&part) {
+                    out.push((r.clone(), format!("{r}:{n}: {w}: {}", line.trim())));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_file_outside_the_games_names_a_game() {
+    let allowed = |f: &str| {
+        EXCEPTIONS.iter().any(|(e, _)| *e == f) || STILL_MOVING.iter().any(|(e, _)| *e == f)
+    };
+    let found: Vec<String> = mentions()
+        .into_iter()
+        .filter(|(f, _)| !allowed(f))
+        .map(|(_, m)| m)
+        .collect();
+    assert!(
+        found.is_empty(),
+        "these name a game outside src/games/ (say it generically, or move the \
+         knowledge into the game's folder or the registry):\n{}",
+        found.join("\n")
+    );
+}
+
+/// The lists stay honest: an exception still needs to be one, and a file
+/// done moving leaves `STILL_MOVING`.
+#[test]
+fn every_listed_file_still_names_a_game() {
+    let found = mentions();
+    for (f, why) in EXCEPTIONS.iter().chain(STILL_MOVING.iter()) {
+        assert!(
+            found.iter().any(|(m, _)| m == f),
+            "{f} ({why}) names no game any more: take it off the list"
+        );
+    }
+}
+
+#[test]
+fn words_split_into_their_parts() {
+    assert_eq!(word_parts("KaniNariEbi"), ["kani", "nari", "ebi"]);
+    assert_eq!(word_parts("kaninariebi::Square"), ["kaninariebi", "square"]);
+    assert_eq!(word_parts("\"HasamiWin\" NAME"), ["hasami", "win", "name"]);
+    assert_eq!(word_parts("banana_split"), ["banana", "split"]);
+    assert_eq!(game_word("shrimps"), Some("shrimp"));
+    assert_eq!(game_word("banana"), None);
+    assert_eq!(game_word("rivers"), Some("river"));
+}
