@@ -3,7 +3,7 @@
 //! error; the `-pgnout`/`-log` keys, the tournament shape, rules and SPRT.
 
 use super::args::Cli;
-use super::config::{MatchConfig, Mode, ReportConfig};
+use super::config::{EngineConfig, MatchConfig, Mode, ReportConfig};
 use super::engine::{engine_config, secs, split_pairs};
 use super::openings::openings;
 use super::{CliError, Usage, variant_named};
@@ -25,51 +25,13 @@ pub(super) fn check(
         return Ok(Mode::Replay(p));
     }
     if !cli.report.is_empty() {
-        let follow =
-            match cli.follow.as_deref() {
-                None => None,
-                Some(v) => Some(secs(v).ok().filter(|d| !d.is_zero()).ok_or_else(|| {
-                    Usage::new(format!("--follow={v}: expected seconds above 0"))
-                })?),
-            };
-        let sprt = if cli.sprt.is_empty() {
-            None
-        } else {
-            Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
-        };
-        return Ok(Mode::Report(ReportConfig {
-            files: cli.report,
-            json: cli.json,
-            follow,
-            sprt,
-        }));
+        return report(cli);
     }
     if cli.follow.is_some() {
         return Err(Usage::new("--follow goes with --report FILE...").into());
     }
     let variant = variant_named(&cli.variant)?;
-    if engine_words.len() < 2 {
-        return Err(Usage::new(format!(
-            "a match needs at least two --engine, got {}",
-            engine_words.len()
-        ))
-        .into());
-    }
-    let each = split_pairs(&cli.each, "--each")?;
-    let mut engines = Vec::new();
-    for (k, words) in engine_words.iter().enumerate() {
-        let own = split_pairs(words, "--engine")?;
-        engines.push(engine_config(k + 1, &each, &own)?);
-    }
-    for (i, a) in engines.iter().enumerate() {
-        if engines[..i].iter().any(|b| b.name == a.name) {
-            return Err(Usage::new(format!(
-                "two engines are named {}: give each its own name=",
-                a.name
-            ))
-            .into());
-        }
-    }
+    let engines = engines(&cli.each, &engine_words)?;
     let rules = rule_options(variant, &cli.rules)?;
     let positive = |v: u64, what: &str| {
         if v == 0 {
@@ -109,14 +71,7 @@ pub(super) fn check(
     let mut pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS)?;
     let epdout = output_file(&cli.epdout, "--epdout", &[])?;
     let log = output_file(&cli.log, "--log", LOG_KEYS)?;
-    let adjudication = Adjudication {
-        draw: (!cli.draw.is_empty())
-            .then(|| adjudicate::draw_rule(&split_pairs(&cli.draw, "--draw")?).map_err(Usage))
-            .transpose()?,
-        resign: (!cli.resign.is_empty())
-            .then(|| adjudicate::resign_rule(&split_pairs(&cli.resign, "--resign")?).map_err(Usage))
-            .transpose()?,
-    };
+    let adjudication = adjudication(&cli.draw, &cli.resign)?;
     if cli.max_moves == Some(0) {
         return Err(Usage::new("--max-moves must be at least 1").into());
     }
@@ -125,27 +80,7 @@ pub(super) fn check(
         None => None,
         Some(list) => Some(crate::referee::matches::affinity::cpus(list).map_err(Usage)?),
     };
-    let json = match cli
-        .output
-        .as_deref()
-        .map(|o| o.strip_prefix("format=").unwrap_or(o))
-    {
-        None | Some("fastchess") => false,
-        Some("json") => true,
-        Some("cutechess") => {
-            return Err(Usage::new(
-                "--output format=cutechess is not supported: Koma prints fastchess's summary \
-                 (format=fastchess) or JSON (format=json)",
-            )
-            .into());
-        }
-        Some(other) => {
-            return Err(Usage::new(format!(
-                "--output format={other}: expected fastchess or json"
-            ))
-            .into());
-        }
-    };
+    let json = json_output(cli.output.as_deref())?;
     let mut state = cli.state.or_else(|| pgnout.clone());
     if let Some(s) = shard.filter(|_| derived) {
         if state.is_none() {
@@ -188,6 +123,84 @@ pub(super) fn check(
         event: cli.event,
         command: command.to_string(),
     })))
+}
+
+/// `--report FILE...`: the files, `--json`, `--follow`'s period and the
+/// SPRT to judge them by.
+fn report(cli: Cli) -> Result<Mode, CliError> {
+    let follow = match cli.follow.as_deref() {
+        None => None,
+        Some(v) => Some(
+            secs(v)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| Usage::new(format!("--follow={v}: expected seconds above 0")))?,
+        ),
+    };
+    let sprt = if cli.sprt.is_empty() {
+        None
+    } else {
+        Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
+    };
+    Ok(Mode::Report(ReportConfig {
+        files: cli.report,
+        json: cli.json,
+        follow,
+        sprt,
+    }))
+}
+
+/// The `--engine` occurrences with the `--each` keys: at least two, each
+/// with its own name.
+fn engines(each: &[String], engine_words: &[Vec<String>]) -> Result<Vec<EngineConfig>, Usage> {
+    if engine_words.len() < 2 {
+        return Err(Usage::new(format!(
+            "a match needs at least two --engine, got {}",
+            engine_words.len()
+        )));
+    }
+    let each = split_pairs(each, "--each")?;
+    let mut engines = Vec::new();
+    for (k, words) in engine_words.iter().enumerate() {
+        let own = split_pairs(words, "--engine")?;
+        engines.push(engine_config(k + 1, &each, &own)?);
+    }
+    for (i, a) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|b| b.name == a.name) {
+            return Err(Usage::new(format!(
+                "two engines are named {}: give each its own name=",
+                a.name
+            )));
+        }
+    }
+    Ok(engines)
+}
+
+/// `--draw` and `--resign`, each when given.
+fn adjudication(draw: &[String], resign: &[String]) -> Result<Adjudication, Usage> {
+    Ok(Adjudication {
+        draw: (!draw.is_empty())
+            .then(|| adjudicate::draw_rule(&split_pairs(draw, "--draw")?).map_err(Usage))
+            .transpose()?,
+        resign: (!resign.is_empty())
+            .then(|| adjudicate::resign_rule(&split_pairs(resign, "--resign")?).map_err(Usage))
+            .transpose()?,
+    })
+}
+
+/// `--output format=…`: whether the summary is JSON.
+fn json_output(output: Option<&str>) -> Result<bool, Usage> {
+    match output.map(|o| o.strip_prefix("format=").unwrap_or(o)) {
+        None | Some("fastchess") => Ok(false),
+        Some("json") => Ok(true),
+        Some("cutechess") => Err(Usage::new(
+            "--output format=cutechess is not supported: Koma prints fastchess's summary \
+             (format=fastchess) or JSON (format=json)",
+        )),
+        Some(other) => Err(Usage::new(format!(
+            "--output format={other}: expected fastchess or json"
+        ))),
+    }
 }
 
 /// A key of fastchess's `-pgnout` or `-log`: the values Koma honours, and
