@@ -73,7 +73,7 @@ const STILL_MOVING: [(&str, &str); 11] = [
         "game-trait (solve and table loading into the games)",
     ),
     (
-        "referee/cli.rs",
+        "referee/cli/args.rs",
         "records (referee/ regrouped, cli.rs split)",
     ),
     (

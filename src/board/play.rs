@@ -6,7 +6,7 @@
 
 use crate::core::{
     Color, Coord, End, Game, GameLine, MoveText, OptionValue, PieceText, PositionText, ReplayError,
-    RuleValues, Rules, StepText, with_defaults,
+    RuleValues, Rules, Searchable, StepText, with_defaults,
 };
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{PositionLine, PositionStart};
@@ -61,7 +61,7 @@ pub fn new_play(
     struct Make<'a>(&'a [(&'static str, OptionValue)], Option<&'a PositionText>);
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn Play>, String>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             Ok(Box::new(GamePlay::<G>::new(self.0, self.1)?))
         }
     }

@@ -5,7 +5,7 @@
 //! since a cutoff usually comes early.
 
 use super::MAX_PLY;
-use crate::core::Game;
+use crate::core::Searchable;
 
 pub const HASH_MOVE: i32 = 1 << 30;
 pub const TACTICAL: i32 = 1 << 28;
@@ -54,21 +54,8 @@ impl<M: Copy + Eq> Heuristics<M> {
         }
     }
 
-    pub fn quiet(&self, side: usize, key: usize) -> i32 {
-        self.quiet[side * self.keys + key]
-    }
-
     pub fn tactical(&self, side: usize, key: usize) -> i32 {
         self.tactical[side * self.keys + key]
-    }
-
-    /// The continuation history of a move (`cont_key`) after `prev`.
-    pub fn cont(&self, prev: usize, key: usize) -> i32 {
-        if prev >= self.cont_keys {
-            0
-        } else {
-            self.cont[prev * self.cont_keys + key]
-        }
     }
 
     pub fn update_quiet(&mut self, side: usize, key: usize, bonus: i32) {
@@ -96,6 +83,40 @@ impl<M: Copy + Eq> Heuristics<M> {
     pub fn is_killer(&self, ply: usize, m: M) -> bool {
         self.killers[ply].contains(&Some(m))
     }
+
+    /// The quiet history as a node reads it: the rows of its side and of
+    /// its two previous moves, found once for all its moves.
+    #[inline]
+    pub fn quiet_view(&self, side: usize, prev: [usize; 2], with_cont: bool) -> QuietHistory<'_> {
+        let row = |p: usize| {
+            (p < self.cont_keys).then(|| &self.cont[p * self.cont_keys..(p + 1) * self.cont_keys])
+        };
+        QuietHistory {
+            own: &self.quiet[side * self.keys..(side + 1) * self.keys],
+            cont: [row(prev[0]), row(prev[1])],
+            with_cont,
+        }
+    }
+}
+
+/// One node's view of the quiet history (`Heuristics::quiet_view`).
+pub struct QuietHistory<'a> {
+    own: &'a [i32],
+    cont: [Option<&'a [i32]>; 2],
+    with_cont: bool,
+}
+
+impl QuietHistory<'_> {
+    /// A quiet move's history: its own, twice, and its continuations.
+    #[inline(always)]
+    pub fn of<G: Searchable>(&self, pos: &G, m: G::Move) -> i32 {
+        let own = 2 * self.own[pos.move_key(m)];
+        if !self.with_cont {
+            return own;
+        }
+        let ck = pos.cont_key(m);
+        own + self.cont[0].map_or(0, |r| r[ck]) + self.cont[1].map_or(0, |r| r[ck])
+    }
 }
 
 /// What the ordering knows of a node: the hash move and the continuation
@@ -107,18 +128,19 @@ pub struct Node {
 }
 
 /// A quiet move's history: its own, twice, and its continuations.
-pub fn quiet_history<G: Game>(pos: &G, m: G::Move, node: &Node, h: &Heuristics<G::Move>) -> i32 {
+pub fn quiet_history<G: Searchable>(
+    pos: &G,
+    m: G::Move,
+    node: &Node,
+    h: &Heuristics<G::Move>,
+) -> i32 {
     let side = pos.side_to_move().index();
-    let own = 2 * h.quiet(side, pos.move_key(m));
-    if !G::TUNING.continuation_history {
-        return own;
-    }
-    let ck = pos.cont_key(m);
-    own + h.cont(node.prev[0], ck) + h.cont(node.prev[1], ck)
+    h.quiet_view(side, node.prev, G::TUNING.continuation_history)
+        .of(pos, m)
 }
 
 /// Scores every move of `moves` into `scores` for `pick`.
-pub fn score_moves<G: Game>(
+pub fn score_moves<G: Searchable>(
     pos: &G,
     moves: &[G::Move],
     node: &Node,
@@ -130,6 +152,7 @@ pub fn score_moves<G: Game>(
     tactical.clear();
     let side = pos.side_to_move().index();
     pos.mark_tactical(moves, tactical);
+    let quiet = h.quiet_view(side, node.prev, G::TUNING.continuation_history);
     for (&m, &t) in moves.iter().zip(tactical.iter()) {
         let s = if node.hash_move == Some(pos.move_id(m)) {
             HASH_MOVE
@@ -138,7 +161,7 @@ pub fn score_moves<G: Game>(
         } else if h.is_killer(node.ply, m) {
             KILLER
         } else {
-            quiet_history(pos, m, node, h)
+            quiet.of(pos, m)
         };
         scores.push(s);
     }

@@ -1,4 +1,4 @@
-# Independent reference for src/referee/sprt.rs tests: the GSPRT log-likelihood
+# Independent reference for src/referee/statistics/sprt.rs tests: the GSPRT log-likelihood
 # ratio (Van den Bergh) solved by plain bisection. Run: python3 tests/data/sprt_reference.py
 import math
 def reg(c): return 1e-3 if c==0 else float(c)

@@ -68,12 +68,16 @@ pub fn reach(men: Bitboard, empty: Bitboard) -> (Bitboard, u32) {
     let mut squares = 0;
     let mut n = 0;
     for step in [up, down, right, left] {
+        // In one direction an empty square is reached from the nearest man
+        // behind it only: the fronts are disjoint, and counted once.
+        let mut along = 0;
         let mut front = step(men) & empty;
         while front != 0 {
-            squares |= front;
-            n += front.count_ones();
+            along |= front;
             front = step(front) & empty;
         }
+        squares |= along;
+        n += along.count_ones();
     }
     (squares, n)
 }

@@ -126,8 +126,13 @@ pub fn reach(own: Bitboard, shrimps: Bitboard, enemy: Bitboard, zone: Bitboard) 
         };
         let (plain, promote) = resting(to, occupied, crab, zone);
         r.squares |= plain;
-        r.movements += plain.count_ones() + promote.count_ones();
-        r.promo_ready += u32::from(promote != 0);
+        r.movements += plain.count_ones();
+        // Promotions are rare: no bit count (a long one without a popcount
+        // instruction) for the many pieces that have none.
+        if promote != 0 {
+            r.movements += promote.count_ones();
+            r.promo_ready += 1;
+        }
     }
     r
 }

@@ -171,31 +171,50 @@ pub fn level1(
     let loyal = loyal(their_king);
     let flippable = theirs & !loyal;
     let empty = ALL & !(ours | theirs);
-    let (mut targets, mut drops) = (0, 0);
     if flippable == 0 || empty == 0 {
         return (0, 0);
     }
-    for d in 0..8 {
-        let back = (d + 4) & 7;
-        // Runs of flippable pieces reached from an empty square...
-        let mut from_empty = shift(d, empty) & flippable;
-        if from_empty == 0 {
-            continue;
-        }
-        // ...and runs reaching a closing own piece (or the edge).
-        let mut closer = shift(back, ours);
-        if edge {
-            closer |= ALL & !shift(back, ALL);
-        }
-        let mut to_closer = closer & flippable;
-        // A run holds at most 5 pieces on a 6-square line.
-        for _ in 0..4 {
-            from_empty |= shift(d, from_empty) & flippable;
-            to_closer |= shift(back, to_closer) & flippable;
-        }
-        let run = from_empty & to_closer;
-        targets |= run;
-        drops |= shift(back, run) & empty;
+    // One direction at a time, each its own instance: the shifts and the
+    // edge's closers are constants there, not a choice made per shift.
+    [
+        level1_along::<0>(ours, flippable, empty, edge),
+        level1_along::<1>(ours, flippable, empty, edge),
+        level1_along::<2>(ours, flippable, empty, edge),
+        level1_along::<3>(ours, flippable, empty, edge),
+        level1_along::<4>(ours, flippable, empty, edge),
+        level1_along::<5>(ours, flippable, empty, edge),
+        level1_along::<6>(ours, flippable, empty, edge),
+        level1_along::<7>(ours, flippable, empty, edge),
+    ]
+    .into_iter()
+    .fold((0, 0), |(t, d), (a, b)| (t | a, d | b))
+}
+
+/// `level1` in direction `D` alone.
+#[inline(always)]
+fn level1_along<const D: usize>(
+    ours: Bitboard,
+    flippable: Bitboard,
+    empty: Bitboard,
+    edge: bool,
+) -> (Bitboard, Bitboard) {
+    let back = (D + 4) & 7;
+    // Runs of flippable pieces reached from an empty square...
+    let mut from_empty = shift(D, empty) & flippable;
+    if from_empty == 0 {
+        return (0, 0);
     }
-    (targets, drops)
+    // ...and runs reaching a closing own piece (or the edge).
+    let mut closer = shift(back, ours);
+    if edge {
+        closer |= ALL & !shift(back, ALL);
+    }
+    let mut to_closer = closer & flippable;
+    // A run holds at most 5 pieces on a 6-square line.
+    for _ in 0..4 {
+        from_empty |= shift(D, from_empty) & flippable;
+        to_closer |= shift(back, to_closer) & flippable;
+    }
+    let run = from_empty & to_closer;
+    (run, shift(back, run) & empty)
 }

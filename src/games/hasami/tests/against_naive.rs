@@ -109,7 +109,9 @@ fn check_exposed(p: &Hasami) {
         taken |= p.men(us) & !q.play(m).men(us);
     }
     let empty = !(p.men(us) | p.men(them)) & board::FULL;
-    let (reach, _) = eval::reach(p.men(them), empty);
+    let (reach, mobility) = eval::reach(p.men(them), empty);
+    // The mobility term counts each move of the other side once.
+    assert_eq!(mobility as usize, moves.len(), "{}", p.to_text());
     assert_eq!(
         eval::exposed(p, p.men(us), p.men(them), reach),
         taken,

@@ -1,0 +1,360 @@
+//! The match's command line checked into a `MatchConfig`: every flag's
+//! value and the combinations that cannot work, each refused as a `Usage`
+//! error; the `-pgnout`/`-log` keys, the tournament shape, rules and SPRT.
+
+use super::args::Cli;
+use super::config::{EngineConfig, MatchConfig, Mode, ReportConfig};
+use super::engine::{engine_config, secs, split_pairs};
+use super::openings::openings;
+use super::{CliError, Usage, variant_named};
+use crate::core::RuleValues;
+use crate::games::GameId;
+use crate::referee::matches::adjudicate::{self, Adjudication};
+use crate::referee::statistics::sprt::{Model, Sprt};
+use crate::referee::store::shard;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub(super) fn check(
+    cli: Cli,
+    engine_words: Vec<Vec<String>>,
+    command: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Mode, CliError> {
+    if let Some(p) = cli.replay {
+        return Ok(Mode::Replay(p));
+    }
+    if !cli.report.is_empty() {
+        return report(cli);
+    }
+    if cli.follow.is_some() {
+        return Err(Usage::new("--follow goes with --report FILE...").into());
+    }
+    let variant = variant_named(&cli.variant)?;
+    let engines = engines(&cli.each, &engine_words)?;
+    let rules = rule_options(variant, &cli.rules)?;
+    let positive = |v: u64, what: &str| {
+        if v == 0 {
+            Err(Usage::new(format!("{what} must be at least 1")))
+        } else {
+            Ok(())
+        }
+    };
+    positive(u64::from(cli.games), "--games")?;
+    positive(u64::from(cli.rounds), "--rounds")?;
+    positive(cli.concurrency as u64, "--concurrency")?;
+    let timeouts = cli.timeouts.timeouts()?;
+    let sprt = if cli.sprt.is_empty() {
+        None
+    } else {
+        if engines.len() != 2 {
+            return Err(Usage::new("--sprt needs exactly two engines").into());
+        }
+        Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
+    };
+    let openings = if cli.openings.is_empty() {
+        None
+    } else {
+        Some(openings(
+            &split_pairs(&cli.openings, "--openings")?,
+            variant,
+            &rules,
+        )?)
+    };
+    let (shard, derived) = match cli.shard.as_deref() {
+        Some(s) => {
+            let (shard, derived) = shard::resolve(s, env).map_err(Usage)?;
+            (Some(shard), derived)
+        }
+        None => (None, false),
+    };
+    let mut pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS)?;
+    let epdout = output_file(&cli.epdout, "--epdout", &[])?;
+    let log = output_file(&cli.log, "--log", LOG_KEYS)?;
+    let adjudication = adjudication(&cli.draw, &cli.resign)?;
+    if cli.max_moves == Some(0) {
+        return Err(Usage::new("--max-moves must be at least 1").into());
+    }
+    let seeds = tournament(&cli.tournament, cli.seeds, engines.len())?;
+    let affinity = match cli.use_affinity.as_deref() {
+        None => None,
+        Some(list) => Some(crate::referee::matches::affinity::cpus(list).map_err(Usage)?),
+    };
+    let json = json_output(cli.output.as_deref())?;
+    let mut state = cli.state.or_else(|| pgnout.clone());
+    if let Some(s) = shard.filter(|_| derived) {
+        if state.is_none() {
+            return Err(Usage::new(format!(
+                "--shard {}: give --pgnout FILE (or --state FILE): every task of the array runs \
+                 this command, and each writes its own file, named from its shard",
+                cli.shard.as_deref().unwrap_or_default()
+            ))
+            .into());
+        }
+        pgnout = pgnout.map(|p| shard::derived_path(&p, s));
+        state = state.map(|p| shard::derived_path(&p, s));
+    }
+    Ok(Mode::Match(Box::new(MatchConfig {
+        engines,
+        variant,
+        rules,
+        games: cli.games,
+        rounds: cli.rounds,
+        openings,
+        random_plies: cli.random_plies,
+        concurrency: cli.concurrency,
+        max_plies: (cli.max_plies > 0).then_some(cli.max_plies),
+        max_moves: cli.max_moves,
+        adjudication,
+        seeds,
+        affinity,
+        json,
+        epdout,
+        margin: Duration::from_millis(cli.timemargin),
+        seed: cli.seed,
+        sprt,
+        state,
+        pgnout,
+        log,
+        recover: cli.recover,
+        shard,
+        rating_interval: cli.rating_interval,
+        timeouts,
+        event: cli.event,
+        command: command.to_string(),
+    })))
+}
+
+/// `--report FILE...`: the files, `--json`, `--follow`'s period and the
+/// SPRT to judge them by.
+fn report(cli: Cli) -> Result<Mode, CliError> {
+    let follow = match cli.follow.as_deref() {
+        None => None,
+        Some(v) => Some(
+            secs(v)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| Usage::new(format!("--follow={v}: expected seconds above 0")))?,
+        ),
+    };
+    let sprt = if cli.sprt.is_empty() {
+        None
+    } else {
+        Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
+    };
+    Ok(Mode::Report(ReportConfig {
+        files: cli.report,
+        json: cli.json,
+        follow,
+        sprt,
+    }))
+}
+
+/// The `--engine` occurrences with the `--each` keys: at least two, each
+/// with its own name.
+fn engines(each: &[String], engine_words: &[Vec<String>]) -> Result<Vec<EngineConfig>, Usage> {
+    if engine_words.len() < 2 {
+        return Err(Usage::new(format!(
+            "a match needs at least two --engine, got {}",
+            engine_words.len()
+        )));
+    }
+    let each = split_pairs(each, "--each")?;
+    let mut engines = Vec::new();
+    for (k, words) in engine_words.iter().enumerate() {
+        let own = split_pairs(words, "--engine")?;
+        engines.push(engine_config(k + 1, &each, &own)?);
+    }
+    for (i, a) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|b| b.name == a.name) {
+            return Err(Usage::new(format!(
+                "two engines are named {}: give each its own name=",
+                a.name
+            )));
+        }
+    }
+    Ok(engines)
+}
+
+/// `--draw` and `--resign`, each when given.
+fn adjudication(draw: &[String], resign: &[String]) -> Result<Adjudication, Usage> {
+    Ok(Adjudication {
+        draw: (!draw.is_empty())
+            .then(|| adjudicate::draw_rule(&split_pairs(draw, "--draw")?).map_err(Usage))
+            .transpose()?,
+        resign: (!resign.is_empty())
+            .then(|| adjudicate::resign_rule(&split_pairs(resign, "--resign")?).map_err(Usage))
+            .transpose()?,
+    })
+}
+
+/// `--output format=…`: whether the summary is JSON.
+fn json_output(output: Option<&str>) -> Result<bool, Usage> {
+    match output.map(|o| o.strip_prefix("format=").unwrap_or(o)) {
+        None | Some("fastchess") => Ok(false),
+        Some("json") => Ok(true),
+        Some("cutechess") => Err(Usage::new(
+            "--output format=cutechess is not supported: Koma prints fastchess's summary \
+             (format=fastchess) or JSON (format=json)",
+        )),
+        Some(other) => Err(Usage::new(format!(
+            "--output format={other}: expected fastchess or json"
+        ))),
+    }
+}
+
+/// A key of fastchess's `-pgnout` or `-log`: the values Koma honours, and
+/// those it accepts with a warning that they change nothing.
+pub(super) type FileKey = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+/// Koma's records use the protocol's coordinate moves (uci, lan) and carry
+/// score, depth and time per move whatever the switches say.
+pub(super) const PGNOUT_KEYS: &[FileKey] = &[
+    ("notation", &["uci", "lan"], &[]),
+    ("append", &["true"], &[]),
+    ("nodes", &["false"], &["true"]),
+    ("seldepth", &["false"], &["true"]),
+    ("nps", &["false"], &["true"]),
+    ("hashfull", &["false"], &["true"]),
+    ("tbhits", &["false"], &["true"]),
+    ("pv", &["false"], &["true"]),
+    ("timeleft", &["false"], &["true"]),
+    ("latency", &["false"], &["true"]),
+    ("min", &["false"], &["true"]),
+];
+
+/// Koma's log is the engines' traffic (fastchess's engine=true), appended
+/// to and written line by line; the referee's own messages go to stderr.
+pub(super) const LOG_KEYS: &[FileKey] = &[
+    ("engine", &["true"], &[]),
+    ("append", &["true"], &[]),
+    ("realtime", &["true"], &[]),
+    ("compress", &["false"], &[]),
+    ("level", &[], &["trace", "info", "warn", "err", "fatal"]),
+];
+
+/// `FILE` or `file=FILE`, then `KEY=VALUE` words among `keys` (and
+/// cutechess-cli's bare `min` and `fi` for `--pgnout`): the file.
+pub(super) fn output_file(
+    words: &[String],
+    flag: &str,
+    keys: &[FileKey],
+) -> Result<Option<PathBuf>, Usage> {
+    let mut file = None;
+    let warn = |w: &str| {
+        eprintln!("koma-referee: warning: {flag} {w} changes nothing: see docs/referee.md")
+    };
+    for w in words {
+        match w.split_once('=') {
+            Some(("file", f)) => file = Some(PathBuf::from(f)),
+            Some((k, v)) => match keys.iter().find(|(n, _, _)| *n == k) {
+                Some((_, ok, _)) if ok.contains(&v) => {}
+                Some((_, _, ignored)) if ignored.contains(&v) => warn(w),
+                Some((_, ok, _)) => {
+                    return Err(Usage::new(format!(
+                        "{flag} {k}={v} is not supported: Koma honours {k}={} (docs/referee.md)",
+                        ok.join("|")
+                    )));
+                }
+                None => {
+                    return Err(Usage::new(format!("{flag}: unknown key {k}")));
+                }
+            },
+            None if flag == "--pgnout" && file.is_some() && (w == "min" || w == "fi") => warn(w),
+            None if file.is_none() => file = Some(PathBuf::from(w)),
+            None => {
+                return Err(Usage::new(format!(
+                    "{flag}: one FILE (or file=FILE), got {w} too"
+                )));
+            }
+        }
+    }
+    if !words.is_empty() && file.is_none() {
+        return Err(Usage::new(format!("{flag} needs FILE (or file=FILE)")));
+    }
+    Ok(file)
+}
+
+/// `--tournament` and `--seeds`: the number of seeds of a gauntlet.
+pub(super) fn tournament(
+    kind: &str,
+    seeds: Option<usize>,
+    engines: usize,
+) -> Result<Option<usize>, Usage> {
+    match kind {
+        "roundrobin" if seeds.is_some() => Err(Usage::new(
+            "--seeds goes with --tournament gauntlet (a round robin has no seeds)",
+        )),
+        "roundrobin" => Ok(None),
+        "gauntlet" => {
+            let n = seeds.unwrap_or(1);
+            if n == 0 || n >= engines {
+                return Err(Usage::new(format!(
+                    "--seeds {n}: a gauntlet of {engines} engines needs 1 to {} seeds",
+                    engines.saturating_sub(1)
+                )));
+            }
+            Ok(Some(n))
+        }
+        "knockout" | "pyramid" => Err(Usage::new(format!(
+            "--tournament {kind} is not supported: roundrobin or gauntlet"
+        ))),
+        _ => Err(Usage::new(format!(
+            "--tournament {kind}: expected roundrobin or gauntlet"
+        ))),
+    }
+}
+
+pub(super) fn rule_options(game: GameId, rules: &[String]) -> Result<RuleValues, Usage> {
+    let pairs = rules
+        .iter()
+        .map(|r| {
+            r.split_once('=')
+                .ok_or_else(|| Usage::new(format!("expected NAME=VALUE after --rule, got {r}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    game.read_rules(pairs).map_err(Usage)
+}
+
+pub(super) fn sprt(keys: &[(String, String)]) -> Result<Sprt, Usage> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    let mut model = Model::Normalized;
+    let num = |k: &str, v: &str| {
+        v.parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| Usage::new(format!("--sprt {k}={v}: expected a number")))
+    };
+    for (k, v) in keys {
+        match k.as_str() {
+            "elo0" => elo0 = Some(num(k, v)?),
+            "elo1" => elo1 = Some(num(k, v)?),
+            "alpha" => alpha = num(k, v)?,
+            "beta" => beta = num(k, v)?,
+            "model" => {
+                model = match v.as_str() {
+                    "normalized" => Model::Normalized,
+                    "logistic" => Model::Logistic,
+                    _ => {
+                        return Err(Usage::new(format!(
+                            "--sprt model={v}: expected normalized or logistic"
+                        )));
+                    }
+                }
+            }
+            _ => {
+                return Err(Usage::new(format!(
+                    "--sprt: unknown key {k} (expected elo0, elo1, alpha, beta, model)"
+                )));
+            }
+        }
+    }
+    let (Some(e0), Some(e1)) = (elo0, elo1) else {
+        return Err(Usage::new("--sprt needs elo0= and elo1="));
+    };
+    Sprt::new(e0, e1, alpha, beta, model).map_err(|e| Usage::new(format!("--sprt: {e}")))
+}

@@ -1,0 +1,100 @@
+//! What a checked command line asks for: a `Mode` and its configuration
+//! (the match, the report, the compliance run).
+
+use crate::client::clock::EngineLimits;
+use crate::client::handshake::Timeouts;
+use crate::client::process::Launch;
+use crate::core::RuleValues;
+use crate::games::GameId;
+use crate::protocol::record::OpeningLine;
+use crate::referee::matches::adjudicate::Adjudication;
+use crate::referee::statistics::sprt::Sprt;
+use crate::referee::store::shard::Shard;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    pub name: String,
+    pub launch: Launch,
+    pub options: Vec<(String, String)>,
+    pub limits: EngineLimits,
+    /// `restart=on`: a fresh process for every game.
+    pub restart: bool,
+    /// `timemargin=MS`: this engine's margin, instead of `--timemargin`.
+    pub margin: Option<Duration>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Openings {
+    /// Where they come from: the file's path, or `suite <variant>/<name>`.
+    pub source: String,
+    /// The shipped suite they are (`variant/name`), if they are one.
+    pub suite: Option<String>,
+    pub random: bool,
+    /// (line number, opening), in file order.
+    pub lines: Vec<(usize, OpeningLine)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineConfig>,
+    pub variant: GameId,
+    pub rules: RuleValues,
+    pub games: u32,
+    pub rounds: u32,
+    pub openings: Option<Openings>,
+    pub random_plies: u32,
+    pub concurrency: usize,
+    pub max_plies: Option<u32>,
+    /// `--max-moves`: full moves of the engines, the opening not counted.
+    pub max_moves: Option<u32>,
+    pub adjudication: Adjudication,
+    /// `--tournament gauntlet --seeds N`: the first N engines play the others.
+    pub seeds: Option<usize>,
+    /// `--use-affinity`: the CPUs to pin the games' engines to.
+    pub affinity: Option<Vec<usize>>,
+    /// `--output format=json`: the end summary as JSON.
+    pub json: bool,
+    pub epdout: Option<PathBuf>,
+    pub margin: Duration,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+    pub pgnout: Option<PathBuf>,
+    pub state: Option<PathBuf>,
+    pub log: Option<PathBuf>,
+    pub recover: bool,
+    pub shard: Option<Shard>,
+    pub rating_interval: u64,
+    pub timeouts: Timeouts,
+    pub event: String,
+    /// The referee's command line, shell-quoted, for the records.
+    pub command: String,
+}
+
+/// `--report FILE... [--follow[=SECONDS]] [--sprt ...] [--json]`.
+#[derive(Debug)]
+pub struct ReportConfig {
+    pub files: Vec<PathBuf>,
+    pub json: bool,
+    /// How often to read the files again; `None`: read them once.
+    pub follow: Option<Duration>,
+    pub sprt: Option<Sprt>,
+}
+
+#[derive(Debug)]
+pub enum Mode {
+    Match(Box<MatchConfig>),
+    Report(ReportConfig),
+    Replay(PathBuf),
+    Compliance(ComplianceConfig),
+}
+
+/// `--compliance CMD [ARG...] [--variant NAME]`.
+#[derive(Debug)]
+pub struct ComplianceConfig {
+    pub launch: Launch,
+    /// `--variant` when given: only that one is tried.
+    pub variant: Option<GameId>,
+    pub timeouts: Timeouts,
+}

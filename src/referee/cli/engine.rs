@@ -1,0 +1,206 @@
+//! One engine's keys (`--engine`, `--each`: `cmd=… name=… tc=…`) into an
+//! `EngineConfig`, with the number and time values they take.
+
+use super::Usage;
+use super::config::EngineConfig;
+use crate::client::clock::{EngineLimits, TimeControl};
+use crate::client::process::Launch;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// `KEY=VALUE` words into pairs, in order.
+pub(super) fn split_pairs(words: &[String], flag: &str) -> Result<Vec<(String, String)>, Usage> {
+    words
+        .iter()
+        .map(|w| {
+            w.split_once('=')
+                .filter(|(k, _)| !k.is_empty())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| Usage::new(format!("expected KEY=VALUE after {flag}, got {w}")))
+        })
+        .collect()
+}
+
+pub(super) fn engine_config(
+    number: usize,
+    each: &[(String, String)],
+    own: &[(String, String)],
+) -> Result<EngineConfig, Usage> {
+    let mut cmd = None;
+    let mut name = None;
+    let mut args = Vec::new();
+    let mut dir = None;
+    let mut options: Vec<(String, String)> = Vec::new();
+    let mut limits = EngineLimits::default();
+    let mut restart = false;
+    let mut margin = None;
+    let which = |k: &str| format!("engine {number}: {k}");
+    // --each first, so the engine's own keys override.
+    for (k, v) in each.iter().chain(own) {
+        match k.as_str() {
+            "cmd" => cmd = Some(v.clone()),
+            "name" => name = Some(v.clone()),
+            "args" => args = v.split_whitespace().map(str::to_string).collect(),
+            // cutechess-cli: one argument per arg=.
+            "arg" => args.push(v.clone()),
+            "dir" => dir = Some(PathBuf::from(v)),
+            "tc" if v == "inf" => limits.tc = None,
+            "tc" => limits.tc = Some(time_control(v).map_err(|e| Usage(which(&e)))?),
+            "st" => limits.movetime = Some(move_time(v).map_err(|e| Usage(which(&e)))?),
+            // fastchess's plies= is depth.
+            "depth" | "plies" => limits.depth = Some(number_of(v, k)?),
+            "nodes" => limits.nodes = Some(number_of(v, "nodes")?),
+            "timemargin" => margin = Some(Duration::from_millis(number_of(v, "timemargin")?)),
+            "restart" => {
+                restart = match v.as_str() {
+                    "on" => true,
+                    // cutechess-cli's auto restarts an engine that needs it,
+                    // as Koma does after a crash with --recover.
+                    "off" | "auto" => false,
+                    _ => return Err(Usage(which(&format!("restart={v}: expected on or off")))),
+                }
+            }
+            "proto" if v == "uci" => {}
+            "proto" => {
+                return Err(Usage(which(&format!(
+                    "proto={v} is not supported: Koma's referee speaks only Koma's protocol, \
+                     UCI's shape (protocol.md); give proto=uci or leave it out"
+                ))));
+            }
+            "ponder" | "whitepov" | "initstr" | "book" | "bookdepth" | "stderr" | "conf"
+            | "trust" => {
+                let why = match k.as_str() {
+                    "ponder" => "engines do not ponder in Koma's matches",
+                    "whitepov" => "scores are read from the mover's point of view, as UCI has them",
+                    "initstr" => "xboard init strings do not apply; use option.NAME=VALUE",
+                    "book" | "bookdepth" => "engines' own books are not played; use --openings",
+                    "stderr" => "--log FILE records every engine's traffic",
+                    "conf" => "there is no engines.json: give cmd= and the other keys",
+                    _ => "every engine's result is taken from the rules, never from the engine",
+                };
+                return Err(Usage(which(&format!("{k} is not supported: {why}"))));
+            }
+            _ => match k.strip_prefix("option.") {
+                Some(o) if !o.is_empty() => {
+                    options.retain(|(n, _)| n != o);
+                    options.push((o.to_string(), v.clone()));
+                }
+                _ => {
+                    return Err(Usage(which(&format!(
+                        "unknown key {k} (expected cmd, name, args, arg, dir, option.NAME, tc, st, \
+                         depth or plies, nodes, timemargin, restart, proto)"
+                    ))));
+                }
+            },
+        }
+    }
+    let cmd = cmd.ok_or_else(|| Usage(which("cmd=PATH is missing")))?;
+    if cmd.is_empty() {
+        return Err(Usage(which("cmd= is empty")));
+    }
+    if limits == EngineLimits::default() {
+        return Err(Usage(which(
+            "no limit: give tc=, st=, depth= or nodes= (or the same with --each)",
+        )));
+    }
+    let name = name.unwrap_or_else(|| {
+        Path::new(&cmd)
+            .file_name()
+            .map_or(cmd.clone(), |f| f.to_string_lossy().into_owned())
+    });
+    if name.trim().is_empty() {
+        return Err(Usage(which("name= is empty")));
+    }
+    Ok(EngineConfig {
+        name,
+        launch: Launch {
+            cmd: resolve_cmd(&cmd, dir.as_deref()),
+            args,
+            dir,
+        },
+        options,
+        limits,
+        restart,
+        margin,
+    })
+}
+
+/// A relative `cmd` with a `/` is made absolute (against `dir` when given,
+/// else the current directory), so it means the same whatever directory
+/// the engine runs in. A bare name is looked up in `dir`, then in `PATH`.
+pub(super) fn resolve_cmd(cmd: &str, dir: Option<&Path>) -> PathBuf {
+    let p = PathBuf::from(cmd);
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let base = match dir {
+        Some(d) => cwd.join(d),
+        None => cwd,
+    };
+    let relative_path = !p.is_absolute() && cmd.contains('/');
+    let found_in_dir = dir.is_some() && !cmd.contains('/') && base.join(&p).is_file();
+    if relative_path || found_in_dir {
+        base.join(p)
+    } else {
+        p
+    }
+}
+
+pub(super) fn number_of<T: std::str::FromStr>(v: &str, what: &str) -> Result<T, Usage> {
+    v.parse()
+        .map_err(|_| Usage::new(format!("{what}={v}: expected a whole number")))
+}
+
+/// Seconds, possibly fractional, non-negative and finite.
+pub(super) fn secs(v: &str) -> Result<Duration, String> {
+    let x: f64 = v
+        .parse()
+        .map_err(|_| format!("expected seconds, got {v}"))?;
+    if !(0.0..=1e9).contains(&x) {
+        return Err(format!("expected seconds, got {v}"));
+    }
+    Ok(Duration::from_secs_f64(x))
+}
+
+/// `st=`: seconds per move, at least the millisecond `go movetime` counts
+/// in (a move time of 0 would lose every game on time, as `tc=0` would).
+pub(super) fn move_time(v: &str) -> Result<Duration, String> {
+    let t = secs(v).map_err(|e| format!("st={v}: {e}"))?;
+    if t < Duration::from_millis(1) {
+        return Err(format!(
+            "st={v}: less than the 1 ms go movetime counts in (expected seconds, at least 0.001)"
+        ));
+    }
+    Ok(t)
+}
+
+/// `[moves/]base[+inc]` in seconds.
+pub fn time_control(v: &str) -> Result<TimeControl, String> {
+    let bad = |why: String| format!("tc={v}: {why} (expected [MOVES/]BASE[+INC] in seconds)");
+    let (moves, rest) = match v.split_once('/') {
+        Some((m, r)) => (
+            Some(
+                m.parse::<u32>()
+                    .ok()
+                    .filter(|&m| m > 0)
+                    .ok_or_else(|| bad(format!("bad move count {m}")))?,
+            ),
+            r,
+        ),
+        None => (None, v),
+    };
+    // cutechess-cli's and fastchess's MINUTES:SECONDS for the base.
+    let base_of = |b: &str| match b.split_once(':') {
+        Some((m, sec)) => {
+            let m: u32 = m.parse().map_err(|_| format!("bad minutes {m}"))?;
+            Ok(Duration::from_secs(u64::from(m) * 60) + secs(sec)?)
+        }
+        None => secs(b),
+    };
+    let (base, inc) = match rest.split_once('+') {
+        Some((b, i)) => (base_of(b).map_err(bad)?, secs(i).map_err(bad)?),
+        None => (base_of(rest).map_err(bad)?, Duration::ZERO),
+    };
+    if base.is_zero() && inc.is_zero() {
+        return Err(bad("no time at all".into()));
+    }
+    Ok(TimeControl { moves, base, inc })
+}

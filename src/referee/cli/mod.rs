@@ -1,0 +1,193 @@
+//! The command line, in the shapes fastchess and cutechess-cli users type
+//! (`--engine cmd=… name=… tc=10+0.1`, `--each …`, `--sprt elo0=…`), checked
+//! into a `Mode`. Every mistake is a `Usage` error: the program prints it
+//! and exits with code 2.
+//!
+//! `args` is what clap reads, `check` turns it into a `MatchConfig`
+//! (`config`), with `engine` (one engine's keys) and `openings`;
+//! `recorded` reads a record's command line back into its match.
+
+mod args;
+mod check;
+mod config;
+mod engine;
+mod openings;
+mod recorded;
+#[cfg(test)]
+mod tests;
+
+pub use args::TimeoutArgs;
+pub use config::{ComplianceConfig, EngineConfig, MatchConfig, Mode, Openings, ReportConfig};
+pub use engine::time_control;
+pub use recorded::{RecordedMatch, differences, recorded_match};
+
+use super::fastchess::{self, edit_distance};
+use super::store::files::FileError;
+use crate::client::process::Launch;
+use crate::games::GameId;
+use args::Cli;
+use clap::{CommandFactory, FromArgMatches};
+use engine::resolve_cmd;
+
+/// A bad argument: each binary (`koma`, `koma-referee`, `koma-board`)
+/// prints it and exits with 2, the referee with a hint.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Usage(pub String);
+
+impl Usage {
+    pub fn new(msg: impl Into<String>) -> Usage {
+        Usage(msg.into())
+    }
+}
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Why a command line gives no `Mode`.
+#[derive(Debug)]
+pub enum CliError {
+    /// clap's own errors, and `--help` and `--version` (which clap prints).
+    Clap(clap::Error),
+    /// The referee's checks of what clap accepted.
+    Usage(Usage),
+    /// A file it names that cannot be read (the openings).
+    File(FileError),
+}
+
+impl From<Usage> for CliError {
+    fn from(u: Usage) -> CliError {
+        CliError::Usage(u)
+    }
+}
+
+impl From<FileError> for CliError {
+    fn from(e: FileError) -> CliError {
+        CliError::File(e)
+    }
+}
+
+/// Parses the command line.
+pub fn parse<I, T>(args: I) -> Result<Mode, CliError>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let cmd = Cli::command();
+    let spoken = koma_spelling(&cmd, &words, &mut |w| {
+        eprintln!("koma-referee: warning: {w}")
+    })?;
+    let matches = cmd
+        .clone()
+        .try_get_matches_from(spoken)
+        .map_err(|e| CliError::Clap(without_far_fetched_suggestion(e, &cmd)))?;
+    let variant_given =
+        matches.value_source("variant") == Some(clap::parser::ValueSource::CommandLine);
+    let cli = Cli::from_arg_matches(&matches).map_err(CliError::Clap)?;
+    // Each --engine occurrence is one engine.
+    let engines: Vec<Vec<String>> = matches
+        .get_occurrences::<String>("engine")
+        .map(|occ| occ.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default();
+    let env = |k: &str| std::env::var(k).ok();
+    if !cli.compliance.is_empty() {
+        return compliance(&cli, variant_given);
+    }
+    check::check(
+        cli,
+        engines,
+        &super::store::records::shell_words(&words),
+        &env,
+    )
+}
+
+/// The words with fastchess's and cutechess-cli's options in Koma's
+/// spelling (`fastchess::translate`); the words themselves are what the
+/// records keep.
+fn koma_spelling(
+    cmd: &clap::Command,
+    words: &[String],
+    warn: &mut dyn FnMut(String),
+) -> Result<Vec<String>, Usage> {
+    let long: Vec<String> = cmd
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .chain(["help", "version"].map(String::from))
+        .collect();
+    fastchess::translate(words, &long, &['h', 'V'], warn)
+}
+
+fn compliance(cli: &Cli, variant_given: bool) -> Result<Mode, CliError> {
+    let variant = if variant_given {
+        Some(variant_named(&cli.variant)?)
+    } else {
+        None
+    };
+    let cmd = &cli.compliance[0];
+    Ok(Mode::Compliance(ComplianceConfig {
+        launch: Launch {
+            cmd: resolve_cmd(cmd, None),
+            args: cli.compliance[1..].to_vec(),
+            dir: None,
+        },
+        variant,
+        timeouts: cli.timeouts.timeouts()?,
+    }))
+}
+
+fn variant_named(name: &str) -> Result<GameId, Usage> {
+    GameId::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+        let chess = if matches!(name, "standard" | "fischerandom" | "chess") {
+            " (Koma's games are not chess)"
+        } else {
+            ""
+        };
+        Usage::new(format!(
+            "unknown variant {name}{chess}: expected one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// clap suggests the most similar option even when it is not similar at
+/// all (`--bogus` got "a similar argument exists: '--rounds'"); the tip is
+/// kept only for a likely typo: at most two edits away, or a prefix.
+fn without_far_fetched_suggestion(e: clap::Error, cmd: &clap::Command) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return e;
+    }
+    let name = |k: ContextKind| match e.get(k) {
+        Some(ContextValue::String(s)) => Some(s.trim_start_matches('-').to_string()),
+        _ => None,
+    };
+    let (Some(typed), Some(suggested)) = (
+        name(ContextKind::InvalidArg),
+        name(ContextKind::SuggestedArg),
+    ) else {
+        return e;
+    };
+    let typed = typed.split('=').next().unwrap_or_default().to_string();
+    let likely = edit_distance(&typed, &suggested) <= 2
+        || (typed.len() >= 3 && suggested.starts_with(&typed));
+    if likely {
+        return e;
+    }
+    let mut plain = clap::Error::new(ErrorKind::UnknownArgument).with_cmd(cmd);
+    for (k, v) in e.context() {
+        if k != ContextKind::SuggestedArg {
+            plain.insert(k, v.clone());
+        }
+    }
+    plain
+}
