@@ -6,7 +6,7 @@
 //!
 //!     cargo run --release --example parts_speed -- [GAME...]
 
-use koma::core::Game;
+use koma::core::Searchable;
 use koma::games::{GameId, GameVisitor};
 
 /// A small deterministic generator: the same positions on every run.
@@ -38,7 +38,7 @@ struct Measure;
 impl GameVisitor for Measure {
     type Output = ();
 
-    fn visit<G: Game>(self) {
+    fn visit<G: Searchable>(self) {
         let rules = G::Rules::default();
         let mut rng = Lcg(3);
         let mut positions = vec![];

@@ -9,7 +9,7 @@ use crate::planes::{PlaneSpec, write_planes};
 use crate::position::{RulesError, new_position};
 use crate::rng::Rng;
 use koma::core::{
-    Color, End, EndReason, Game, GameLine, History, Outcome, Rules, status_with_history,
+    Color, End, EndReason, GameLine, History, Outcome, Rules, Searchable, status_with_history,
 };
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::parse_position;
@@ -45,7 +45,7 @@ struct Guide {
 }
 
 impl Guide {
-    fn best<G: Game>(&self, pos: &G, history: &History) -> Option<G::Move> {
+    fn best<G: Searchable>(&self, pos: &G, history: &History) -> Option<G::Move> {
         let stop = AtomicBool::new(false);
         let limits = Limits::depth(self.depth);
         let ctx = Context {
@@ -106,7 +106,12 @@ fn score(end: Option<End>) -> i8 {
 }
 
 /// Plays games `first..first + count` from `start`.
-fn play_range<G: Game>(spec: &PlayoutSpec, start: &G, first: usize, count: usize) -> Playouts {
+fn play_range<G: Searchable>(
+    spec: &PlayoutSpec,
+    start: &G,
+    first: usize,
+    count: usize,
+) -> Playouts {
     let mut out = Playouts::default();
     let space = ActionSpace::of(spec.game);
     let planes = PlaneSpec::of(spec.game);
@@ -176,7 +181,7 @@ pub fn random_playouts(spec: &PlayoutSpec) -> Result<Playouts, RulesError> {
     );
     impl GameVisitor for Run<'_> {
         type Output = Result<Playouts, RulesError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             let Run(spec, fen, values) = self;
             let rules = G::Rules::from_values(values).map_err(RulesError::Parse)?;
             let text = parse_position(fen).map_err(|e| RulesError::Parse(e.to_string()))?;
@@ -216,6 +221,7 @@ pub fn random_playouts(spec: &PlayoutSpec) -> Result<Playouts, RulesError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use koma::core::Game;
 
     fn spec(game: GameId, games: usize, threads: usize) -> PlayoutSpec {
         PlayoutSpec {

@@ -8,7 +8,7 @@ use crate::actions::ActionSpace;
 use crate::planes::{PlaneSpec, write_planes};
 use koma::core::{
     Color, End, Game, GameLine, LineError, OptionValue, PositionText, ReplayError, Rules,
-    with_defaults,
+    Searchable, with_defaults,
 };
 use koma::engine::display;
 use koma::games::{GameId, GameVisitor};
@@ -226,7 +226,7 @@ pub fn new_position(
     }
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn AnyPosition>, RulesError>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             let rules = G::Rules::from_values(self.values).map_err(RulesError::Parse)?;
             let line = GameLine::<G>::from_start(self.start, &rules).map_err(|e| match e {
                 LineError::Position { .. } => RulesError::Parse(format!(

@@ -277,10 +277,7 @@ pub struct EngineSetup {
 /// The worker: starts the engine, then searches each target until the
 /// analysis closes or the engine fails; the engine is quit on the way out.
 pub fn run(live: &Live, setup: &EngineSetup) {
-    let name = setup.launch.cmd.file_name().map_or_else(
-        || "engine".to_string(),
-        |f| f.to_string_lossy().into_owned(),
-    );
+    let name = setup.launch.short_name();
     let start = EngineStart {
         name: &name,
         launch: &setup.launch,

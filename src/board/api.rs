@@ -42,7 +42,7 @@ use super::table::{EndView, EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::process::Launch;
-use crate::core::{Game, OptionKind, RuleValues};
+use crate::core::{OptionKind, RuleValues, Searchable};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{parse_move, parse_position};
 use serde::{Deserialize, Serialize};
@@ -424,7 +424,7 @@ fn games(reg: &Registry) -> impl Serialize {
     struct Size;
     impl GameVisitor for Size {
         type Output = (u8, u8);
-        fn visit<G: Game>(self) -> (u8, u8) {
+        fn visit<G: Searchable>(self) -> (u8, u8) {
             (G::FILES, G::RANKS)
         }
     }
@@ -725,10 +725,7 @@ fn player(reg: &Registry, p: &PlayerReq, k: usize) -> Result<Player, (u16, Strin
                     _ => Some(l.to_string()),
                 },
             };
-            let base = launch.cmd.file_name().map_or_else(
-                || "engine".to_string(),
-                |f| f.to_string_lossy().into_owned(),
-            );
+            let base = launch.short_name();
             let default_name = match &level {
                 Some(l) => format!("{base} ({l})"),
                 None => base,

@@ -154,7 +154,7 @@ impl Registry {
 
     /// The levels an engine offers: the values of its `LEVEL_OPTION` combo
     /// (none without one), read from its answer to `uci` once per command.
-    pub fn levels(&self, launch: &Launch) -> Result<Vec<String>, String> {
+    pub fn levels(&self, launch: &Launch) -> Result<Vec<String>, client::handshake::StartError> {
         let key = launch_text(launch);
         let cache = || self.levels.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(l) = cache().get(&key) {

@@ -392,10 +392,7 @@ pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
         }
         st.version += 1;
     };
-    let name = launch.cmd.file_name().map_or_else(
-        || "engine".to_string(),
-        |f| f.to_string_lossy().into_owned(),
-    );
+    let name = launch.short_name();
     let start = EngineStart {
         name: &name,
         launch: &launch,

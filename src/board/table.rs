@@ -14,10 +14,11 @@ use super::play::{Legal, MoveCheck, Play, View, shown, side_name};
 use super::review::{AnalysisView, GameAnalysis};
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::engine_log::record_date;
-use crate::client::handshake::{self, EngineStart, Timeouts};
-use crate::client::process::{EngineProc, Launch};
+use crate::client::handshake::{EngineStart, Timeouts};
+use crate::client::process::Launch;
 use crate::client::reason::{Ending, Failure, Reason};
-use crate::client::turn::{Played, Turn, Watch, comment, play_turn};
+use crate::client::seat::Seat;
+use crate::client::turn::{Played, Turn, Watch, comment, overrun, play_turn};
 use crate::core::{Color, MoveText, Outcome, ReplayError};
 use crate::protocol::record::{Record, RecordMove};
 use crate::protocol::{InfoLine, InfoScore};
@@ -286,7 +287,7 @@ impl Table {
             st.finish(Ending {
                 outcome: Reason::loss_of(side),
                 reason: Reason::TimeForfeit,
-                detail: Some(format!("overran the clock by {} ms", over.as_millis())),
+                detail: Some(overrun(over)),
             });
             drop(st);
             self.notify();
@@ -637,7 +638,7 @@ impl Watch for TableWatch<'_> {
 /// person is to move (ending their turn when the clock runs out), and
 /// plays the engines' turns.
 pub fn run_worker(table: &Table) {
-    let mut engines: [Option<EngineProc>; 2] = [None, None];
+    let mut seats: [Seat; 2] = Default::default();
     loop {
         let mut st = table.lock();
         match st.next_job(table.margin) {
@@ -646,13 +647,13 @@ pub fn run_worker(table: &Table) {
             Job::Wait(d) => drop(table.wake.wait_timeout(st, d)),
             Job::Engine(side, spec) => {
                 drop(st);
-                engine_turn(table, &mut engines[side.index()], side, &spec);
+                engine_turn(table, &mut seats[side.index()], side, &spec);
                 table.notify();
             }
         }
     }
-    for e in engines.into_iter().flatten() {
-        e.quit(Duration::from_millis(300));
+    for mut s in seats {
+        s.quit(Duration::from_millis(300));
     }
 }
 
@@ -709,7 +710,7 @@ impl TableState {
         self.finish(Ending {
             outcome: Reason::loss_of(side),
             reason: Reason::TimeForfeit,
-            detail: Some(format!("overran the clock by {} ms", over.as_millis())),
+            detail: Some(overrun(over)),
         });
         None
     }
@@ -780,12 +781,12 @@ impl TableState {
 /// One engine move: the engine started if need be, the turn played with
 /// the table unlocked, and its outcome kept only if the game is still
 /// where it was (no undo, no close meanwhile).
-fn engine_turn(table: &Table, slot: &mut Option<EngineProc>, side: Color, spec: &EngineSpec) {
+fn engine_turn(table: &Table, seat: &mut Seat, side: Color, spec: &EngineSpec) {
     let generation = table.lock().generation;
-    if slot.is_none() {
-        *slot = start_for(table, side, spec, generation);
+    if !start_for(table, seat, side, spec, generation) {
+        return;
     }
-    let Some(engine) = slot.as_mut() else { return };
+    let Some(engine) = seat.engine() else { return };
     let Some(start) = table.lock().begin_turn(side, generation) else {
         return;
     };
@@ -799,14 +800,19 @@ fn engine_turn(table: &Table, slot: &mut Option<EngineProc>, side: Color, spec: 
     };
     let mut watch = TableWatch { table, generation };
     let played = play_turn(engine, &turn, &mut watch, start.legal);
-    if played.as_ref().is_err_and(|f| f.dead) {
-        *slot = None;
-    }
+    seat.drop_if_dead(played.as_ref().is_err_and(|f| f.dead));
     table.lock().end_turn(table.id, side, generation, played);
 }
 
-/// Starts `side`'s engine for a table; on failure the engine loses.
-fn start_for(table: &Table, side: Color, spec: &EngineSpec, generation: u64) -> Option<EngineProc> {
+/// Starts `side`'s engine for a table unless it runs, and gets it ready
+/// for the game; on failure the engine loses. Whether it is ready.
+fn start_for(
+    table: &Table,
+    seat: &mut Seat,
+    side: Color,
+    spec: &EngineSpec,
+    generation: u64,
+) -> bool {
     let (name, variant, rules) = {
         let st = table.lock();
         (
@@ -815,45 +821,32 @@ fn start_for(table: &Table, side: Color, spec: &EngineSpec, generation: u64) -> 
             st.play.rules().clone(),
         )
     };
-    let started = start_engine(&name, spec, variant, &rules, &table.timeouts);
-    let mut st = table.lock();
-    match started {
-        Ok((e, warnings)) => {
-            warnings.into_iter().for_each(|w| st.note(w));
-            st.version += 1;
-            Some(e)
-        }
-        Err(f) => {
-            let what = format!("{name}: {}", f.detail);
-            st.engine_failed(table.id, side, generation, f, what);
-            None
-        }
-    }
-}
-
-/// Starts an engine for a table and gets it ready for a new game.
-fn start_engine(
-    name: &str,
-    spec: &EngineSpec,
-    variant: &str,
-    rules: &[(&'static str, crate::core::OptionValue)],
-    timeouts: &Timeouts,
-) -> Result<(EngineProc, Vec<String>), Failure> {
     let options: Vec<(String, String)> = spec
         .level
         .iter()
         .map(|l| (super::LEVEL_OPTION.to_string(), l.clone()))
         .collect();
     let start = EngineStart {
-        name,
+        name: &name,
         launch: &spec.launch,
         options: &options,
         variant,
-        rules,
+        rules: &rules,
         log: None,
     };
-    let (mut e, warnings) = handshake::start(&start, timeouts)
-        .map_err(|why| Failure::dead(Reason::FailedToStart, why.to_string()))?;
-    handshake::new_game(&mut e, timeouts)?;
-    Ok((e, warnings))
+    let started = seat.start_for_game(&start, &table.timeouts);
+    let mut st = table.lock();
+    match started {
+        Ok(None) => true,
+        Ok(Some(warnings)) => {
+            warnings.into_iter().for_each(|w| st.note(w));
+            st.version += 1;
+            true
+        }
+        Err(f) => {
+            let what = format!("{name}: {}", f.detail);
+            st.engine_failed(table.id, side, generation, f, what);
+            false
+        }
+    }
 }

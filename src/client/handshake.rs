@@ -51,11 +51,13 @@ fn open(
     launch: &Launch,
     log: Option<EngineLog>,
     t: &Timeouts,
-) -> Result<(EngineProc, Vec<OptionDecl>), String> {
-    let mut e = EngineProc::spawn(name, launch, log)?;
+) -> Result<(EngineProc, Vec<OptionDecl>), StartError> {
+    let mut e = EngineProc::spawn(name, launch, log).map_err(StartError::Spawn)?;
+    let no_uciok = StartError::NoUciOk { waited: t.start };
     if e.send(&Command::Uci.to_string()).is_err() {
-        let how = e.exit_description(Duration::from_millis(500));
-        return Err(format!("{how} before uciok"));
+        return Err(StartError::Exited(
+            e.exit_description(Duration::from_millis(500)),
+        ));
     }
     let deadline = Instant::now() + t.start;
     let mut declared = Vec::new();
@@ -67,18 +69,14 @@ fn open(
                 Ok(Reply::Id { field, value }) if field == "name" => e.id_name = Some(value),
                 // Banners and other text before uciok are allowed by UCI.
                 _ if Instant::now() < deadline => {}
-                _ => return Err(format!("no uciok within {} ms", t.start.as_millis())),
+                _ => return Err(no_uciok),
             },
             Recv::Event(Event::Unreadable(..)) if Instant::now() < deadline => {}
-            Recv::Event(Event::Unreadable(..)) => {
-                return Err(format!("no uciok within {} ms", t.start.as_millis()));
-            }
+            Recv::Event(Event::Unreadable(..)) | Recv::Timeout => return Err(no_uciok),
             Recv::Event(Event::Closed(_)) => {
-                let how = e.exit_description(Duration::from_millis(500));
-                return Err(format!("{how} before uciok"));
-            }
-            Recv::Timeout => {
-                return Err(format!("no uciok within {} ms", t.start.as_millis()));
+                return Err(StartError::Exited(
+                    e.exit_description(Duration::from_millis(500)),
+                ));
             }
         }
     }
@@ -86,30 +84,60 @@ fn open(
 }
 
 /// The options an engine declares: it is started, asked `uci`, and let go.
-pub fn declared_options(launch: &Launch, t: &Timeouts) -> Result<Vec<OptionDecl>, String> {
-    let name = launch.cmd.file_name().map_or_else(
-        || "engine".to_string(),
-        |f| f.to_string_lossy().into_owned(),
-    );
-    let (e, declared) = open(&name, launch, None, t)?;
+pub fn declared_options(launch: &Launch, t: &Timeouts) -> Result<Vec<OptionDecl>, StartError> {
+    let (e, declared) = open(&launch.short_name(), launch, None, t)?;
     e.quit(Duration::from_millis(300));
     Ok(declared)
 }
 
-/// Why an engine could not be started.
+/// Why an engine could not be started. Each says what the referee can
+/// suggest: more time for a timeout, the engine's stderr otherwise.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StartError {
-    /// It did not run, or did not finish the handshake.
-    Failed(String),
+    /// The program could not be run (or its pipes opened).
+    Spawn(String),
+    /// It exited or closed its output before `uciok`: how it exited.
+    Exited(String),
+    /// No `uciok` within the start timeout.
+    NoUciOk { waited: Duration },
+    /// A line could not be written to it.
+    Lost(String),
+    /// It failed while the options were sent (no `readyok` in time, an
+    /// exit, a line that is not the protocol).
+    StartUp(Failure),
     /// It answered a `setoption` with `info string error …`: `option` is
     /// `name=value`, `words` the engine's line.
     Refused { option: String, words: String },
 }
 
+impl StartError {
+    /// Whether the engine ran out of the start timeout (rather than
+    /// crashing or refusing): more time might get it started.
+    pub fn timed_out(&self) -> bool {
+        match self {
+            StartError::NoUciOk { .. } => true,
+            StartError::StartUp(f) => f.reason == Reason::Stalled,
+            _ => false,
+        }
+    }
+
+    /// The failure of the side whose engine did not start: it loses.
+    pub fn failure(&self) -> Failure {
+        Failure::dead(Reason::FailedToStart, self.to_string())
+    }
+}
+
 impl std::fmt::Display for StartError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StartError::Failed(why) => f.write_str(why),
+            StartError::Spawn(why) | StartError::Lost(why) => f.write_str(why),
+            StartError::Exited(how) => write!(f, "{how} before uciok"),
+            StartError::NoUciOk { waited } => {
+                write!(f, "no uciok within {} ms", waited.as_millis())
+            }
+            StartError::StartUp(e) => {
+                write!(f, "{} ({}) during start-up", e.detail, e.reason.message())
+            }
             StartError::Refused { option, words } => {
                 write!(f, "refused option {option}: {words}")
             }
@@ -117,11 +145,7 @@ impl std::fmt::Display for StartError {
     }
 }
 
-impl From<String> for StartError {
-    fn from(why: String) -> Self {
-        StartError::Failed(why)
-    }
-}
+impl std::error::Error for StartError {}
 
 /// Starts an engine and brings it to `readyok`. Also returns warnings about
 /// options the engine did not declare (it may then play other rules).
@@ -152,16 +176,17 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
             warnings.push(format!("{} does not declare option {name}", s.name));
         }
     }
-    let during = |f: Failure| format!("{} ({}) during start-up", f.detail, f.reason.message());
     for (name, value) in sets {
         let option = format!("{name}={value}");
         let cmd = Command::SetOption {
             name,
             value: Some(value),
         };
-        e.send(&cmd.to_string())?;
-        e.send(&Command::IsReady.to_string())?;
-        let errors = wait_readyok(&mut e, Instant::now() + t.start).map_err(during)?;
+        (e.send(&cmd.to_string()))
+            .and_then(|_| e.send(&Command::IsReady.to_string()))
+            .map_err(StartError::Lost)?;
+        let deadline = Instant::now() + t.start;
+        let errors = wait_readyok(&mut e, deadline).map_err(StartError::StartUp)?;
         if let Some(words) = errors.into_iter().next() {
             return Err(StartError::Refused { option, words });
         }
@@ -258,5 +283,41 @@ mod tests {
         assert_eq!(quote("a\u{1b}b"), "\"a\\u{1b}b\"");
         let long = "x".repeat(200);
         assert_eq!(quote(&long).chars().count(), 80 + 3);
+    }
+
+    #[test]
+    fn start_errors_read_as_before_and_say_whether_time_ran_out() {
+        let waited = Duration::from_millis(250);
+        let cases = [
+            (
+                StartError::NoUciOk { waited },
+                "no uciok within 250 ms",
+                true,
+            ),
+            (
+                StartError::Exited("exited with code 1".into()),
+                "exited with code 1 before uciok",
+                false,
+            ),
+            (
+                StartError::StartUp(Failure::dead(Reason::Stalled, "no readyok within 9 ms")),
+                "no readyok within 9 ms (stops answering) during start-up",
+                true,
+            ),
+            (
+                StartError::Refused {
+                    option: "Threads=0".into(),
+                    words: "info string error: no".into(),
+                },
+                "refused option Threads=0: info string error: no",
+                false,
+            ),
+        ];
+        for (e, words, timed_out) in cases {
+            assert_eq!(e.to_string(), words);
+            assert_eq!(e.timed_out(), timed_out, "{words}");
+            assert_eq!(e.failure().reason, Reason::FailedToStart);
+            assert_eq!(e.failure().detail, words);
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! board: `process` (spawn, lines stamped as they arrive and queued in a
 //! bounded `inbox`, killed and reaped on drop, with the `watchdog` for its
 //! descendants), `handshake` (`uci` to
-//! `readyok`, and before each game), `clock` (the limits and clock of one
+//! `readyok`, and before each game), `seat` (one player's engine across
+//! games: started, dropped when it died, started again), `clock` (the limits and clock of one
 //! side), `turn` (one move: `position` and `go`, thinking, the clock
 //! charged, the `bestmove` checked), `reason` (every way a game ends,
 //! failures included) and `engine_log` (every line, to `RUST_LOG=debug`
@@ -14,5 +15,6 @@ pub mod handshake;
 pub mod inbox;
 pub mod process;
 pub mod reason;
+pub mod seat;
 pub mod turn;
 pub mod watchdog;

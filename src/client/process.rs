@@ -32,6 +32,14 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// The program's file name, to name an engine nobody named.
+    pub fn short_name(&self) -> String {
+        self.cmd.file_name().map_or_else(
+            || "engine".to_string(),
+            |f| f.to_string_lossy().into_owned(),
+        )
+    }
+
     /// Checks, before any game, that the program can be run: its working
     /// directory exists, and the program is an executable file (a bare
     /// name is looked up in `PATH`, as `spawn` does). The error names the

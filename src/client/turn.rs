@@ -84,9 +84,10 @@ pub fn play_turn<M>(
     })
 }
 
-/// Whole milliseconds, as the clocks count; an overrun below one keeps
+/// The detail of a time forfeit, an engine's or a person's at the board:
+/// whole milliseconds, as the clocks count; an overrun below one keeps
 /// its fraction (`0.420 ms`), which would read as `0 ms`.
-fn overrun(over: Duration) -> String {
+pub fn overrun(over: Duration) -> String {
     if over < Duration::from_millis(1) {
         return format!("overran its clock by {:.3} ms", over.as_secs_f64() * 1000.0);
     }

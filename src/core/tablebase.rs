@@ -1,9 +1,12 @@
-//! Tables of solved positions: a game may load one from a file (the
-//! `Game::TABLE_OPTION` engine option) and answer, for a position, its
+//! Tables of solved positions: a game may load one from a file (its
+//! `TableFile`, which the registry lists) and answer, for a position, its
 //! value with perfect play. `best_move` picks the move that keeps the best
 //! value; nothing here names a game.
 
 use super::{Game, History, Outcome, game_status};
+use std::any::Any;
+use std::path::Path;
+use std::sync::Arc;
 
 /// The value of a position for the side to move under perfect play, with
 /// the distance to the end of the game in plies.
@@ -47,6 +50,22 @@ impl std::fmt::Display for TableValue {
             TableValue::Draw => f.write_str("draw"),
         }
     }
+}
+
+/// A loaded table of solved positions of some game `G`: an `Arc<dyn
+/// Tablebase<G>>` behind `Any`, so that callers not generic over the game
+/// (the engine, the registry) can hold one.
+pub type SharedTable = Arc<dyn Any + Send + Sync>;
+
+/// How a game's table of solved positions is found and loaded.
+#[derive(Copy, Clone, Debug)]
+pub struct TableFile {
+    /// The engine option naming the file.
+    pub option: &'static str,
+    /// Loads the table (a `SharedTable` holding an `Arc<dyn Tablebase<G>>`)
+    /// from a file, checking it whole; the error says what is wrong with
+    /// the file (without naming it: the caller does).
+    pub load: fn(&Path) -> Result<SharedTable, String>,
 }
 
 /// A table of solved positions of one game.

@@ -4,7 +4,7 @@
 //! evaluation.
 
 use super::Output;
-use crate::core::Game;
+use crate::core::Searchable;
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::parse_position;
 use crate::search::{self, Context, Limits, Settings, Tt};
@@ -68,7 +68,7 @@ pub fn run_game(game: GameId, depth: Option<u32>, stop: &AtomicBool) -> Vec<Benc
     struct Bench<'a>(GameId, Option<u32>, &'a AtomicBool);
     impl GameVisitor for Bench<'_> {
         type Output = Vec<BenchLine>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             let (d, positions) = suite(self.0);
             let rules = G::Rules::default();
             positions

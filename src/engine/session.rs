@@ -7,13 +7,12 @@ use super::Output;
 use super::display;
 use crate::core::tablebase::best_move;
 use crate::core::{
-    Color, End, Game, GameLine, History, LineError, OptionValue, ReplayError, Rules, TableValue,
-    Tablebase, perft, perft_divide_until,
+    Color, End, GameLine, History, LineError, OptionValue, ReplayError, Rules, Searchable,
+    SharedTable, TableValue, Tablebase, perft, perft_divide_until,
 };
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{InfoLine, InfoScore, PositionCommand, PositionStart, Reply};
 use crate::search::{self, Context, Limits, MATE, Report, Settings, Tt, score::mate_moves};
-use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,42 +62,26 @@ pub struct PerftCount {
     pub partial: Option<String>,
 }
 
-/// A loaded table of solved positions of some game: an `Arc<dyn
-/// Tablebase<G>>` behind `Any`, so that the engine can keep one per game.
-pub type SharedTable = Arc<dyn Any + Send + Sync>;
-
 /// The engine option naming `game`'s table file, if it has one.
 pub fn table_option(game: GameId) -> Option<&'static str> {
-    struct Opt;
-    impl GameVisitor for Opt {
-        type Output = Option<&'static str>;
-        fn visit<G: Game>(self) -> Self::Output {
-            G::TABLE_OPTION
-        }
-    }
-    game.visit(Opt)
+    game.table().map(|t| t.option)
 }
 
 /// Loads `game`'s table from a file, checked by the game.
 pub fn load_table(game: GameId, path: &Path) -> Result<SharedTable, String> {
-    struct Load<'a>(&'a Path);
-    impl GameVisitor for Load<'_> {
-        type Output = Result<SharedTable, String>;
-        fn visit<G: Game>(self) -> Self::Output {
-            let t: Arc<dyn Tablebase<G>> = G::load_table(self.0)?;
-            Ok(Arc::new(t))
-        }
+    match game.table() {
+        Some(t) => (t.load)(path),
+        None => Err(format!("{game} has no table of solved positions")),
     }
-    game.visit(Load(path))
 }
 
-pub struct GameSession<G: Game> {
+pub struct GameSession<G: Searchable> {
     rules: G::Rules,
     line: GameLine<G>,
     table: Option<Arc<dyn Tablebase<G>>>,
 }
 
-impl<G: Game> GameSession<G> {
+impl<G: Searchable> GameSession<G> {
     pub fn new(rules: G::Rules) -> Self {
         GameSession {
             line: GameLine::new(&rules),
@@ -116,7 +99,7 @@ pub fn new_session(
     struct Make<'a>(&'a [(&'static str, OptionValue)]);
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn Session>, String>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             Ok(Box::new(GameSession::<G>::new(G::Rules::from_values(
                 self.0,
             )?)))
@@ -125,7 +108,7 @@ pub fn new_session(
     game.visit(Make(rules))
 }
 
-impl<G: Game> Session for GameSession<G> {
+impl<G: Searchable> Session for GameSession<G> {
     fn game(&self) -> GameId {
         GameId::from_name(G::NAME).unwrap_or(GameId::DEFAULT)
     }
@@ -211,7 +194,7 @@ impl<G: Game> Session for GameSession<G> {
 
 /// The `info` line of a move chosen from a table: depth 1, the exact
 /// value (mate in moves, or 0 for a draw) and the move.
-fn table_info<G: Game>(root: &G, mv: G::Move, value: TableValue) -> InfoLine {
+fn table_info<G: Searchable>(root: &G, mv: G::Move, value: TableValue) -> InfoLine {
     let score = match value {
         TableValue::Win(d) => mate_moves(MATE - d as i32).map(InfoScore::Mate),
         TableValue::Loss(d) => mate_moves(-(MATE - d as i32)).map(InfoScore::Mate),
@@ -226,7 +209,7 @@ fn table_info<G: Game>(root: &G, mv: G::Move, value: TableValue) -> InfoLine {
 }
 
 /// The `info` line of a completed iteration.
-pub fn info_line<G: Game>(root: &G, r: &Report<G::Move>) -> InfoLine {
+pub fn info_line<G: Searchable>(root: &G, r: &Report<G::Move>) -> InfoLine {
     let ms = r.elapsed.as_millis() as u64;
     InfoLine {
         depth: Some(r.depth),
@@ -248,7 +231,7 @@ pub fn info_line<G: Game>(root: &G, r: &Report<G::Move>) -> InfoLine {
     }
 }
 
-fn run_search<G: Game>(
+fn run_search<G: Searchable>(
     root: G,
     history: History,
     over: bool,

@@ -6,11 +6,9 @@
 use super::options::{
     CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
-use super::session::{
-    PerftJob, SearchJob, Session, SharedTable, load_table, new_session, table_option,
-};
+use super::session::{PerftJob, SearchJob, Session, load_table, new_session, table_option};
 use super::{Output, bench, evalfile, memory};
-use crate::core::{Color, OptionValue, Outcome};
+use crate::core::{Color, OptionValue, Outcome, SharedTable};
 use crate::games::GameId;
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
 use crate::protocol::options::option_line;

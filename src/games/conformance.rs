@@ -6,7 +6,9 @@
 //! only hand the move over, `gives_check` equal to playing the move and
 //! asking `in_check`, and playouts that end without a panic.
 
-use crate::core::{EndReason, Game, History, MoveSink, game_status, status_with_history};
+use crate::core::{
+    EndReason, Game, History, MoveSink, Searchable, game_status, status_with_history,
+};
 use crate::protocol::{parse_move, parse_position};
 use std::collections::HashSet;
 
@@ -32,8 +34,14 @@ fn board_of(text: &str) -> &str {
     text.split_whitespace().next().unwrap_or("")
 }
 
-/// Every check on one position.
-pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
+/// Every check on one position: its rules, then its search hooks.
+pub fn check_position<G: Searchable>(pos: &G, rules: &G::Rules) {
+    check_rules(pos, rules);
+    check_search_hooks(pos, rules);
+}
+
+/// The checks of the rules alone (what `Game` promises).
+pub fn check_rules<G: Game>(pos: &G, rules: &G::Rules) {
     let text = pos.to_text();
     let s = text.to_string();
     let parsed = parse_position(&s).unwrap_or_else(|e| panic!("{s}: {e}"));
@@ -60,6 +68,34 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
         pos.has_moves(),
         "has_moves disagrees: {s}"
     );
+    let mut seen = HashSet::new();
+    for &m in moves.iter() {
+        let t = pos.move_text(m);
+        let ms = t.to_string();
+        assert!(seen.insert(ms.clone()), "duplicate move {ms} in {s}");
+        assert_eq!(
+            parse_move(&ms).as_ref(),
+            Ok(&t),
+            "move text {ms} does not parse back"
+        );
+        assert_eq!(pos.find_move(&t), Some(m), "find_move({ms}) in {s}");
+        let next = pos.play(m);
+        assert_eq!(
+            next.side_to_move(),
+            pos.side_to_move().opponent(),
+            "{ms} in {s}"
+        );
+    }
+}
+
+/// The checks of what a search asks beyond the rules (`Searchable`).
+pub fn check_search_hooks<G: Searchable>(pos: &G, rules: &G::Rules) {
+    let s = pos.to_text().to_string();
+    if pos.terminal().is_some() {
+        return;
+    }
+    let mut moves = G::MoveList::default();
+    pos.generate(&mut moves);
     // A null move (where the game offers one) only hands the move over:
     // the same board with the other side to move, its hash from scratch.
     // (Not from a game a move-count limit ended: no position follows it.)
@@ -94,23 +130,9 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
             pos.move_text(m)
         );
     }
-    let mut seen = HashSet::new();
     for &m in moves.iter() {
-        let t = pos.move_text(m);
-        let ms = t.to_string();
-        assert!(seen.insert(ms.clone()), "duplicate move {ms} in {s}");
-        assert_eq!(
-            parse_move(&ms).as_ref(),
-            Ok(&t),
-            "move text {ms} does not parse back"
-        );
-        assert_eq!(pos.find_move(&t), Some(m), "find_move({ms}) in {s}");
+        let ms = pos.move_text(m).to_string();
         let next = pos.play(m);
-        assert_eq!(
-            next.side_to_move(),
-            pos.side_to_move().opponent(),
-            "{ms} in {s}"
-        );
         // The search's before-the-move check test and history index.
         assert_eq!(
             pos.gives_check(m),
@@ -124,7 +146,7 @@ pub fn check_position<G: Game>(pos: &G, rules: &G::Rules) {
 /// Plays `games` random games of at most `max_plies` plies from the start,
 /// checking every position on the way; returns the number of finished
 /// games, so callers can check playouts do reach ends.
-pub fn random_playouts<G: Game>(
+pub fn random_playouts<G: Searchable>(
     rules: &G::Rules,
     games: usize,
     max_plies: usize,
@@ -214,7 +236,7 @@ pub fn is_legal<G: Game>(pos: &G, mv: &str) -> bool {
 /// is in check exactly when, were the opponent to move instead, one of its
 /// moves would end the game by taking the King. Returns how many checks
 /// were seen, so a caller can require that the sample had some.
-pub fn check_in_check<G: Game>(rules: &G::Rules, games: usize, seed: u64) -> usize {
+pub fn check_in_check<G: Searchable>(rules: &G::Rules, games: usize, seed: u64) -> usize {
     let mut rng = Lcg(seed);
     let mut checks = 0;
     for _ in 0..games {

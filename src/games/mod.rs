@@ -11,7 +11,9 @@ pub mod nana;
 pub mod negaeri;
 mod sandwich;
 
-use crate::core::{EndReason, Game, OptionSpec, RuleValues, Rules, read_rule_values};
+use crate::core::{
+    EndReason, Game, OptionSpec, RuleValues, Rules, Searchable, TableFile, read_rule_values,
+};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
@@ -21,10 +23,11 @@ pub enum GameId {
     Negaeri,
 }
 
-/// A computation generic over the game, run by `GameId::visit`.
+/// A computation generic over the game, run by `GameId::visit`. Every
+/// registered game can be searched, so the visitor may search it.
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Game>(self) -> Self::Output;
+    fn visit<G: Searchable>(self) -> Self::Output;
 }
 
 impl GameId {
@@ -59,12 +62,20 @@ impl GameId {
         }
     }
 
+    /// The game's table of solved positions, for games that have one.
+    pub fn table(self) -> Option<TableFile> {
+        match self {
+            GameId::Nana => Some(nana::TABLE),
+            _ => None,
+        }
+    }
+
     /// The endings of this game's own rules (`Game::ENDINGS`).
     pub fn endings(self) -> &'static [EndReason] {
         struct Endings;
         impl GameVisitor for Endings {
             type Output = &'static [EndReason];
-            fn visit<G: Game>(self) -> Self::Output {
+            fn visit<G: Searchable>(self) -> Self::Output {
                 G::ENDINGS
             }
         }
@@ -76,7 +87,7 @@ impl GameId {
         struct Specs;
         impl GameVisitor for Specs {
             type Output = &'static [OptionSpec];
-            fn visit<G: Game>(self) -> Self::Output {
+            fn visit<G: Searchable>(self) -> Self::Output {
                 G::Rules::specs()
             }
         }

@@ -10,7 +10,7 @@
 //! not meant to see those.
 
 use super::sample::{HEADER_TAG, Line, Sample, end_line, parse_line};
-use crate::core::{Game, History, Outcome, status_with_history};
+use crate::core::{History, Outcome, Searchable, status_with_history};
 use crate::search::{self, Context, Limits, Settings as SearchSettings, Tt, is_mate};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
@@ -57,7 +57,7 @@ fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn play_game<G: Game>(
+fn play_game<G: Searchable>(
     s: &DatagenSettings,
     index: u64,
     tt: &Tt,
@@ -178,7 +178,10 @@ fn resume_point(out: &PathBuf, header: &str) -> Result<Option<(u64, u64, u64)>, 
 
 /// Plays the games missing from `s.out`, writing them in order; `log`
 /// gets the progress lines. Returns the games and positions in the file.
-pub fn run<G: Game>(s: &DatagenSettings, mut log: impl FnMut(&str)) -> Result<(u64, u64), String> {
+pub fn run<G: Searchable>(
+    s: &DatagenSettings,
+    mut log: impl FnMut(&str),
+) -> Result<(u64, u64), String> {
     let header = s.header(G::NAME);
     let (done, mut positions, keep) = resume_point(&s.out, &header)?.unwrap_or_default();
     let io = |e: std::io::Error| format!("cannot write {}: {e}", s.out.display());

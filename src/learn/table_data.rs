@@ -6,13 +6,13 @@
 
 use super::sample::{Sample, end_line};
 use crate::core::zobrist::splitmix;
-use crate::core::{Color, Game, Outcome, TableValue, game_status, mirror};
+use crate::core::{Color, Outcome, Searchable, TableValue, game_status, mirror};
 use std::collections::HashSet;
 use std::io::Write;
 
 /// A position and its mirror image are one position to the search: one key
 /// for both.
-pub fn canonical_key<G: Game>(pos: &G) -> u64 {
+pub fn canonical_key<G: Searchable>(pos: &G) -> u64 {
     let mirrored = mirror(pos, &G::Rules::default()).map(|m| m.hash());
     mirrored.map_or(pos.hash(), |m| m.min(pos.hash()))
 }
@@ -53,7 +53,7 @@ fn outcome(value: TableValue, side: Color) -> Outcome {
 /// check left out: the evaluation judges quiet ones) with its value, each
 /// as a game of its own so that `koma tune --holdout` splits positions. The
 /// file holds no search score (0): train with `--lambda 1`.
-pub fn write<G: Game>(
+pub fn write<G: Searchable>(
     value: impl Fn(&G) -> Option<TableValue>,
     s: &TableDataSettings,
     out: &mut impl Write,
@@ -111,6 +111,7 @@ pub fn write<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Game;
     use crate::games::nana::Nana;
     use crate::learn::sample::{Line, parse_line};
     use crate::protocol::parse_position;

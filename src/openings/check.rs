@@ -4,7 +4,7 @@
 //! made the suite shows how balanced it really is).
 
 use super::{Limit, SCORE_TT_MB, canonical_key, score};
-use crate::core::{Game, Rules, read_rule_values};
+use crate::core::{Game, Rules, Searchable, read_rule_values};
 use crate::games::GameVisitor;
 use crate::record::suite::{Header, Suite};
 use crate::referee::matches::opening::check;
@@ -37,14 +37,18 @@ pub fn check_suite(suite: &Suite, limit: Option<Limit>, threads: usize) -> Resul
     struct Run<'a>(&'a Suite, Option<Limit>, usize);
     impl GameVisitor for Run<'_> {
         type Output = Result<Checked, String>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             run::<G>(self.0, self.1, self.2)
         }
     }
     suite.header.variant.visit(Run(suite, limit, threads))
 }
 
-fn run<G: Game>(suite: &Suite, limit: Option<Limit>, threads: usize) -> Result<Checked, String> {
+fn run<G: Searchable>(
+    suite: &Suite,
+    limit: Option<Limit>,
+    threads: usize,
+) -> Result<Checked, String> {
     let rules = header_rules::<G>(&suite.header)?;
     let mut out = Checked::default();
     let mut seen: HashMap<u64, usize> = HashMap::new();

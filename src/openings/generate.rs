@@ -7,7 +7,7 @@
 //! build, never on the thread count.
 
 use super::{Limit, SCORE_TT_MB, canonical_key, score};
-use crate::core::{Game, History, MoveText, OptionValue, Rules, status_with_history};
+use crate::core::{Game, History, MoveText, OptionValue, Rules, Searchable, status_with_history};
 use crate::games::{GameId, GameVisitor};
 use crate::record::suite::Header;
 use crate::search::{Score, Tt, is_mate};
@@ -276,7 +276,7 @@ pub fn rules_of<G: Game>(options: &[(&'static str, OptionValue)]) -> Result<G::R
 }
 
 /// Plays and scores candidate `index` of a playout suite.
-pub fn candidate<G: Game>(cfg: &Config, rules: &G::Rules, index: u64, t: &Tables) -> Verdict {
+pub fn candidate<G: Searchable>(cfg: &Config, rules: &G::Rules, index: u64, t: &Tables) -> Verdict {
     match playout::<G>(cfg, rules, index, t) {
         Some((pos, history, moves)) => judge(cfg, rules, &pos, &history, moves, t),
         None => Verdict::Ended,
@@ -285,7 +285,7 @@ pub fn candidate<G: Game>(cfg: &Config, rules: &G::Rules, index: u64, t: &Tables
 
 /// The playout of candidate `index`: the position it reaches, its history
 /// and its moves; `None` when every move would have ended the game first.
-fn playout<G: Game>(
+fn playout<G: Searchable>(
     cfg: &Config,
     rules: &G::Rules,
     index: u64,
@@ -348,7 +348,7 @@ fn playout<G: Game>(
 }
 
 /// Scores a candidate position and judges it against the window.
-fn judge<G: Game>(
+fn judge<G: Searchable>(
     cfg: &Config,
     rules: &G::Rules,
     pos: &G,
@@ -374,7 +374,7 @@ fn judge<G: Game>(
 /// game on the way), each once up to mirror images, as the moves of its
 /// first line: by plies, then in move-generation order. Refused when there
 /// are more than `cap`.
-pub fn every_position<G: Game>(
+pub fn every_position<G: Searchable>(
     rules: &G::Rules,
     min: u32,
     max: u32,
@@ -425,7 +425,7 @@ pub fn every_position<G: Game>(
 }
 
 /// Scores a listed position (`Playout::All`).
-fn listed_candidate<G: Game>(
+fn listed_candidate<G: Searchable>(
     cfg: &Config,
     rules: &G::Rules,
     moves: &[MoveText],
@@ -453,7 +453,7 @@ pub fn generate(
     struct Run<'a>(&'a Config, Duration, &'a mut dyn FnMut(&Progress));
     impl GameVisitor for Run<'_> {
         type Output = Result<Generated, String>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             run::<G>(self.0, self.1, self.2)
         }
     }
@@ -461,7 +461,7 @@ pub fn generate(
     cfg.variant.visit(Run(cfg, every, progress))
 }
 
-fn run<G: Game>(
+fn run<G: Searchable>(
     cfg: &Config,
     every: Duration,
     progress: &mut dyn FnMut(&Progress),

@@ -10,7 +10,7 @@ pub mod generate;
 #[cfg(test)]
 mod tests;
 
-use crate::core::{Game, GameLine, History, MoveText};
+use crate::core::{Game, GameLine, History, MoveText, Searchable};
 use crate::search::{self, Context, Limits, Score, Settings, Tt};
 use std::sync::atomic::AtomicBool;
 
@@ -56,13 +56,13 @@ pub const SCORE_TT_MB: usize = 16;
 
 /// The score of `pos` (reached with `history`) for the side to move, by a
 /// full-strength search within `limit`; `tt` is cleared first.
-pub fn score<G: Game>(pos: &G, history: &History, limit: Limit, tt: &Tt) -> Score {
+pub fn score<G: Searchable>(pos: &G, history: &History, limit: Limit, tt: &Tt) -> Score {
     tt.clear();
     search_no_clear(pos, history, limit, tt)
 }
 
 /// `score` with the table as it is (playouts share one per candidate).
-fn search_no_clear<G: Game>(pos: &G, history: &History, limit: Limit, tt: &Tt) -> Score {
+fn search_no_clear<G: Searchable>(pos: &G, history: &History, limit: Limit, tt: &Tt) -> Score {
     let stop = AtomicBool::new(false);
     let limits = limit.limits();
     let ctx = Context {
@@ -76,7 +76,7 @@ fn search_no_clear<G: Game>(pos: &G, history: &History, limit: Limit, tt: &Tt) -
 
 /// Replays an opening (moves from the start position under `rules`) and
 /// scores the position it reaches, as the generator did.
-pub fn score_line<G: Game>(
+pub fn score_line<G: Searchable>(
     moves: &[MoveText],
     rules: &G::Rules,
     limit: Limit,

@@ -7,7 +7,7 @@ use super::RunError;
 use super::cli::{ComplianceConfig, Usage};
 use crate::client::handshake::Timeouts;
 use crate::client::process::{EngineProc, Event, Recv};
-use crate::core::{Game, MoveText, Rules};
+use crate::core::{MoveText, Rules, Searchable};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{InfoLine, Reply, parse_option_decl, parse_reply};
 use std::process::ExitCode;
@@ -117,7 +117,7 @@ struct VariantChecks<'a> {
 
 impl GameVisitor for VariantChecks<'_> {
     type Output = ();
-    fn visit<G: Game>(self) {
+    fn visit<G: Searchable>(self) {
         let VariantChecks { s, t, out } = self;
         let v = G::NAME;
         let mut add = |pass: bool, what: String, seen: String| out.push(Check { pass, what, seen });

@@ -18,7 +18,7 @@ pub mod replay;
 pub mod statistics;
 pub mod store;
 
-use crate::core::Game;
+use crate::core::Searchable;
 use crate::games::GameVisitor;
 use std::process::ExitCode;
 
@@ -64,7 +64,7 @@ where
             struct Play<'a>(&'a cli::MatchConfig);
             impl GameVisitor for Play<'_> {
                 type Output = Result<ExitCode, RunError>;
-                fn visit<G: Game>(self) -> Self::Output {
+                fn visit<G: Searchable>(self) -> Self::Output {
                     matches::runner::run::<G>(self.0)
                 }
             }

@@ -12,7 +12,7 @@ use super::store::files::{FileError, open_regular};
 use super::store::records;
 use super::store::shard::Shard;
 use crate::client::reason::Reason;
-use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules};
+use crate::core::{Game, GameLine, MoveText, Outcome, RuleValues, Rules, Searchable};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, RecordChunks, parse_record, tag_number};
@@ -152,7 +152,7 @@ pub fn check(r: &Record) -> Result<(), String> {
     }
     impl GameVisitor for Check<'_> {
         type Output = Result<(), String>;
-        fn visit<G: Game>(self) -> Self::Output {
+        fn visit<G: Searchable>(self) -> Self::Output {
             let rules = G::Rules::from_values(&self.rules)?;
             check_game::<G>(self.r, &rules, self.outcome, self.reason)
         }

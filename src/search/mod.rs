@@ -26,7 +26,7 @@ pub use score::{MATE, Score, is_mate};
 pub use skill::Skill;
 pub use tt::Tt;
 
-use crate::core::{Game, History};
+use crate::core::{History, Searchable};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use worker::Worker;
@@ -87,7 +87,7 @@ pub struct SearchResult<M> {
 
 /// Searches `root` (whose game so far is `history`, ending with `root`)
 /// within the limits or until `stop`.
-pub fn search<G: Game>(
+pub fn search<G: Searchable>(
     root: &G,
     history: &History,
     ctx: &Context,
@@ -168,7 +168,7 @@ fn votes(ctx: &Context) -> bool {
 }
 
 /// The moves of a PV as the positions they are played in (for text).
-pub fn pv_positions<G: Game>(root: &G, pv: &[G::Move]) -> Vec<(G, G::Move)> {
+pub fn pv_positions<G: Searchable>(root: &G, pv: &[G::Move]) -> Vec<(G, G::Move)> {
     let mut out = Vec::with_capacity(pv.len());
     let mut pos = root.clone();
     for &m in pv {

@@ -5,7 +5,7 @@
 //! since a cutoff usually comes early.
 
 use super::MAX_PLY;
-use crate::core::Game;
+use crate::core::Searchable;
 
 pub const HASH_MOVE: i32 = 1 << 30;
 pub const TACTICAL: i32 = 1 << 28;
@@ -109,7 +109,7 @@ pub struct QuietHistory<'a> {
 impl QuietHistory<'_> {
     /// A quiet move's history: its own, twice, and its continuations.
     #[inline(always)]
-    pub fn of<G: Game>(&self, pos: &G, m: G::Move) -> i32 {
+    pub fn of<G: Searchable>(&self, pos: &G, m: G::Move) -> i32 {
         let own = 2 * self.own[pos.move_key(m)];
         if !self.with_cont {
             return own;
@@ -128,14 +128,19 @@ pub struct Node {
 }
 
 /// A quiet move's history: its own, twice, and its continuations.
-pub fn quiet_history<G: Game>(pos: &G, m: G::Move, node: &Node, h: &Heuristics<G::Move>) -> i32 {
+pub fn quiet_history<G: Searchable>(
+    pos: &G,
+    m: G::Move,
+    node: &Node,
+    h: &Heuristics<G::Move>,
+) -> i32 {
     let side = pos.side_to_move().index();
     h.quiet_view(side, node.prev, G::TUNING.continuation_history)
         .of(pos, m)
 }
 
 /// Scores every move of `moves` into `scores` for `pick`.
-pub fn score_moves<G: Game>(
+pub fn score_moves<G: Searchable>(
     pos: &G,
     moves: &[G::Move],
     node: &Node,

@@ -6,7 +6,7 @@
 
 use super::worker::Worker;
 use super::{Score, SearchResult, Settings, is_mate};
-use crate::core::Game;
+use crate::core::Searchable;
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Skill {
@@ -59,7 +59,7 @@ impl Skill {
 /// The full search's answer, or for a weaker level a random move among the
 /// good-enough root moves (never a move that walks into a found loss when a
 /// better one exists, and always a found win).
-pub fn choose<G: Game>(
+pub fn choose<G: Searchable>(
     best: SearchResult<G::Move>,
     main: &Worker<G>,
     settings: &Settings,

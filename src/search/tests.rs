@@ -2,6 +2,7 @@
 //! against a plain minimax), legal moves always, fixed-depth determinism.
 
 use super::*;
+use crate::core::Game;
 use crate::core::{Color, End, Outcome};
 use crate::games::conformance::Lcg;
 use crate::games::{GameId, GameVisitor};
@@ -18,7 +19,7 @@ fn end_score(e: End, side: Color, ply: i32) -> Score {
 
 /// Plain minimax to `depth` plies: exact mate scores within the horizon,
 /// 0 elsewhere. Repetition cannot matter within three plies.
-fn minimax<G: Game>(pos: &G, depth: u32, ply: i32) -> Score {
+fn minimax<G: Searchable>(pos: &G, depth: u32, ply: i32) -> Score {
     let end_score = |e: End| end_score(e, pos.side_to_move(), ply);
     if let Some(e) = pos.terminal() {
         return end_score(e);
@@ -41,7 +42,7 @@ fn minimax<G: Game>(pos: &G, depth: u32, ply: i32) -> Score {
         .unwrap_or(0)
 }
 
-fn run<G: Game>(pos: &G, limits: &Limits) -> SearchResult<G::Move> {
+fn run<G: Searchable>(pos: &G, limits: &Limits) -> SearchResult<G::Move> {
     let tt = Tt::new(4);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let ctx = Context {
@@ -54,7 +55,7 @@ fn run<G: Game>(pos: &G, limits: &Limits) -> SearchResult<G::Move> {
 }
 
 /// Random playout positions of a game, with the moves that led there.
-fn sample<G: Game>(count: usize, seed: u64) -> Vec<G> {
+fn sample<G: Searchable>(count: usize, seed: u64) -> Vec<G> {
     let mut rng = Lcg(seed);
     let mut out = vec![];
     let rules = G::Rules::default();
@@ -78,7 +79,7 @@ fn sample<G: Game>(count: usize, seed: u64) -> Vec<G> {
 
 /// Positions one to four plies before the end of random games, where
 /// short mates are common.
-fn near_ends<G: Game>(count: usize, seed: u64) -> Vec<G> {
+fn near_ends<G: Searchable>(count: usize, seed: u64) -> Vec<G> {
     let mut rng = Lcg(seed);
     let mut out = vec![];
     let rules = G::Rules::default();
@@ -103,7 +104,7 @@ struct Mates;
 impl GameVisitor for Mates {
     type Output = (usize, usize, usize);
     /// (mates in 1, mates in 2, losses in 1) found and checked.
-    fn visit<G: Game>(self) -> Self::Output {
+    fn visit<G: Searchable>(self) -> Self::Output {
         let mut found = (0, 0, 0);
         for pos in near_ends::<G>(150, 17) {
             let exact = minimax(&pos, 3, 0);
@@ -151,7 +152,7 @@ struct Legal;
 
 impl GameVisitor for Legal {
     type Output = ();
-    fn visit<G: Game>(self) {
+    fn visit<G: Searchable>(self) {
         for (i, pos) in sample::<G>(60, 5).iter().enumerate() {
             let mut limits = Limits::infinite();
             limits.nodes = Some(1 + (i as u64 * 37) % 3000);
@@ -181,7 +182,7 @@ struct LastLine;
 
 impl GameVisitor for LastLine {
     type Output = ();
-    fn visit<G: Game>(self) {
+    fn visit<G: Searchable>(self) {
         for skill in [Skill::Hard, Skill::Normal, Skill::Easy] {
             for (i, pos) in sample::<G>(150, 11).iter().enumerate() {
                 let tt = Tt::new(4);
@@ -234,7 +235,7 @@ struct TwoThreads;
 impl GameVisitor for TwoThreads {
     type Output = usize;
     /// Mates in one checked.
-    fn visit<G: Game>(self) -> usize {
+    fn visit<G: Searchable>(self) -> usize {
         let mut mates = 0;
         for (i, pos) in near_ends::<G>(60, 23).iter().enumerate() {
             let tt = Tt::new(4);
@@ -285,7 +286,7 @@ struct Twice;
 
 impl GameVisitor for Twice {
     type Output = ();
-    fn visit<G: Game>(self) {
+    fn visit<G: Searchable>(self) {
         for pos in sample::<G>(5, 9) {
             let a = run(&pos, &Limits::depth(4));
             let b = run(&pos, &Limits::depth(4));
@@ -311,7 +312,7 @@ fn a_finished_game_gives_no_move() {
     struct Over;
     impl GameVisitor for Over {
         type Output = ();
-        fn visit<G: Game>(self) {
+        fn visit<G: Searchable>(self) {
             let mut rng = Lcg(3);
             let rules = G::Rules::default();
             for _ in 0..20 {
@@ -364,7 +365,7 @@ fn nana_null_move_hides_no_win_or_loss_within_four_plies() {
 /// repetition scored as the game's rule ends it (as the search does, along
 /// `path`), 0 at the horizon. From a full window it gives the exact value
 /// within the horizon, far cheaper than `minimax`.
-fn ends_alphabeta<G: Game>(
+fn ends_alphabeta<G: Searchable>(
     pos: &G,
     depth: u32,
     ply: i32,
@@ -469,7 +470,7 @@ fn negaeri_null_move_hides_no_win_or_loss_four_or_five_plies_away() {
 
 /// The score a depth-1 search with every root move as a line gives the
 /// move written `last`, played after `before` from the game's start.
-fn score_of_last<G: Game>(before: &[&str], last: &str) -> Score {
+fn score_of_last<G: Searchable>(before: &[&str], last: &str) -> Score {
     let mut line = crate::core::GameLine::<G>::new(&G::Rules::default());
     for text in before {
         let pos = line.current();

@@ -9,7 +9,7 @@ use super::path::Path;
 use super::score::MATE;
 use super::tt::Bound;
 use super::{Context, MAX_PLY, Report, Score, SearchResult, is_mate};
-use crate::core::{Color, End, Game, History, Outcome, Tuning};
+use crate::core::{Color, End, History, Outcome, Searchable, Tuning};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -83,7 +83,7 @@ pub struct RootMove<M> {
     pub pv: Vec<M>,
 }
 
-pub struct Worker<'a, G: Game> {
+pub struct Worker<'a, G: Searchable> {
     root: &'a G,
     ctx: &'a Context<'a>,
     stop: &'a AtomicBool,
@@ -116,7 +116,7 @@ pub struct Worker<'a, G: Game> {
 /// worth the game's contempt less than nothing to the side to move at the
 /// root (and as much more to the other): the search plays on in an equal
 /// position rather than repeat it.
-fn end_score<G: Game>(end: End, side: Color, ply: usize) -> Score {
+fn end_score<G: Searchable>(end: End, side: Color, ply: usize) -> Score {
     match end.outcome {
         Outcome::Win(c) if c == side => MATE - ply as Score,
         Outcome::Win(_) => -(MATE - ply as Score),
@@ -145,7 +145,7 @@ fn from_tt(s: Score, ply: usize) -> Score {
     }
 }
 
-impl<'a, G: Game> Worker<'a, G> {
+impl<'a, G: Searchable> Worker<'a, G> {
     pub fn new(
         root: &'a G,
         history: &History,

@@ -16,7 +16,8 @@ pub use board::Square;
 pub use rules::{HasamiRules, WinRule};
 
 use crate::core::{
-    Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, StepText, Tuning,
+    Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, Searchable, StepText,
+    Tuning,
 };
 use crate::games::endings;
 use board::{Bitboard, ZOBRIST_MEN, ZOBRIST_SIDE};
@@ -90,21 +91,13 @@ impl Game for Hasami {
     type Rules = HasamiRules;
     /// Nine men with at most 16 destinations each.
     type MoveList = MoveList<Move, 144>;
-
     const NAME: &'static str = "hasami";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    const MOVE_KEYS: usize = board::SQUARES * board::SQUARES;
     /// Rook moves, sandwiches, corners and the win counts know no left
     /// or right.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
     const ENDINGS: &'static [EndReason] = &[endings::CAPTURES, ALL_CAPTURED, CAPTURE_LEAD];
-    /// The destination: every man is alike.
-    const CONT_KEYS: usize = board::SQUARES;
-    const TUNING: Tuning = Tuning {
-        contempt: 20,
-        ..Tuning::DEFAULT
-    };
 
     fn start(rules: &HasamiRules) -> Self {
         let men = [board::RANK_1, board::RANK_9];
@@ -238,6 +231,16 @@ impl Game for Hasami {
         self.generate(&mut moves);
         moves.contains(&mv).then_some(mv)
     }
+}
+
+impl Searchable for Hasami {
+    const MOVE_KEYS: usize = board::SQUARES * board::SQUARES;
+    /// The destination: every man is alike.
+    const CONT_KEYS: usize = board::SQUARES;
+    const TUNING: Tuning = Tuning {
+        contempt: 20,
+        ..Tuning::DEFAULT
+    };
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)

@@ -25,7 +25,8 @@ pub use movegen::PIECES;
 pub use rules::KaniRules;
 
 use crate::core::{
-    Color, Coord, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, StepText,
+    Color, Coord, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Searchable,
+    StepText,
 };
 use crate::games::endings;
 use board::{Bitboard, DIAGONAL, RIVER, ZOBRIST, ZOBRIST_SIDE, crab_targets, river_rest};
@@ -298,14 +299,9 @@ impl Game for KaniNariEbi {
     type Move = Move;
     type Rules = KaniRules;
     type MoveList = MoveList<Move, MAX_TURNS>;
-
     const NAME: &'static str = "kaninariebi";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    /// Turns without a Bond: the normal movement's `from * 25 + to` and its
-    /// promotion bit (0..1250); turns with a Bond: 1250 plus the same index
-    /// of the Bond movement.
-    const MOVE_KEYS: usize = 2 * 2 * board::SQUARES * board::SQUARES;
     /// The players face each other across files `a` and `e` (their home
     /// columns) with the River on file `c`, so left and right for them is
     /// rank 1 against rank 5: Crabs slide along ranks, Shrimps step
@@ -313,19 +309,6 @@ impl Game for KaniNariEbi {
     /// direction is free. Swapping files would swap the home columns.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Ranks);
     const ENDINGS: &'static [EndReason] = &[endings::CAPTURES, SHRIMPS];
-    /// The normal movement's resting square, the kind the piece rests as,
-    /// and whether a Bond follows.
-    const CONT_KEYS: usize = 4 * board::SQUARES;
-    const CHECKS: bool = true;
-    /// ProbCut at two hundred centipawns, about one capture. Contempt 5:
-    /// equal play ends in repetition here, and a small price on it makes
-    /// the search take a level alternative instead (a larger one gives
-    /// away too much against an equal opponent).
-    const TUNING: crate::core::Tuning = crate::core::Tuning {
-        probcut_margin: 200,
-        contempt: 5,
-        ..crate::core::Tuning::DEFAULT
-    };
 
     fn start(rules: &KaniRules) -> Self {
         let pieces = [board::FILE_A, board::FILE_E];
@@ -367,10 +350,6 @@ impl Game for KaniNariEbi {
         self.mover().has_movement()
     }
 
-    fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
-        self.mover().generate_tactical(out);
-    }
-
     fn play(&self, mv: Move) -> Self {
         let mut next = self.clone();
         next.apply(mv.first());
@@ -383,17 +362,6 @@ impl Game for KaniNariEbi {
         next.side = next.side.opponent();
         next.hash ^= ZOBRIST_SIDE;
         next
-    }
-
-    /// A pass as a lower bound for null-move pruning: a side is rarely
-    /// hurt by having to move (the loss with no legal movement needs a
-    /// nearly blocked side, far below any beta the search prunes at).
-    fn play_null(&self) -> Option<Self> {
-        Some(KaniNariEbi {
-            side: self.side.opponent(),
-            hash: self.hash ^ ZOBRIST_SIDE,
-            ..self.clone()
-        })
     }
 
     /// The player who just moved wins by three captures or three Shrimps.
@@ -440,23 +408,59 @@ impl Game for KaniNariEbi {
         moves.iter().copied().find(|&m| m == mv)
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
     /// The River squares each movement may have entered by; a Bond step
     /// is looked at on the board after the turn's first movement.
     fn hint(&self, mv: Move) -> MoveHint {
-        let mut via = vec![self.river_entries(mv.first(), false)];
+        // The River squares a movement resting in the River entered by.
+        let mut paths = vec![self.river_entries(mv.first(), false)];
         if let Some(b) = mv.bond() {
             let mut mid = self.clone();
             mid.apply(mv.first());
-            via.push(mid.river_entries(b, true));
+            paths.push(mid.river_entries(b, true));
         }
         MoveHint {
-            via,
-            flips: Vec::new(),
+            paths,
+            levels: Vec::new(),
         }
+    }
+}
+
+impl Searchable for KaniNariEbi {
+    /// Turns without a Bond: the normal movement's `from * 25 + to` and its
+    /// promotion bit (0..1250); turns with a Bond: 1250 plus the same index
+    /// of the Bond movement.
+    const MOVE_KEYS: usize = 2 * 2 * board::SQUARES * board::SQUARES;
+    /// The normal movement's resting square, the kind the piece rests as,
+    /// and whether a Bond follows.
+    const CONT_KEYS: usize = 4 * board::SQUARES;
+    const CHECKS: bool = true;
+    /// ProbCut at two hundred centipawns, about one capture. Contempt 5:
+    /// equal play ends in repetition here, and a small price on it makes
+    /// the search take a level alternative instead (a larger one gives
+    /// away too much against an equal opponent).
+    const TUNING: crate::core::Tuning = crate::core::Tuning {
+        probcut_margin: 200,
+        contempt: 5,
+        ..crate::core::Tuning::DEFAULT
+    };
+
+    fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {
+        self.mover().generate_tactical(out);
+    }
+
+    /// A pass as a lower bound for null-move pruning: a side is rarely
+    /// hurt by having to move (the loss with no legal movement needs a
+    /// nearly blocked side, far below any beta the search prunes at).
+    fn play_null(&self) -> Option<Self> {
+        Some(KaniNariEbi {
+            side: self.side.opponent(),
+            hash: self.hash ^ ZOBRIST_SIDE,
+            ..self.clone()
+        })
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
     }
 
     /// No King here: the check is the opponent's win with its next normal

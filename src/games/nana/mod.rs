@@ -43,7 +43,7 @@ pub use movegen::{drop_allowed, step_mates};
 
 use crate::core::{
     Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
-    PositionText, StepText, Tablebase, Tuning,
+    PositionText, Searchable, StepText, TableFile, Tablebase, Tuning,
 };
 use crate::games::endings;
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
@@ -311,6 +311,17 @@ fn kings_bits(b: &Board) -> Bitboard {
         .fold(0, |acc, sq| acc | sq.bit())
 }
 
+/// Nana's table of solved positions: the file `koma solve nana --out FILE`
+/// writes, named by the engine option `NanaTable`.
+pub const TABLE: TableFile = TableFile {
+    option: "NanaTable",
+    load: |path| {
+        let t: std::sync::Arc<dyn Tablebase<Nana>> =
+            std::sync::Arc::new(tablebase::NanaTable::load(index::Index::get(), path)?);
+        Ok(std::sync::Arc::new(t))
+    },
+};
+
 impl Game for Nana {
     type Move = Move;
     type Rules = NoRules;
@@ -318,34 +329,14 @@ impl Game for Nana {
     /// and not b2, times 8 drop states, plus at most 20 board moves (n pieces
     /// with at most 9 - n free squares each, n <= 5). Placing a King: 8.
     type MoveList = MoveList<Move, 80>;
-
     const NAME: &'static str = "nana";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    /// Board moves `from * 9 + to`, then drops `81 + kind * 9 + to`.
-    const MOVE_KEYS: usize = 2 * board::SQUARES * board::SQUARES;
-    /// The file `koma solve nana --out FILE` writes.
-    const TABLE_OPTION: Option<&'static str> = Some("NanaTable");
     /// Every piece's moves are the same to the left and to the right (the
     /// Swallow's wings step both ways), and the closed square b2 is on the
     /// middle file.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
     const ENDINGS: &'static [EndReason] = &[endings::KING_CAPTURED];
-    const CHECKS: bool = true;
-    /// Moves that give check, and the moves of a node in check, are not
-    /// reduced: reducing them by a ply less, as the other games do, lost
-    /// matches here (a King hunt on a 3x3 board is the whole game). No
-    /// continuation history (it lost matches here).
-    const TUNING: Tuning = Tuning {
-        reduce_checks: false,
-        continuation_history: false,
-        ..Tuning::DEFAULT
-    };
-
-    fn load_table(path: &std::path::Path) -> Result<std::sync::Arc<dyn Tablebase<Nana>>, String> {
-        let t = tablebase::NanaTable::load(index::Index::get(), path)?;
-        Ok(std::sync::Arc::new(t))
-    }
 
     fn start(_rules: &NoRules) -> Self {
         let mut pos = Nana {
@@ -486,6 +477,21 @@ impl Game for Nana {
         self.generate(&mut moves);
         moves.contains(&mv).then_some(mv)
     }
+}
+
+impl Searchable for Nana {
+    /// Board moves `from * 9 + to`, then drops `81 + kind * 9 + to`.
+    const MOVE_KEYS: usize = 2 * board::SQUARES * board::SQUARES;
+    const CHECKS: bool = true;
+    /// Moves that give check, and the moves of a node in check, are not
+    /// reduced: reducing them by a ply less, as the other games do, lost
+    /// matches here (a King hunt on a 3x3 board is the whole game). No
+    /// continuation history (it lost matches here).
+    const TUNING: Tuning = Tuning {
+        reduce_checks: false,
+        continuation_history: false,
+        ..Tuning::DEFAULT
+    };
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)

@@ -30,7 +30,8 @@ pub use flip::Flips;
 pub use rules::{MAX_CHAIN, NegaeriRules};
 
 use crate::core::{
-    Color, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Outcome, StepText,
+    Color, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Outcome, Searchable,
+    StepText,
 };
 use crate::games::endings;
 use board::{Bitboard, ZOBRIST_HAND, ZOBRIST_PASSES, ZOBRIST_PIECE, ZOBRIST_SIDE};
@@ -190,21 +191,14 @@ impl Game for Negaeri {
     /// are at most 3 kinds on at most 35 empty squares (the own King stands
     /// on one): 105.
     type MoveList = MoveList<Move, 300>;
-
     const NAME: &'static str = "negaeri";
     const FILES: u8 = board::FILES;
     const RANKS: u8 = board::RANKS;
-    /// Board moves `from * 36 + to`, then drops `1296 + kind * 36 + to`,
-    /// then the pass.
-    const MOVE_KEYS: usize = board::SQUARES * board::SQUARES + 3 * board::SQUARES + 1;
     /// Shogi's King, Rook, Bishop and Pawn move the same to either side and
     /// sandwiches close along every line; only the start position is
     /// lopsided (the King on c1), which the rules of play do not see.
     const MIRROR: Option<crate::core::Mirror> = Some(crate::core::Mirror::Files);
     const ENDINGS: &'static [EndReason] = &[endings::KING_CAPTURED, DOUBLE_PASS];
-    /// Piece kind (7) or dropped kind (3) by destination, then the pass.
-    const CONT_KEYS: usize = 10 * board::SQUARES + 1;
-    const CHECKS: bool = true;
 
     fn start(rules: &NegaeriRules) -> Self {
         let mut p = Negaeri {
@@ -340,24 +334,6 @@ impl Game for Negaeri {
         p
     }
 
-    /// A pass for null-move pruning, only for a side holding a piece in
-    /// hand and with no pass just played: such a side can always drop, and
-    /// a drop adds a piece and may flip more, which is rarely worse than
-    /// passing; without a piece in hand a side may be short of good board
-    /// moves (zugzwang). Not a rules pass: it does not count towards the
-    /// two passes that end the game. (A search test checks that no short
-    /// win or loss is missed where this pass is offered.)
-    fn play_null(&self) -> Option<Self> {
-        if self.passes != 0 || self.hands[self.side.index()].iter().all(|&n| n == 0) {
-            return None;
-        }
-        Some(Negaeri {
-            side: self.side.opponent(),
-            hash: self.hash ^ ZOBRIST_SIDE,
-            ..self.clone()
-        })
-    }
-
     fn terminal(&self) -> Option<End> {
         for c in [self.side, self.side.opponent()] {
             if self.king(c) == 0 {
@@ -420,18 +396,46 @@ impl Game for Negaeri {
         moves.contains(&mv).then_some(mv)
     }
 
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
     /// The squares a drop flips, level by level.
     fn hint(&self, mv: Move) -> MoveHint {
         let flips = self.flips(mv);
         let level = |&bits: &Bitboard| board::squares(bits).map(Square::coord).collect();
+        // The pieces flipped, chain level by chain level.
         MoveHint {
-            via: Vec::new(),
-            flips: flips.levels[..flips.depth()].iter().map(level).collect(),
+            paths: Vec::new(),
+            levels: flips.levels[..flips.depth()].iter().map(level).collect(),
         }
+    }
+}
+
+impl Searchable for Negaeri {
+    /// Board moves `from * 36 + to`, then drops `1296 + kind * 36 + to`,
+    /// then the pass.
+    const MOVE_KEYS: usize = board::SQUARES * board::SQUARES + 3 * board::SQUARES + 1;
+    /// Piece kind (7) or dropped kind (3) by destination, then the pass.
+    const CONT_KEYS: usize = 10 * board::SQUARES + 1;
+    const CHECKS: bool = true;
+
+    /// A pass for null-move pruning, only for a side holding a piece in
+    /// hand and with no pass just played: such a side can always drop, and
+    /// a drop adds a piece and may flip more, which is rarely worse than
+    /// passing; without a piece in hand a side may be short of good board
+    /// moves (zugzwang). Not a rules pass: it does not count towards the
+    /// two passes that end the game. (A search test checks that no short
+    /// win or loss is missed where this pass is offered.)
+    fn play_null(&self) -> Option<Self> {
+        if self.passes != 0 || self.hands[self.side.index()].iter().all(|&n| n == 0) {
+            return None;
+        }
+        Some(Negaeri {
+            side: self.side.opponent(),
+            hash: self.hash ^ ZOBRIST_SIDE,
+            ..self.clone()
+        })
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
     }
 
     fn generate_tactical<S: MoveSink<Move>>(&self, out: &mut S) {

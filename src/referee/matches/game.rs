@@ -7,7 +7,7 @@
 use super::adjudicate::{Adjudication, Tracker};
 use super::opening::Opening;
 use crate::client::clock::{Clock, EngineLimits};
-use crate::client::handshake::{self, Timeouts};
+use crate::client::handshake::{self, StartError, Timeouts};
 use crate::client::process::EngineProc;
 use crate::client::reason::Ending;
 use crate::client::turn::{Turn, Unwatched, play_turn};
@@ -46,6 +46,26 @@ pub struct GameEnd {
     pub thinking: [Thinking; 2],
     /// The last position, as a position string.
     pub last: String,
+    /// Why an engine could not be started, when that ended the game.
+    pub start_error: Option<StartError>,
+}
+
+impl GameEnd {
+    /// The end of a game whose `loser` engine could not be started: the
+    /// game is its opening alone.
+    pub fn failed_start(loser: Color, why: StartError, opening: &Opening) -> GameEnd {
+        let mut dead = [false; 2];
+        dead[loser.index()] = true;
+        GameEnd {
+            ending: Ending::failure(loser, why.failure()),
+            moves: book_moves(opening),
+            dead,
+            engine_moves: 0,
+            thinking: Default::default(),
+            last: String::new(),
+            start_error: Some(why),
+        }
+    }
 }
 
 /// The opening's moves as the record shows them.
@@ -134,5 +154,6 @@ pub fn play<G: Game>(
         engine_moves,
         thinking,
         last: line.current().to_text().to_string(),
+        start_error: None,
     })
 }

@@ -6,13 +6,12 @@
 //! engine dies without `--recover`.
 
 use super::affinity;
-use super::game::{self, GameEnd, GameSetup, book_moves};
+use super::game::{self, GameEnd, GameSetup};
 use super::opening::{Opening, add_random_plies, check};
 use super::schedule::{self, GameSpec, Rng};
 use crate::client::engine_log::{EngineLog, record_date};
-use crate::client::handshake::{self, EngineStart};
-use crate::client::process::EngineProc;
-use crate::client::reason::{Ending, Failure, Reason};
+use crate::client::handshake::{self, EngineStart, StartError};
+use crate::client::seat::Seat;
 use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
 use crate::protocol::record::Record;
 use crate::record::{self, RecordHeader, tags};
@@ -27,6 +26,7 @@ use crate::referee::store::records::{self, RecordSink};
 use crate::referee::store::state;
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,6 +54,8 @@ struct Ctx<'a, G: Game> {
     context: String,
     /// The host, for the records' `Site` tag.
     site: String,
+    /// The games of this run (of its shard).
+    games: usize,
     /// Each engine's `id name`, as its last start sent it.
     ids: Mutex<Vec<Option<String>>>,
     queue: Mutex<VecDeque<GameSpec>>,
@@ -79,9 +81,100 @@ struct Results {
 /// Runs a match of game `G`; `Err` for a usage error found late (a bad
 /// opening, an unwritable file).
 pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
+    let (ctx, locks) = prepare::<G>(cfg)?;
+    let (wall, cpu) = ctx.play_all();
+    let code = conclude(ctx, wall, cpu);
+    // The record files stay locked until the last record is written.
+    drop(locks);
+    Ok(code)
+}
+
+/// The rules, and the opening book checked under them.
+struct Book<R> {
+    rules: R,
+    rule_values: RuleValues,
+    book: Vec<Opening>,
+    book_order: Vec<usize>,
+}
+
+/// Everything before the first game: the engines' programs, the rules and
+/// the openings checked, the files locked and opened, finished games read
+/// back from the state file, the match announced.
+fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> {
+    let book = check_inputs::<G>(cfg)?;
+    let mut specs = schedule::build(cfg.engines.len(), cfg.games, cfg.rounds, cfg.seeds);
+    let total_all = specs.len();
+    if let Some(s) = cfg.shard {
+        specs = schedule::shard(specs, s.index, s.count);
+        if cfg.sprt.is_some() {
+            eprintln!(
+                "koma-referee: warning: --sprt with --shard stops this shard on its own games' \
+                 verdict; for one verdict on the pooled games run the shards without --sprt and \
+                 koma-referee --report FILE... --follow --sprt ... over their files"
+            );
+        }
+    }
+    let fingerprint = state::fingerprint(cfg);
+    let log = match &cfg.log {
+        Some(p) => Some(EngineLog::open(p).map_err(FileError::io("open", "log", p))?),
+        None => None,
+    };
+    let mut locks = lock_files(cfg)?;
+    // With the locks held, as while any engine of the match runs.
+    refused_options::<G>(cfg, &book.rule_values)?;
+    let files = open_files(cfg, &fingerprint, &mut locks)?;
+    let done = files.done;
+    let in_shard: std::collections::BTreeSet<u64> = specs.iter().map(|s| s.number).collect();
+    let rows: Vec<ResultRow> = done
+        .values()
+        .filter_map(report::row_of)
+        .filter(|r| in_shard.contains(&r.game))
+        .collect();
+    let todo: VecDeque<GameSpec> = specs
+        .iter()
+        .filter(|s| !done.contains_key(&s.number))
+        .cloned()
+        .collect();
+    let context = context(cfg);
+    announce(cfg, &context, specs.len(), total_all, rows.len());
+    let ctx = Ctx::<G> {
+        cfg,
+        rules: book.rules,
+        rule_values: book.rule_values,
+        book: book.book,
+        book_order: book.book_order,
+        log,
+        fingerprint,
+        context,
+        site: records::host_name(),
+        games: specs.len(),
+        ids: Mutex::new(vec![None; cfg.engines.len()]),
+        queue: Mutex::new(todo),
+        stop: AtomicBool::new(false),
+        results: Mutex::new(Results {
+            rows,
+            sink: files.sink,
+            abort: None,
+            sprt_decided: false,
+            warned: vec![false; cfg.engines.len()],
+            games_now: 0,
+            engine_moves: 0,
+            thinking: vec![Thinking::default(); cfg.engines.len()],
+            epd: files.epd,
+        }),
+    };
+    {
+        let mut res = ctx.results.lock().unwrap_or_else(|e| e.into_inner());
+        ctx.check_sprt(&mut res);
+    }
+    Ok((ctx, locks))
+}
+
+/// What can be checked before anything is opened: every engine's program
+/// runs, the rules are valid, every opening replays under them. A program
+/// that cannot run would lose every game it is in: it is named first.
+fn check_inputs<G: Game>(cfg: &MatchConfig) -> Result<Book<G::Rules>, RunError> {
     let usage = |why: String| RunError::Usage(Usage(why));
-    // A program that cannot run would lose every game it is in: say so
-    // before the first one.
     for e in &cfg.engines {
         e.launch
             .check()
@@ -102,50 +195,59 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
         cfg.openings.as_ref().is_some_and(|o| o.random),
         cfg.seed,
     );
-    let mut specs = schedule::build(cfg.engines.len(), cfg.games, cfg.rounds, cfg.seeds);
-    let total_all = specs.len();
-    if let Some(s) = cfg.shard {
-        specs = schedule::shard(specs, s.index, s.count);
-        if cfg.sprt.is_some() {
-            eprintln!(
-                "koma-referee: warning: --sprt with --shard stops this shard on its own games' \
-                 verdict; for one verdict on the pooled games run the shards without --sprt and \
-                 koma-referee --report FILE... --follow --sprt ... over their files"
-            );
-        }
-    }
-    let fingerprint = state::fingerprint(cfg);
-    let log = match &cfg.log {
-        Some(p) => Some(EngineLog::open(p).map_err(FileError::io("open", "log", p))?),
-        None => None,
-    };
-    // One referee per record file: the locks are held until this function
-    // returns, after the last record is written.
-    let _state_lock = cfg
-        .state
-        .as_deref()
+    Ok(Book {
+        rules,
+        rule_values,
+        book,
+        book_order,
+    })
+}
+
+/// The locks of the state and record files: one referee per file.
+struct Locks {
+    _state: Option<FileLock>,
+    /// The record file, with its path.
+    pgn: Option<(PathBuf, FileLock)>,
+}
+
+/// The match's files, opened: the games already played (from the state
+/// file), the record sink and the `--epdout` file.
+struct Files {
+    done: BTreeMap<u64, Record>,
+    sink: Option<RecordSink>,
+    epd: Option<std::fs::File>,
+}
+
+/// Locks the state file and the record file (unless it is the state file
+/// under another name: `g.pgn` and `./g.pgn`, whose lock and records
+/// already cover it).
+fn lock_files(cfg: &MatchConfig) -> Result<Locks, RunError> {
+    let state = (cfg.state.as_deref())
         .map(|p| FileLock::acquire(p, STATE))
         .transpose()?;
-    // The record file, unless it is the state file (under another name:
-    // `g.pgn` and `./g.pgn`), whose lock and records already cover it.
     let pgnout = match (&cfg.pgnout, &cfg.state) {
         (Some(pgn), Some(st)) if same_file(pgn, st) => None,
         (pgn, _) => pgn.as_deref(),
     };
-    let mut pgn_lock = (pgnout.map(|p| FileLock::acquire(p, RECORD))).transpose()?;
-    // With the locks held, as while any engine of the match runs.
-    refused_options::<G>(cfg, &rule_values)?;
+    let pgn = match pgnout {
+        Some(p) => Some((p.to_path_buf(), FileLock::acquire(p, RECORD)?)),
+        None => None,
+    };
+    Ok(Locks { _state: state, pgn })
+}
+
+fn open_files(cfg: &MatchConfig, fingerprint: &str, locks: &mut Locks) -> Result<Files, RunError> {
     let done: BTreeMap<u64, Record> = match &cfg.state {
-        Some(p) => state::load(p, &fingerprint)?,
+        Some(p) => state::load(p, fingerprint)?,
         None => BTreeMap::new(),
     };
-    if let (Some(pgn), Some(lock)) = (pgnout, pgn_lock.as_mut())
+    if let Some((pgn, lock)) = locks.pgn.as_mut()
         && cfg.state.is_some()
     {
-        state::reconcile(pgn, &fingerprint, &done, lock)?;
+        state::reconcile(pgn, fingerprint, &done, lock)?;
     }
     let mut paths = Vec::new();
-    paths.extend(pgnout);
+    paths.extend(locks.pgn.as_ref().map(|(p, _)| p.as_path()));
     paths.extend(cfg.state.as_deref());
     let epd = match &cfg.epdout {
         Some(p) => Some(
@@ -162,19 +264,11 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
     } else {
         Some(RecordSink::open(&paths)?)
     };
-    let in_shard: std::collections::BTreeSet<u64> = specs.iter().map(|s| s.number).collect();
-    let rows: Vec<ResultRow> = done
-        .values()
-        .filter_map(report::row_of)
-        .filter(|r| in_shard.contains(&r.game))
-        .collect();
-    let todo: VecDeque<GameSpec> = specs
-        .iter()
-        .filter(|s| !done.contains_key(&s.number))
-        .cloned()
-        .collect();
-    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-    let context = context(cfg);
+    Ok(Files { done, sink, epd })
+}
+
+/// The match's first line, and the resumption's when games were played.
+fn announce(cfg: &MatchConfig, context: &str, games: usize, total_all: usize, resumed: usize) {
     let shard_note = match cfg.shard {
         Some(s) => format!(", shard {s} of {total_all}"),
         None => String::new(),
@@ -183,68 +277,29 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
         "koma-referee: {} ({}), {} engines, {} game{}{shard_note}, seed {}, concurrency {}\n",
         cfg.variant,
         context,
-        names.len(),
-        specs.len(),
-        if specs.len() == 1 { "" } else { "s" },
+        cfg.engines.len(),
+        games,
+        if games == 1 { "" } else { "s" },
         cfg.seed,
         cfg.concurrency
     ));
-    if !rows.is_empty()
+    if resumed > 0
         && let Some(p) = &cfg.state
     {
         out(&format!(
-            "Resuming from {}: {} of {} games already played\n",
+            "Resuming from {}: {resumed} of {games} games already played\n",
             p.display(),
-            rows.len(),
-            specs.len()
         ));
     }
-    let ctx = Ctx::<G> {
-        cfg,
-        rules,
-        rule_values,
-        book,
-        book_order,
-        log,
-        fingerprint,
-        context,
-        site: records::host_name(),
-        ids: Mutex::new(vec![None; cfg.engines.len()]),
-        queue: Mutex::new(todo),
-        stop: AtomicBool::new(false),
-        results: Mutex::new(Results {
-            rows,
-            sink,
-            abort: None,
-            sprt_decided: false,
-            warned: vec![false; cfg.engines.len()],
-            games_now: 0,
-            engine_moves: 0,
-            thinking: vec![Thinking::default(); cfg.engines.len()],
-            epd,
-        }),
-    };
-    {
-        let mut res = ctx.results.lock().unwrap_or_else(|e| e.into_inner());
-        ctx.check_sprt(&mut res);
-    }
-    let started = Instant::now();
-    let cpu_before = cpu_time();
-    let workers = cfg.concurrency.min(ctx.queue_len()).max(1);
-    std::thread::scope(|s| {
-        for k in 0..workers {
-            let ctx = &ctx;
-            let spawned = std::thread::Builder::new()
-                .name(format!("worker {k}"))
-                .spawn_scoped(s, move || ctx.worker(k, workers));
-            if let Err(e) = spawned {
-                eprintln!("koma-referee: cannot start worker {k}: {e}");
-            }
-        }
-    });
-    let wall = started.elapsed();
-    let cpu = cpu_time().saturating_sub(cpu_before);
+}
+
+/// The end of the match: the summary (or the JSON), the referee's own
+/// cost, and how the match ended, which gives the exit code.
+fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode {
+    let cfg = ctx.cfg;
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let res = ctx.results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let us_per_move = cpu.as_secs_f64() * 1e6 / res.engine_moves.max(1) as f64;
     let mut json_summary = None;
     if cfg.json {
         let mut v = json::summary(&res.rows, &names, cfg.sprt.as_ref(), Some(&res.thinking));
@@ -252,7 +307,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
             "games": res.games_now,
             "engine_moves": res.engine_moves,
             "seconds": wall.as_secs_f64(),
-            "us_per_move": cpu.as_secs_f64() * 1e6 / res.engine_moves.max(1) as f64,
+            "us_per_move": us_per_move,
         });
         json_summary = Some(v);
     } else {
@@ -270,17 +325,15 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
                 out(&format!("Engine {}: {}\n", e.name, t.line()));
             }
         }
-    }
-    if res.games_now > 0 && !cfg.json {
-        let per_move = cpu.as_secs_f64() * 1e6 / res.engine_moves.max(1) as f64;
-        out(&format!(
-            "Referee: {} games, {} engine moves in {:.1} s: {:.1} games/min, {:.0} us of referee CPU per move\n",
-            res.games_now,
-            res.engine_moves,
-            wall.as_secs_f64(),
-            res.games_now as f64 * 60.0 / wall.as_secs_f64().max(1e-9),
-            per_move
-        ));
+        if res.games_now > 0 {
+            out(&format!(
+                "Referee: {} games, {} engine moves in {:.1} s: {:.1} games/min, {us_per_move:.0} us of referee CPU per move\n",
+                res.games_now,
+                res.engine_moves,
+                wall.as_secs_f64(),
+                res.games_now as f64 * 60.0 / wall.as_secs_f64().max(1e-9),
+            ));
+        }
     }
     if let (Some(log), Some(p)) = (&ctx.log, &cfg.log)
         && let Some(why) = log.failure()
@@ -290,7 +343,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
             p.display()
         ));
     }
-    let missing = specs.len() - res.rows.len();
+    let missing = ctx.games - res.rows.len();
     let (line, code, state) = match &res.abort {
         Some(why) => (format!("Match stopped: {why}\n"), 1, "stopped"),
         None if res.sprt_decided => ("Match finished: the SPRT decided\n".into(), 0, "sprt"),
@@ -308,7 +361,7 @@ pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
         v["stopped_because"] = serde_json::json!(res.abort);
         out(&format!("{v}\n"));
     }
-    Ok(ExitCode::from(code))
+    ExitCode::from(code)
 }
 
 /// Starts each engine once before any game, with every option it will be
@@ -329,10 +382,10 @@ fn refused_options<G: Game>(cfg: &MatchConfig, rules: &RuleValues) -> Result<(),
         };
         match handshake::start(&start, &cfg.timeouts) {
             Ok((p, _)) => p.quit(QUIT_GRACE),
-            Err(why @ handshake::StartError::Refused { .. }) => {
+            Err(why @ StartError::Refused { .. }) => {
                 return Err(RunError::Usage(Usage(format!("engine {} {why}", e.name))));
             }
-            Err(handshake::StartError::Failed(_)) => {}
+            Err(_) => {}
         }
     }
     Ok(())
@@ -343,16 +396,16 @@ fn refused_options<G: Game>(cfg: &MatchConfig, rules: &RuleValues) -> Result<(),
 /// could not start at all would only fail again, so it gets a hint at the
 /// cause instead: more time (its start timed out), or its stderr.
 fn restart_hint(end: &GameEnd) -> &'static str {
-    let detail = end.ending.detail.as_deref().unwrap_or("");
-    match end.ending.reason {
-        // The handshake's timeouts read "no uciok within N ms", "no readyok
-        // within N ms".
-        Reason::FailedToStart if detail.contains(" within ") => {
-            "; --start-timeout gives it longer to start"
-        }
-        Reason::FailedToStart => "; --log FILE records what it wrote on stderr",
-        _ => "; --recover restarts it and goes on",
+    match &end.start_error {
+        Some(e) if e.timed_out() => "; --start-timeout gives it longer to start",
+        Some(_) => "; --log FILE records what it wrote on stderr",
+        None => "; --recover restarts it and goes on",
     }
+}
+
+/// A game's engines by colour, as indices into the match's engines.
+fn by_colour(spec: &GameSpec) -> [(Color, usize); 2] {
+    [(Color::First, spec.first), (Color::Second, spec.second)]
 }
 
 /// A game's ply limit: `--max-plies`, and `--max-moves` full moves of the
@@ -410,6 +463,25 @@ fn cpu_time() -> Duration {
 }
 
 impl<G: Game> Ctx<'_, G> {
+    /// Plays the games on `--concurrency` workers; returns the wall time
+    /// and the referee's CPU time they took.
+    fn play_all(&self) -> (Duration, Duration) {
+        let started = Instant::now();
+        let cpu_before = cpu_time();
+        let workers = self.cfg.concurrency.min(self.queue_len()).max(1);
+        std::thread::scope(|s| {
+            for k in 0..workers {
+                let spawned = std::thread::Builder::new()
+                    .name(format!("worker {k}"))
+                    .spawn_scoped(s, move || self.worker(k, workers));
+                if let Err(e) = spawned {
+                    eprintln!("koma-referee: cannot start worker {k}: {e}");
+                }
+            }
+        });
+        (started.elapsed(), cpu_time().saturating_sub(cpu_before))
+    }
+
     fn queue_len(&self) -> usize {
         self.queue.lock().map(|q| q.len()).unwrap_or(0)
     }
@@ -454,39 +526,27 @@ impl<G: Game> Ctx<'_, G> {
         }
         // Engines are started and dropped on this thread only: their death
         // signal is tied to the thread that spawned them.
-        let mut slots: Vec<Option<EngineProc>> = self.cfg.engines.iter().map(|_| None).collect();
+        let mut seats: Vec<Seat> = self.cfg.engines.iter().map(|_| Seat::default()).collect();
         while let Some(spec) = self.next_game() {
             let opening = self.opening(spec.slot);
-            let end = self.play(&spec, &opening, &mut slots);
-            let end = match end {
+            let end = match self.play(&spec, &opening, &mut seats) {
                 Ok(e) => e,
                 Err(why) => {
                     self.abort(format!("internal error in game {}: {why}", spec.number));
                     break;
                 }
             };
-            for c in Color::BOTH {
-                if end.dead[c.index()] {
-                    let idx = if c == Color::First {
-                        spec.first
-                    } else {
-                        spec.second
-                    };
-                    slots[idx] = None;
-                }
-            }
-            // restart=on: a fresh process for every game.
-            for idx in [spec.first, spec.second] {
-                if self.cfg.engines[idx].restart
-                    && let Some(e) = slots[idx].take()
-                {
-                    e.quit(QUIT_GRACE);
+            for (c, idx) in by_colour(&spec) {
+                seats[idx].drop_if_dead(end.dead[c.index()]);
+                // restart=on: a fresh process for every game.
+                if self.cfg.engines[idx].restart {
+                    seats[idx].quit(QUIT_GRACE);
                 }
             }
             self.finish(&spec, &opening, &end);
         }
-        for e in slots.into_iter().flatten() {
-            e.quit(QUIT_GRACE);
+        for mut s in seats {
+            s.quit(QUIT_GRACE);
         }
     }
 
@@ -495,12 +555,9 @@ impl<G: Game> Ctx<'_, G> {
         &self,
         spec: &GameSpec,
         opening: &Opening,
-        slots: &mut [Option<EngineProc>],
+        seats: &mut [Seat],
     ) -> Result<GameEnd, String> {
-        for (c, idx) in [(Color::First, spec.first), (Color::Second, spec.second)] {
-            if slots[idx].is_some() {
-                continue;
-            }
+        for (c, idx) in by_colour(spec) {
             let e = &self.cfg.engines[idx];
             let start = EngineStart {
                 name: &e.name,
@@ -510,34 +567,22 @@ impl<G: Game> Ctx<'_, G> {
                 rules: &self.rule_values,
                 log: self.log.clone(),
             };
-            match handshake::start(&start, &self.cfg.timeouts) {
-                Ok((proc_, warnings)) => {
+            match seats[idx].start(&start, &self.cfg.timeouts) {
+                Ok(None) => {}
+                Ok(Some(warnings)) => {
                     self.warn_once(idx, &warnings);
-                    if proc_.id_name.is_some() {
+                    if let Some(id) = seats[idx].id_name() {
                         let mut ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
-                        ids[idx].clone_from(&proc_.id_name);
+                        ids[idx] = Some(id.to_string());
                     }
-                    slots[idx] = Some(proc_);
                 }
-                Err(detail) => {
-                    let mut dead = [false; 2];
-                    dead[c.index()] = true;
-                    let f = Failure::dead(Reason::FailedToStart, detail.to_string());
-                    return Ok(GameEnd {
-                        ending: Ending::failure(c, f),
-                        moves: book_moves(opening),
-                        dead,
-                        engine_moves: 0,
-                        thinking: Default::default(),
-                        last: String::new(),
-                    });
-                }
+                Err(why) => return Ok(GameEnd::failed_start(c, why, opening)),
             }
         }
-        let [Some(a), Some(b)] = slots
+        let [a, b] = seats
             .get_disjoint_mut([spec.first, spec.second])
-            .map_err(|e| format!("engine slots: {e:?}"))?
-        else {
+            .map_err(|e| format!("engine seats: {e:?}"))?;
+        let (Some(a), Some(b)) = (a.engine(), b.engine()) else {
             return Err("an engine is missing after its start".into());
         };
         let engines = [
@@ -718,5 +763,38 @@ impl<G: Game> Ctx<'_, G> {
                 res.rows.len()
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::reason::{Failure, Reason};
+
+    fn hint(why: StartError) -> &'static str {
+        restart_hint(&GameEnd::failed_start(
+            Color::First,
+            why,
+            &Opening::default(),
+        ))
+    }
+
+    #[test]
+    fn the_restart_hint_follows_the_kind_of_start_failure_not_its_words() {
+        let waited = Duration::from_millis(5);
+        let more_time = "; --start-timeout gives it longer to start";
+        assert_eq!(hint(StartError::NoUciOk { waited }), more_time);
+        let stalled = Failure::dead(Reason::Stalled, "no readyok within 5 ms");
+        assert_eq!(hint(StartError::StartUp(stalled)), more_time);
+        // Garbage that happens to say " within " is no timeout.
+        let garbage = Failure::alive(Reason::Garbage, "unreadable line \"done within 5 ms\"");
+        assert_eq!(
+            hint(StartError::StartUp(garbage)),
+            "; --log FILE records what it wrote on stderr"
+        );
+        assert_eq!(
+            hint(StartError::Exited("exited with code 3".into())),
+            "; --log FILE records what it wrote on stderr"
+        );
     }
 }

@@ -95,7 +95,7 @@ enum Singular {
     MultiCut(Score),
 }
 
-impl<G: Game> Worker<'_, G> {
+impl<G: Searchable> Worker<'_, G> {
     /// The search of one node below the root, of `kind`, for a score in
     /// `w`. `self.excluded[ply]` is a move left out (the singular
     /// extension's test search of the other moves).

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<G: Game> Worker<'_, G> {
+impl<G: Searchable> Worker<'_, G> {
     /// Tactical moves only, until the position is quiet: the side to move
     /// may also stand pat on its static evaluation. `known_eval` is that
     /// evaluation when the caller already has it (delta pruning computed
