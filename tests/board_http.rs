@@ -549,11 +549,24 @@ fn the_browser_lines_show_every_move_form() {
                 "the board after {first} is given for the Bond"
             );
         }
-        ok(post(
+        let after = ok(post(
             a,
             &format!("/api/tables/{id}/move"),
             json!({ "move": m, "ply": k }),
         ));
+        // Once played, the move names the squares its movement may have
+        // passed through, as the legal move offered them.
+        let paths = after["view"]["last"]["paths"].as_array().unwrap();
+        if steps[0]["via"].as_array().is_some_and(|v| !v.is_empty()) {
+            assert_eq!(paths[0]["from"], steps[0]["from"], "{m}");
+            assert_eq!(paths[0]["to"], steps[0]["to"], "{m}");
+            assert_eq!(paths[0]["via"], steps[0]["via"], "{m}");
+        } else if steps
+            .iter()
+            .all(|s| s["via"].as_array().unwrap().is_empty())
+        {
+            assert!(paths.is_empty(), "{m}: {paths:?}");
+        }
     }
     assert!(river && bond && promotion, "{river} {bond} {promotion}");
     // Nana: a cube dropped in a chosen state, from its hand letter.
@@ -576,7 +589,11 @@ fn the_browser_lines_show_every_move_form() {
     // Negaeri: a chain of two levels, shown level by level.
     let (id, _) = new_table(a, json!({ "game": "negaeri" }));
     let st = play_line(a, id, &line("negaeri")[..5]);
-    assert_eq!(st["view"]["last"]["flips"], json!([["b3"], ["a2"]]), "{st}");
+    assert_eq!(
+        st["view"]["last"]["levels"],
+        json!([["b3"], ["a2"]]),
+        "{st}"
+    );
     // The pass is offered only when nothing else is legal: not with a
     // King free to move, and alone when every piece is blocked and the
     // hand is empty (the position the browser test passes in).

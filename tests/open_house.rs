@@ -55,9 +55,7 @@ const EXCEPTIONS: [(&str, &str); 2] = [
 ];
 
 /// Files that still name a game, with the branch moving the mentions out.
-const STILL_MOVING: [(&str, &str); 13] = [
-    ("board/play.rs", "endings (MoveHint made generic)"),
-    ("core/game.rs", "endings (MoveHint made generic)"),
+const STILL_MOVING: [(&str, &str); 11] = [
     (
         "engine/bench.rs",
         "game-trait (per-game bench positions into the games)",

@@ -185,11 +185,11 @@ impl<G: Game> Play for GamePlay<G> {
                 .map(|m| before.hint(m))
                 .unwrap_or_default();
             let steps = steps_of(&mv_text);
-            // The movements that came to rest in the River, and where
-            // they may have entered it.
-            let river = (steps.iter().zip(&hint.via))
+            // The movements the rules moved on, and the squares they may
+            // have passed through.
+            let paths = (steps.iter().zip(&hint.paths))
                 .filter(|(_, via)| !via.is_empty())
-                .map(|(s, via)| RiverStep {
+                .map(|(s, via)| PathStep {
                     from: s.from,
                     to: s.to,
                     via: texts(via),
@@ -207,8 +207,8 @@ impl<G: Game> Play for GamePlay<G> {
                 squares: move_squares(&mv_text),
                 captured: texts(&diff.captured),
                 changed: texts(&diff.changed),
-                flips: hint.flips.iter().map(|l| texts(l)).collect(),
-                river,
+                levels: hint.levels.iter().map(|l| texts(l)).collect(),
+                paths,
             }
         });
         View {
@@ -235,7 +235,7 @@ impl<G: Game> Play for GamePlay<G> {
         let mut after_first: Vec<StepText> = Vec::new();
         for &m in list.iter() {
             let t = pos.move_text(m);
-            let via = pos.hint(m).via;
+            let via = pos.hint(m).paths;
             let step = |k: usize, s: &StepText| LegalStep {
                 step: (*s).into(),
                 via: texts(via.get(k).map_or(&[][..], |v| v)),
@@ -298,8 +298,10 @@ struct LastMove {
     squares: Vec<String>,
     captured: Vec<String>,
     changed: Vec<String>,
-    flips: Vec<Vec<String>>,
-    river: Vec<RiverStep>,
+    /// `MoveHint::levels`.
+    levels: Vec<Vec<String>>,
+    /// The movements with a `MoveHint::paths` entry.
+    paths: Vec<PathStep>,
 }
 
 #[derive(Serialize)]
@@ -322,7 +324,7 @@ impl From<StepText> for PlainStep {
 }
 
 #[derive(Serialize)]
-struct RiverStep {
+struct PathStep {
     #[serde(serialize_with = "shown")]
     from: Coord,
     #[serde(serialize_with = "shown")]
@@ -365,6 +367,8 @@ pub struct LegalMove {
 struct LegalStep {
     #[serde(flatten)]
     step: PlainStep,
+    /// The squares that name this movement by a click (`MoveHint::paths`);
+    /// empty when its destination does.
     via: Vec<String>,
 }
 
@@ -422,7 +426,7 @@ struct Diff {
     /// Enemy pieces that left the board (or were taken on the square the
     /// mover arrived on).
     captured: Vec<Coord>,
-    /// Enemy pieces that became the mover's where nothing moved (flips).
+    /// Enemy pieces that became the mover's where nothing moved.
     changed: Vec<Coord>,
 }
 

@@ -29,17 +29,22 @@ impl std::fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
-/// What a move does that its text does not say, for a board to show (the
-/// rules decide it; a board only draws it).
+/// What a move does that its text does not say, as marks on squares for a
+/// board to show: the rules decide them, a board draws them without knowing
+/// the game.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveHint {
-    /// For each movement of the move (its step, then a Bond step) that came
-    /// to rest in Kani Nari Ebi's River away from where it entered: the
-    /// River squares it may have entered by. Empty for every other move.
-    pub via: Vec<Vec<Coord>>,
-    /// The squares the move flipped, level by level (Negaeri Shogi's
-    /// drops).
-    pub flips: Vec<Vec<Coord>>,
+    /// For each movement of the move, in order: the squares its piece may
+    /// have passed through on the way to where it came to rest, where the
+    /// rules moved it on from there (a board lets a click on one of them
+    /// name the movement, and names them for the last move). Empty for a
+    /// movement that stops where the player put it, and for the whole move
+    /// when none does.
+    pub paths: Vec<Vec<Coord>>,
+    /// The squares the rules changed after the move's own (pieces turned,
+    /// say), one group per level in the order they changed: a board shows
+    /// them level by level.
+    pub levels: Vec<Vec<Coord>>,
 }
 
 pub trait Game: Clone + Debug + Send + Sync + 'static {

@@ -484,12 +484,12 @@ async function main() {
       let chain = 0;
       await playLine(page, base, 'negaeri', {}, LINES.negaeri, {
         after: async (moves) => {
-          const levels = await page.evaluate(() => (app.state.view.last ? app.state.view.last.flips.length : 0));
+          const levels = await page.evaluate(() => (app.state.view.last ? app.state.view.last.levels.length : 0));
           if (levels >= 2 && !chain) {
             chain = levels;
-            const badges = await page.$$eval('#board g.sq[data-flip]', (gs) => gs.map((g) => g.dataset.flip));
+            const badges = await page.$$eval('#board g.sq[data-level]', (gs) => gs.map((g) => g.dataset.level));
             assert(badges.includes('2'), `level-2 flips are marked on the board (${badges.join(',')})`);
-            const text = await page.textContent('#lastmove .flips');
+            const text = await page.textContent('#lastmove .levels');
             assert(/level 1/.test(text) && /level 2/.test(text), `the flips are listed by level: ${text}`);
             await page.screenshot({ path: path.join(shots, 'negaeri.png') });
           }
@@ -533,9 +533,9 @@ async function main() {
       await playMove(page, 'negaeri', line[4], []);
       // Caught mid-animation: fewer flips drawn than in the end.
       await page.waitForSelector('#board svg[data-animating]', { timeout: 2000 });
-      const during = await page.$$eval('#board g.sq[data-flip]', (gs) => gs.length);
+      const during = await page.$$eval('#board g.sq[data-level]', (gs) => gs.length);
       await settled(page, 5);
-      const after = await page.$$eval('#board g.sq[data-flip]', (gs) => gs.length);
+      const after = await page.$$eval('#board g.sq[data-level]', (gs) => gs.length);
       assert(during < after, `the animation shows the flips in turn (${during} then ${after})`);
       await page.context().close();
     });

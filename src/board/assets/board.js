@@ -22,6 +22,14 @@ const GAMES = {
       '<b>Bond</b>: if the moved piece now touches others of its type (orthogonally), you may move any one piece of that group one step diagonally. You are offered the Bond after the first movement; click a piece of the group, or "No Bond" to end the turn.',
       'You win with three captures or three Shrimps of your own on the board. The same position a fourth time is a draw (rule option KaniRepetition).',
     ],
+    // The words for a movement's path (the River squares it may enter by).
+    path: {
+      ask: (who, entry) => `Your ${who} enters the River at ${entry}. Which way does the current carry it?`,
+      option: (to, up) => up === 0
+        ? { label: `No drift: stays on ${to}`, small: 'the current cannot move it that way' }
+        : { label: `Current ${up > 0 ? 'up' : 'down'} → ${to}`, small: 'carried along the River' },
+      told: (via, to) => ` (entered the River at ${via.join(' or ')}, carried to ${to})`,
+    },
   },
   hasami: {
     title: 'Hasami Shogi',
@@ -75,6 +83,7 @@ const GAMES = {
       '<b>Pass</b> is offered only when you have no board move and no drop.',
       'Capturing the enemy King wins; two passes in a row, or a fourth repetition, are decided by the pieces on the board.',
     ],
+    levels: 'Flips',
   },
 };
 
@@ -88,6 +97,22 @@ const RULE_HELP = {
   NegaeriEqualHands: 'the first player starts with 3 pawns in hand instead of 4',
   NegaeriChainLimit: 'highest chain level that flips',
 };
+
+// What the page says of a move's marks (the server's `paths` and `levels`)
+// in a game whose entry above has no words of its own.
+const MARK_WORDS = {
+  path: {
+    ask: (who, entry) => `Your ${who} passes ${entry}. Where does it come to rest?`,
+    option: (to) => ({ label: `→ ${to}`, small: '' }),
+    told: (via, to) => ` (by ${via.join(' or ')} to ${to})`,
+  },
+  levels: 'Changes',
+};
+
+function markWords(kind) {
+  const g = gameInfo();
+  return (g && g[kind]) || MARK_WORDS[kind];
+}
 
 const SIDE_NAMES = ['First player', 'Second player'];
 
@@ -108,7 +133,7 @@ const app = {
   clocks: null,
   thinking: null,
   pollTimer: null,
-  anim: null,         // running flip animation
+  anim: null,         // running animation of a move's levels
   animatedPly: -1,
   lastRenderedPly: -1,
   stepTarget: null,   // the ply being fetched by stepTo
@@ -284,9 +309,9 @@ function boardSvg(board, o) {
         const [c, r] = p ? [S - 12, 9] : [S / 2, S * 0.2];
         g.push(svgEl('path', { d: `M ${c - r} ${(p ? 12 : S / 2) - r} L ${c + r} ${(p ? 12 : S / 2) + r} M ${c + r} ${(p ? 12 : S / 2) - r} L ${c - r} ${(p ? 12 : S / 2) + r}`, stroke: '#c0392b', 'stroke-width': p ? 3 : 4, 'stroke-linecap': 'round' }));
       }
-      if (o.flipLevel && o.flipLevel[name]) {
+      if (o.level && o.level[name]) {
         g.push(svgEl('circle', { cx: S - 12, cy: 12, r: 10, fill: '#6a1b9a' }) +
-          svgEl('text', { x: S - 12, y: 16.5, 'text-anchor': 'middle', 'font-size': 13, 'font-weight': 700, fill: '#fff' }, o.flipLevel[name]));
+          svgEl('text', { x: S - 12, y: 16.5, 'text-anchor': 'middle', 'font-size': 13, 'font-weight': 700, fill: '#fff' }, o.level[name]));
       }
       if (o.dests && o.dests.includes(name)) {
         g.push(p ? svgEl('circle', { cx: S / 2, cy: S / 2, r: S * 0.44, fill: 'none', stroke: 'var(--dest)', 'stroke-width': 4 })
@@ -294,7 +319,7 @@ function boardSvg(board, o) {
       }
       let data = p ? `data-piece="${p.l}" data-color="${p.c}" data-promoted="${p.p ? 1 : 0}"` : 'data-piece="" data-color="" data-promoted=""';
       if (o.dests && o.dests.includes(name)) data += ' data-dest="1"';
-      if (o.flipLevel && o.flipLevel[name]) data += ` data-flip="${o.flipLevel[name]}"`;
+      if (o.level && o.level[name]) data += ` data-level="${o.level[name]}"`;
       parts.push(`<g class="sq" data-square="${name}" ${data} transform="translate(${x},${y})">${g.join('')}</g>`);
     }
   }
@@ -425,19 +450,16 @@ function chooseDest(name) {
   resolveRest(i, cands, name);
 }
 
-// Where the current leaves the piece, when it enters the River at `entry`.
+// Where the piece comes to rest, when the square clicked is one of its
+// path's (`entry`) and the movement may end on several.
 function resolveRest(i, cands, entry) {
   const rests = uniq(cands.map((m) => m.steps[i].to));
   if (rests.length > 1) {
     const er = parseSq(entry).rank;
-    const opts = rests.map((to) => {
-      const r = parseSq(to).rank;
-      const dir = r > er ? `Current up → ${to}` : r < er ? `Current down → ${to}` : `No drift: stays on ${to}`;
-      const small = r === er ? 'the current cannot move it that way' : 'carried along the River';
-      return { value: to, label: dir, small };
-    });
+    const words = markWords('path');
+    const opts = rests.map((to) => ({ value: to, ...words.option(to, Math.sign(parseSq(to).rank - er)) }));
     const who = pieceName(pieceAt(shownBoard(), app.sel.from));
-    askChoice(`Your ${who} enters the River at ${entry}. Which way does the current carry it?`, opts,
+    askChoice(words.ask(who, entry), opts,
       (to) => resolvePromotion(i, cands.filter((m) => m.steps[i].to === to)));
     return;
   }
@@ -534,7 +556,7 @@ function accept(st) {
       if (app.sel) clearSel();
       if (app.viewPly !== null && app.viewPly > st.plies) app.viewPly = null;
       const newMove = prev && prev.id === st.id && st.plies === prev.plies + 1 && app.viewPly === null;
-      if (newMove && st.view.last && st.view.last.flips.length) startFlipAnimation(st.view);
+      if (newMove && st.view.last && st.view.last.levels.length) startLevelAnimation(st.view);
     }
     render();
   } else {
@@ -611,7 +633,7 @@ async function stepTo(ply) {
     if (seq !== app.stepSeq) return;
     app.viewPly = ply;
     app.viewData = st.view;
-    if (st.view.last && st.view.last.flips.length) startFlipAnimation(st.view);
+    if (st.view.last && st.view.last.levels.length) startLevelAnimation(st.view);
     render();
   } catch (e) {
     showError(e.message);
@@ -620,11 +642,11 @@ async function stepTo(ply) {
   }
 }
 
-// ---------- Negaeri flips, level by level ----------
+// ---------- the squares a move changed, level by level ----------
 
-function startFlipAnimation(view) {
+function startLevelAnimation(view) {
   const last = view.last;
-  const levels = last.flips;
+  const levels = last.levels;
   const frames = [];
   const copy = (b) => ({ ...b, squares: b.squares.map((r) => r.slice()) });
   const set = (b, sq, p) => { const { file, rank } = parseSq(sq); b.squares[b.ranks - 1 - rank][file] = p; };
@@ -675,10 +697,10 @@ function render() {
   if (last && !(app.sel && app.sel.bondBoard)) {
     o.last = last.squares;
     o.captured = last.captured;
-    if (last.flips.length) {
-      o.flipLevel = {};
-      const upto = o.animating ? app.anim.index : last.flips.length;
-      last.flips.forEach((lv, k) => { if (k < upto) for (const sq of lv) o.flipLevel[sq] = k + 1; });
+    if (last.levels.length) {
+      o.level = {};
+      const upto = o.animating ? app.anim.index : last.levels.length;
+      last.levels.forEach((lv, k) => { if (k < upto) for (const sq of lv) o.level[sq] = k + 1; });
     }
   }
   const sel = app.sel;
@@ -846,10 +868,10 @@ function renderEnd() {
     (s.end.detail ? `<div class="detail">${escapeHtml(s.end.detail)}</div>` : '');
 }
 
-function describeStep(board, st, river) {
+function describeStep(board, st, path) {
   const p = pieceAt(board, st.from);
   let s = `${pieceName(p)} ${st.from}→${st.to}`;
-  if (river) s += ` (entered the River at ${river.via.join(' or ')}, carried to ${st.to})`;
+  if (path) s += markWords('path').told(path.via, st.to);
   if (st.promote) s += ', promotes';
   return s;
 }
@@ -863,19 +885,19 @@ function renderLastMove(view) {
   }
   const mv = last.text;
   let words = '';
-  const riverFor = (st) => last.river.find((r) => r.from === st.from && r.to === st.to);
+  const pathFor = (st) => last.paths.find((r) => r.from === st.from && r.to === st.to);
   if (mv === 'pass') {
     words = 'pass';
   } else if (last.drop) {
     words = `drop of a ${letterName(last.drop.piece)} on ${last.drop.to}`;
   } else if (last.steps.length) {
-    words = describeStep(last.before, last.steps[0], riverFor(last.steps[0]));
-    if (last.steps[1]) words += `; Bond: ${describeStep(last.before, last.steps[1], riverFor(last.steps[1]))}`;
+    words = describeStep(last.before, last.steps[0], pathFor(last.steps[0]));
+    if (last.steps[1]) words += `; Bond: ${describeStep(last.before, last.steps[1], pathFor(last.steps[1]))}`;
   }
   let html = `<b>Last move</b> (${last.side} player): <code>${escapeHtml(mv)}</code> — ${escapeHtml(words)}`;
   if (last.captured.length) html += `; captured on ${last.captured.join(', ')}`;
-  if (last.flips.length) {
-    html += `<div class="flips">Flips: ${last.flips.map((lv, k) => `<span>level ${k + 1}: ${lv.join(' ')}</span>`).join('')}</div>`;
+  if (last.levels.length) {
+    html += `<div class="levels">${markWords('levels')}: ${last.levels.map((lv, k) => `<span>level ${k + 1}: ${lv.join(' ')}</span>`).join('')}</div>`;
   }
   const caps = view.captures;
   if (!view.board.hands) html += `<div>Captures so far: ${escapeHtml(app.state.players[0].name)} ${caps[0]}, ${escapeHtml(app.state.players[1].name)} ${caps[1]}</div>`;

@@ -411,15 +411,16 @@ impl Game for KaniNariEbi {
     /// The River squares each movement may have entered by; a Bond step
     /// is looked at on the board after the turn's first movement.
     fn hint(&self, mv: Move) -> MoveHint {
-        let mut via = vec![self.river_entries(mv.first(), false)];
+        // The River squares a movement resting in the River entered by.
+        let mut paths = vec![self.river_entries(mv.first(), false)];
         if let Some(b) = mv.bond() {
             let mut mid = self.clone();
             mid.apply(mv.first());
-            via.push(mid.river_entries(b, true));
+            paths.push(mid.river_entries(b, true));
         }
         MoveHint {
-            via,
-            flips: Vec::new(),
+            paths,
+            levels: Vec::new(),
         }
     }
 }

@@ -400,9 +400,10 @@ impl Game for Negaeri {
     fn hint(&self, mv: Move) -> MoveHint {
         let flips = self.flips(mv);
         let level = |&bits: &Bitboard| board::squares(bits).map(Square::coord).collect();
+        // The pieces flipped, chain level by chain level.
         MoveHint {
-            via: Vec::new(),
-            flips: flips.levels[..flips.depth()].iter().map(level).collect(),
+            paths: Vec::new(),
+            levels: flips.levels[..flips.depth()].iter().map(level).collect(),
         }
     }
 }

@@ -56,9 +56,9 @@ fn river_via(p: &KaniNariEbi, mv: &str) -> Vec<Vec<String>> {
         .find_move(&crate::protocol::parse_move(mv).unwrap())
         .unwrap_or_else(|| panic!("{mv} is not legal"));
     let hint = p.hint(m);
-    assert!(hint.flips.is_empty());
+    assert!(hint.levels.is_empty());
     let text = |v: &Vec<crate::core::Coord>| v.iter().map(|c| c.to_string()).collect();
-    hint.via.iter().map(text).collect()
+    hint.paths.iter().map(text).collect()
 }
 
 #[test]
