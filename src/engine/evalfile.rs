@@ -4,7 +4,7 @@
 //! built-in weights back.
 
 use crate::eval::Evaluation;
-use crate::games::{GameId, hasami, kaninariebi, nana, negaeri};
+use crate::games::{GameId, GameVisitor};
 use std::path::Path;
 
 /// Puts checked weights in force; fails only past the number of distinct
@@ -25,10 +25,12 @@ fn prepare_for<G: Evaluation>(path: &str) -> Result<Install, String> {
 /// Reads and checks the weights file `path` of `game` (empty: the
 /// built-in weights); the error says what is wrong with the file.
 pub fn prepare(game: GameId, path: &str) -> Result<Install, String> {
-    match game {
-        GameId::KaniNariEbi => prepare_for::<kaninariebi::KaniNariEbi>(path),
-        GameId::Hasami => prepare_for::<hasami::Hasami>(path),
-        GameId::Nana => prepare_for::<nana::Nana>(path),
-        GameId::Negaeri => prepare_for::<negaeri::Negaeri>(path),
+    struct Prepare<'a>(&'a str);
+    impl GameVisitor for Prepare<'_> {
+        type Output = Result<Install, String>;
+        fn visit<G: Evaluation>(self) -> Self::Output {
+            prepare_for::<G>(self.0)
+        }
     }
+    game.visit(Prepare(path))
 }

@@ -14,6 +14,7 @@ mod sandwich;
 use crate::core::{
     EndReason, Game, OptionSpec, RuleValues, Rules, Searchable, TableFile, read_rule_values,
 };
+use crate::eval::Evaluation;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum GameId {
@@ -24,10 +25,11 @@ pub enum GameId {
 }
 
 /// A computation generic over the game, run by `GameId::visit`. Every
-/// registered game can be searched, so the visitor may search it.
+/// registered game can be searched and has an evaluation of terms, so the
+/// visitor may search it, load its weights and fit them.
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Searchable>(self) -> Self::Output;
+    fn visit<G: Searchable + Evaluation>(self) -> Self::Output;
 }
 
 impl GameId {

@@ -11,8 +11,9 @@ pub mod sample;
 pub mod table_data;
 pub mod tune;
 
+use crate::core::Searchable;
 use crate::eval::Evaluation;
-use crate::games::{GameId, hasami, kaninariebi, nana, negaeri};
+use crate::games::{GameId, GameVisitor};
 
 /// Self-play data for `game` (see `datagen::run`).
 pub fn datagen(
@@ -20,12 +21,14 @@ pub fn datagen(
     s: &datagen::DatagenSettings,
     log: impl FnMut(&str),
 ) -> Result<(u64, u64), String> {
-    match game {
-        GameId::KaniNariEbi => datagen::run::<kaninariebi::KaniNariEbi>(s, log),
-        GameId::Hasami => datagen::run::<hasami::Hasami>(s, log),
-        GameId::Nana => datagen::run::<nana::Nana>(s, log),
-        GameId::Negaeri => datagen::run::<negaeri::Negaeri>(s, log),
+    struct Run<'a, L>(&'a datagen::DatagenSettings, L);
+    impl<L: FnMut(&str)> GameVisitor for Run<'_, L> {
+        type Output = Result<(u64, u64), String>;
+        fn visit<G: Searchable>(self) -> Self::Output {
+            datagen::run::<G>(self.0, self.1)
+        }
     }
+    game.visit(Run(s, log))
 }
 
 /// The fit of `game`'s weights (see `tune::run`).
@@ -34,18 +37,14 @@ pub fn tune(
     s: &tune::TuneSettings,
     log: impl FnMut(&str),
 ) -> Result<tune::Fitted, String> {
-    fn run<G: Evaluation>(
-        s: &tune::TuneSettings,
-        log: impl FnMut(&str),
-    ) -> Result<tune::Fitted, String> {
-        tune::run::<G>(s, log)
+    struct Run<'a, L>(&'a tune::TuneSettings, L);
+    impl<L: FnMut(&str)> GameVisitor for Run<'_, L> {
+        type Output = Result<tune::Fitted, String>;
+        fn visit<G: Evaluation>(self) -> Self::Output {
+            tune::run::<G>(self.0, self.1)
+        }
     }
-    match game {
-        GameId::KaniNariEbi => run::<kaninariebi::KaniNariEbi>(s, log),
-        GameId::Hasami => run::<hasami::Hasami>(s, log),
-        GameId::Nana => run::<nana::Nana>(s, log),
-        GameId::Negaeri => run::<negaeri::Negaeri>(s, log),
-    }
+    game.visit(Run(s, log))
 }
 
 /// The training of `game`'s network (see `net::run`).
@@ -55,10 +54,12 @@ pub fn tune_net(
     seed: u64,
     log: impl FnMut(&str),
 ) -> Result<net::Trained, String> {
-    match game {
-        GameId::KaniNariEbi => net::run::<kaninariebi::KaniNariEbi>(s, seed, log),
-        GameId::Hasami => net::run::<hasami::Hasami>(s, seed, log),
-        GameId::Nana => net::run::<nana::Nana>(s, seed, log),
-        GameId::Negaeri => net::run::<negaeri::Negaeri>(s, seed, log),
+    struct Run<'a, L>(&'a tune::TuneSettings, u64, L);
+    impl<L: FnMut(&str)> GameVisitor for Run<'_, L> {
+        type Output = Result<net::Trained, String>;
+        fn visit<G: Evaluation>(self) -> Self::Output {
+            net::run::<G>(self.0, self.1, self.2)
+        }
     }
+    game.visit(Run(s, seed, log))
 }
