@@ -54,19 +54,12 @@ const EXCEPTIONS: [(&str, &str); 2] = [
     ),
 ];
 
-/// Files that still name a game, with the branch moving the mentions out.
-const STILL_MOVING: [(&str, &str); 11] = [
+/// Files that still name a game (issue 36 is not finished), with the work
+/// that would move the mentions out.
+const STILL_MOVING: [(&str, &str); 9] = [
     (
         "engine/bench.rs",
         "game-trait (per-game bench positions into the games)",
-    ),
-    (
-        "engine/evalfile.rs",
-        "game-trait (per-game dispatch into the registry)",
-    ),
-    (
-        "learn/mod.rs",
-        "game-trait (per-game dispatch into the registry)",
     ),
     (
         "main.rs",
