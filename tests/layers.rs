@@ -9,6 +9,8 @@
 //! Relative paths (`self::`, `super::`, `super::super::`) count as the
 //! `crate::` paths they resolve to from the file's module.
 
+mod source;
+use source::{test_module_paths, test_only_children};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -31,28 +33,6 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path);
         }
     }
-}
-
-/// The names of the modules a file declares behind `#[cfg(test)]`
-/// (`#[cfg(test)] mod tests;`): their files are test code.
-fn test_only_children(text: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    let mut out = Vec::new();
-    for (i, l) in lines.iter().enumerate() {
-        if *l != "#[cfg(test)]" {
-            continue;
-        }
-        let Some(next) = lines.get(i + 1) else {
-            continue;
-        };
-        let decl = next
-            .trim_start_matches("pub(crate) ")
-            .trim_start_matches("pub ");
-        if let Some(name) = decl.strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) {
-            out.push(name.to_string());
-        }
-    }
-    out
 }
 
 /// The text of a file without comments, string literals, one-line
@@ -271,22 +251,7 @@ fn imports() -> Vec<(PathBuf, String, BTreeSet<String>)> {
     let mut files = Vec::new();
     rust_files(&root, &mut files);
     files.sort();
-    let mut test_files = BTreeSet::new();
-    for f in &files {
-        let text = std::fs::read_to_string(f).unwrap();
-        let dir = if f
-            .file_name()
-            .is_some_and(|n| n == "mod.rs" || n == "lib.rs")
-        {
-            f.parent().unwrap().to_path_buf()
-        } else {
-            f.with_extension("")
-        };
-        for child in test_only_children(&text) {
-            test_files.insert(dir.join(format!("{child}.rs")));
-            test_files.insert(dir.join(&child));
-        }
-    }
+    let test_files = test_module_paths(&files);
     let top_of = |f: &Path| {
         let rel = f.strip_prefix(&root).unwrap();
         let top = rel.components().next().unwrap().as_os_str();

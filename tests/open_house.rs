@@ -26,6 +26,8 @@
 //! being moved out by another branch are `STILL_MOVING`, a list meant to
 //! shrink to nothing.
 
+mod source;
+use source::test_module_paths;
 use std::path::{Path, PathBuf};
 
 const GAME_WORDS: [&str; 10] = [
@@ -104,24 +106,6 @@ fn rel(path: &Path) -> String {
         .join("/")
 }
 
-/// The modules a file declares behind `#[cfg(test)]` (`mod tests;`).
-fn test_only_children(text: &str) -> Vec<String> {
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    let mut out = Vec::new();
-    for pair in lines.windows(2) {
-        if !pair[0].starts_with("#[cfg(test)]") {
-            continue;
-        }
-        let decl = pair[1]
-            .trim_start_matches("pub(crate) ")
-            .trim_start_matches("pub ");
-        if let Some(name) = decl.strip_prefix("mod ").and_then(|r| r.strip_suffix(';')) {
-            out.push(name.to_string());
-        }
-    }
-    out
-}
-
 /// The file's lines before its inline test items, numbered from 1 (a
 /// one-line `#[cfg(test)] mod x;` is skipped alone).
 fn non_test_lines(text: &str) -> Vec<(usize, &str)> {
@@ -176,24 +160,7 @@ fn mentions() -> Vec<(String, String)> {
     let mut all = Vec::new();
     files(&src(), &mut all);
     all.sort();
-    let mut test_files: Vec<PathBuf> = Vec::new();
-    for f in &all {
-        if f.extension().is_some_and(|e| e == "rs") {
-            let text = std::fs::read_to_string(f).unwrap();
-            let dir = if f
-                .file_name()
-                .is_some_and(|n| n == "mod.rs" || n == "lib.rs")
-            {
-                f.parent().unwrap().to_path_buf()
-            } else {
-                f.with_extension("")
-            };
-            for m in test_only_children(&text) {
-                test_files.push(dir.join(format!("{m}.rs")));
-                test_files.push(dir.join(&m));
-            }
-        }
-    }
+    let test_files = test_module_paths(&all);
     let mut out = Vec::new();
     for f in &all {
         let r = rel(f);
