@@ -16,7 +16,8 @@
 # early once the result is clear either way), STATE_DIR (default
 # docs/matches), CEILING_CONCURRENCY (default 2: the ceiling's games use a
 # thread each, so two run at once on two cores). The threads match plays
-# one game at a time, and nothing else may run beside it.
+# one game at a time, and nothing else may run beside it. ONLY=ceiling or
+# ONLY=threads plays that kind of match alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:?usage: tools/threads.sh run|table BIN [GAME...]}
@@ -40,9 +41,13 @@ run)
     for game in "${games[@]}"; do
         for tc in $tcs; do
             twice=$(awk "BEGIN { print 2 * $tc }")
-            echo "== $game st=$tc: ceiling (st=$twice against st=$tc)" >&2
-            CONCURRENCY=${CEILING_CONCURRENCY:-2} SEED=91 TAG=ceiling NEW_OPTS="st=$twice" \
-                tools/ab.sh "$bin" "$bin" "$game" "${ROUNDS:-200}" "st=$tc"
+            if [ "${ONLY:-ceiling}" = ceiling ]; then
+                echo "== $game st=$tc: ceiling (st=$twice against st=$tc)" >&2
+                CONCURRENCY=${CEILING_CONCURRENCY:-2} SEED=91 TAG=ceiling \
+                    NEW_OPTS="st=$twice" \
+                    tools/ab.sh "$bin" "$bin" "$game" "${ROUNDS:-200}" "st=$tc"
+            fi
+            [ "${ONLY:-threads}" = threads ] || continue
             echo "== $game st=$tc: Threads=2 against Threads=1" >&2
             CONCURRENCY=1 SEED=92 TAG=threads NEW_OPTS="option.Threads=2" \
                 tools/ab.sh "$bin" "$bin" "$game" "${ROUNDS:-200}" "st=$tc"
