@@ -3,6 +3,7 @@
 
 use super::Usage;
 use crate::client::handshake::Timeouts;
+use crate::core::OptionKind;
 use crate::games::GameId;
 use clap::{ArgAction, Parser};
 use std::path::PathBuf;
@@ -10,6 +11,46 @@ use std::time::Duration;
 
 pub(super) const ABOUT: &str = "Plays matches between engines that speak Koma's protocol, checks every move with \
 Koma's rules library, and reports results (Elo, LOS, pentanomial pairs, SPRT).";
+
+const RULE_HELP: &str = "A rule option of the game: applied by the referee and sent to \
+every engine. Repeat for several.";
+
+/// `--rule`'s long help: `RULE_HELP` and every game's rule options with
+/// their values, as the registry has them.
+fn rule_long_help() -> String {
+    let mut s = format!("{RULE_HELP}\nRule options by --variant:");
+    for &g in GameId::ALL {
+        let specs = g.rule_specs();
+        if specs.is_empty() {
+            s += &format!("\n  {g}: none");
+            continue;
+        }
+        let options: Vec<String> = specs
+            .iter()
+            .map(|o| format!("{}={}", o.name, values(&o.kind)))
+            .collect();
+        s += &format!("\n  {g}: {}", options.join(" "));
+    }
+    s
+}
+
+/// The values an option takes, its default first.
+fn values(kind: &OptionKind) -> String {
+    match kind {
+        OptionKind::Check { default } => format!("{default}|{}", !default),
+        OptionKind::Spin { default, min, max } => format!("{default} ({min} to {max})"),
+        OptionKind::Combo { default, values } => {
+            let others = values.iter().filter(|v| *v != default);
+            std::iter::once(default)
+                .chain(others)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("|")
+        }
+        OptionKind::Text { default } => format!("TEXT (default {default})"),
+        OptionKind::Button => "(no value)".into(),
+    }
+}
 
 pub(super) const AFTER: &str = "\
 Engine keys (for --engine and --each):
@@ -109,9 +150,8 @@ pub(super) struct Cli {
     #[arg(long, value_name = "NAME", default_value = GameId::DEFAULT.name())]
     pub(super) variant: String,
 
-    /// A rule option of the game (e.g. HasamiWin=lead3): applied by the referee and sent to
-    /// every engine. Repeat for several.
-    #[arg(long = "rule", value_name = "NAME=VALUE", action = ArgAction::Append)]
+    #[arg(long = "rule", value_name = "NAME=VALUE", action = ArgAction::Append,
+          help = RULE_HELP, long_help = rule_long_help())]
     pub(super) rules: Vec<String>,
 
     /// Games per encounter per round; consecutive games form pairs on one opening with
@@ -141,8 +181,8 @@ pub(super) struct Cli {
     pub(super) concurrency: usize,
 
     /// Adjudicate a draw when the game reaches this many plies (opening included); 0: never.
-    /// Kani Nari Ebi with --rule KaniRepetition=false has no draw by repetition, so two engines
-    /// could otherwise cycle for ever.
+    /// A game played without a draw by repetition (a rule option may turn it off) could
+    /// otherwise cycle for ever.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub(super) max_plies: u32,
 
