@@ -12,13 +12,12 @@ use std::time::Duration;
 pub(super) const ABOUT: &str = "Plays matches between engines that speak Koma's protocol, checks every move with \
 Koma's rules library, and reports results (Elo, LOS, pentanomial pairs, SPRT).";
 
-const RULE_HELP: &str = "A rule option of the game: applied by the referee and sent to \
-every engine. Repeat for several.";
-
-/// `--rule`'s long help: `RULE_HELP` and every game's rule options with
-/// their values, as the registry has them.
-fn rule_long_help() -> String {
-    let mut s = format!("{RULE_HELP}\nRule options by --variant:");
+/// `--rule`'s help: every game's rule options with their values, as the
+/// registry has them.
+fn rule_help() -> String {
+    let mut s = "A rule option of the game: applied by the referee and sent to every engine. \
+                 Repeat for several. By --variant (the default value first):"
+        .to_string();
     for &g in GameId::ALL {
         let specs = g.rule_specs();
         if specs.is_empty() {
@@ -151,7 +150,7 @@ pub(super) struct Cli {
     pub(super) variant: String,
 
     #[arg(long = "rule", value_name = "NAME=VALUE", action = ArgAction::Append,
-          help = RULE_HELP, long_help = rule_long_help())]
+          help = rule_help())]
     pub(super) rules: Vec<String>,
 
     /// Games per encounter per round; consecutive games form pairs on one opening with
@@ -343,5 +342,29 @@ impl TimeoutArgs {
             heartbeat: Duration::from_millis(self.heartbeat),
             stall: Duration::from_millis(self.stall_timeout),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--rule`'s help is read from the registry: every game with every
+    /// rule option it reads, each value it takes.
+    #[test]
+    fn the_rule_help_lists_every_games_rule_options() {
+        let help = rule_help();
+        for &g in GameId::ALL {
+            let line = help
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{g}: ")))
+                .unwrap_or_else(|| panic!("{g} missing: {help}"));
+            for spec in g.rule_specs() {
+                assert!(line.contains(&format!("{}=", spec.name)), "{line}");
+                if let OptionKind::Combo { values, .. } = spec.kind {
+                    assert!(values.iter().all(|v| line.contains(v)), "{line}");
+                }
+            }
+        }
     }
 }
