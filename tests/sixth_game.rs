@@ -497,7 +497,7 @@ fn built_record(line: &GameLine<Hexapawn>, end: End) -> Record {
 
 #[test]
 fn its_records_are_built_and_replay_checked_by_the_same_code_as_any_games() {
-    use koma::record::replay::{RecordError, check, check_as};
+    use koma::record::replay::{EndError, RecordError, TagError, check, check_as};
     let (line, end) = play_match([12, 12]);
     let text = built_record(&line, end).to_string();
     let record = parse_record(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
@@ -506,7 +506,9 @@ fn its_records_are_built_and_replay_checked_by_the_same_code_as_any_games() {
     // The registry's check does not know the game; the game's own does.
     assert_eq!(
         check(&record, None),
-        Err(RecordError::UnknownVariant(Hexapawn::NAME.into()))
+        Err(RecordError::Tag(TagError::UnknownVariant(
+            Hexapawn::NAME.into()
+        )))
     );
 
     // A record cut short of the end it claims is not over.
@@ -515,7 +517,7 @@ fn its_records_are_built_and_replay_checked_by_the_same_code_as_any_games() {
     short.set_tag("PlyCount", short.moves.len().to_string());
     assert_eq!(
         check_as::<Hexapawn>(&short, None),
-        Err(RecordError::NotOver(end.reason))
+        Err(RecordError::End(EndError::NotOver(end.reason)))
     );
     // A record claiming the game's other way to win is refused with the
     // rules' verdict.
@@ -529,11 +531,11 @@ fn its_records_are_built_and_replay_checked_by_the_same_code_as_any_games() {
     let e = check_as::<Hexapawn>(&wrong, None).unwrap_err();
     assert_eq!(
         e,
-        RecordError::NotTheRulesEnd {
+        RecordError::End(EndError::NotTheRulesEnd {
             outcome: end.outcome,
             reason: other,
             end
-        }
+        })
     );
     assert!(e.to_string().contains(end.reason.message()), "{e}");
     // An engine failure after the rules had ended the game cannot be.
@@ -542,7 +544,7 @@ fn its_records_are_built_and_replay_checked_by_the_same_code_as_any_games() {
     assert!(
         matches!(
             check_as::<Hexapawn>(&late, None),
-            Err(RecordError::AlreadyOver { .. })
+            Err(RecordError::End(EndError::AlreadyOver { .. }))
         ),
         "{late}"
     );

@@ -5,210 +5,21 @@
 //! position: a rules end must be the rules' own verdict, and an engine
 //! failure or adjudication must leave a game the rules had not ended.
 
-use super::adjudicate::{self, AdjudicationError};
+use super::adjudicate;
 use super::build::{rule_values, rules_of};
+pub use super::invalid::{EndError, RecordError, TagError};
 use super::shard::Shard;
 use super::tags;
 use crate::client::reason::Reason;
-use crate::core::{
-    End, EndReason, Game, GameLine, LineError, MoveText, Outcome, RuleError, RuleValues, Rules,
-    Searchable,
-};
+use crate::core::{End, Game, GameLine, MoveText, Outcome, RuleValues, Rules, Searchable};
 use crate::games::{GameId, GameVisitor};
+use crate::protocol::parse_position;
 use crate::protocol::record::{Record, tag_number};
-use crate::protocol::{ParseError, parse_position};
-use std::fmt;
 
 /// Games in the match a record's `RefereeCommand` tag describes (`None`
 /// without a readable one). The command line is the referee's to read: a
 /// caller that can read it passes the reader to the check.
 pub type MatchSize = fn(&Record) -> Option<u64>;
-
-/// Why a record is not valid.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RecordError {
-    TwoTags(String),
-    /// A number tag that is not plain digits of at least `min`.
-    NotWhole {
-        name: &'static str,
-        value: String,
-        min: u64,
-    },
-    /// A number tag with an upper bound, outside `min..=max`.
-    OutOfRange {
-        name: &'static str,
-        value: String,
-        min: u64,
-        max: u64,
-    },
-    /// A `Game` tag past the games of the match its command describes.
-    PastTheMatch {
-        game: u64,
-        total: u64,
-    },
-    BadShard(String),
-    PlyCount {
-        said: u64,
-        moves: usize,
-    },
-    OpeningPlies {
-        said: u64,
-        moves: usize,
-    },
-    NoVariant,
-    UnknownVariant(String),
-    /// The `Result` tag and the movetext's result differ.
-    ResultDiffers {
-        tag: String,
-        movetext: String,
-    },
-    NoResult(String),
-    NoTermination,
-    UnknownTermination(String),
-    Rules(RuleError),
-    Fen(ParseError),
-    Line(LineError),
-    /// The record's end by the rules is not the rules' verdict.
-    NotTheRulesEnd {
-        outcome: Outcome,
-        reason: EndReason,
-        end: End,
-    },
-    NotOver(EndReason),
-    /// A failure or adjudication recorded after the rules' end.
-    AlreadyOver {
-        reason: Reason,
-        end: End,
-    },
-    PlyLimitNotDrawn,
-    BeforeThePlyLimit {
-        plies: usize,
-        max: u64,
-    },
-    MustBeDrawn(Reason),
-    CannotBeDrawn(Reason),
-    /// The `DrawAdjudication` or `ResignAdjudication` tag cannot be read.
-    Adjudication(AdjudicationError),
-    NotCalled(Reason),
-    /// The scores call for another adjudication, or elsewhere.
-    CalledOtherwise {
-        outcome: Outcome,
-        reason: Reason,
-        plies: usize,
-        called: (Outcome, Reason),
-        ply: usize,
-    },
-    /// The scores call for an adjudication before the recorded end.
-    CalledBefore {
-        called: Reason,
-        ply: usize,
-        reason: Reason,
-    },
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use RecordError::*;
-        match self {
-            TwoTags(name) => write!(f, "two {name} tags"),
-            NotWhole { name, value, min } => {
-                write!(f, "{name} {value:?} is not a whole number of {min} or more")
-            }
-            OutOfRange {
-                name,
-                value,
-                min,
-                max,
-            } => write!(
-                f,
-                "{name} {value:?} is not a whole number from {min} to {max}"
-            ),
-            PastTheMatch { game, total } => write!(f, "game {game} of a match of {total} games"),
-            BadShard(v) => write!(f, "Shard {v:?} is not I/N with 1 <= I <= N"),
-            PlyCount { said, moves } => {
-                write!(f, "PlyCount says {said}, the record has {moves} moves")
-            }
-            OpeningPlies { said, moves } => {
-                write!(f, "OpeningPlies says {said}, the record has {moves} moves")
-            }
-            NoVariant => f.write_str("no Variant tag"),
-            UnknownVariant(v) => write!(f, "unknown variant {v}"),
-            ResultDiffers { tag, movetext } => {
-                write!(f, "the Result tag says {tag}, the movetext {movetext}")
-            }
-            NoResult(r) => write!(f, "no result ({r})"),
-            NoTermination => f.write_str("no Termination tag"),
-            UnknownTermination(t) => write!(f, "unknown Termination {t}"),
-            Rules(e) => e.fmt(f),
-            Fen(e) => write!(f, "FEN: {e}"),
-            Line(e) => e.fmt(f),
-            NotTheRulesEnd {
-                outcome,
-                reason,
-                end,
-            } => write!(
-                f,
-                "recorded {} {}, the rules give {end}",
-                outcome.score_text(),
-                reason.message()
-            ),
-            NotOver(reason) => write!(
-                f,
-                "recorded an end by {}, but the game is not over",
-                reason.message()
-            ),
-            AlreadyOver { reason, end } => write!(
-                f,
-                "recorded {}, but the rules had ended the game ({end})",
-                reason.message()
-            ),
-            PlyLimitNotDrawn => f.write_str("a ply-limit adjudication must be a draw"),
-            BeforeThePlyLimit { plies, max } => {
-                write!(f, "adjudicated at {plies} plies, before the limit of {max}")
-            }
-            MustBeDrawn(reason) => write!(f, "a {} must be a draw", reason.message()),
-            CannotBeDrawn(reason) => write!(f, "{} cannot be a draw", reason.message()),
-            Adjudication(e) => e.fmt(f),
-            NotCalled(reason) => write!(
-                f,
-                "recorded {}, but the scores in the move comments do not call for it",
-                reason.message()
-            ),
-            CalledOtherwise {
-                outcome,
-                reason,
-                plies,
-                called,
-                ply,
-            } => write!(
-                f,
-                "recorded {} {} at ply {plies}, the scores in the move comments give {} {} at ply {ply}",
-                outcome.score_text(),
-                reason.message(),
-                called.0.score_text(),
-                called.1.message()
-            ),
-            CalledBefore {
-                called,
-                ply,
-                reason,
-            } => write!(
-                f,
-                "the scores in the move comments call for {} at ply {ply}, but the game went on to {}",
-                called.message(),
-                reason.message()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RecordError {}
-
-impl From<RuleError> for RecordError {
-    fn from(e: RuleError) -> RecordError {
-        RecordError::Rules(e)
-    }
-}
 
 /// Tags the referee writes that hold a whole number, with the smallest
 /// value each may take.
@@ -232,13 +43,13 @@ fn whole_number(v: &str) -> Option<u64> {
 
 /// The tags every record must get right before its moves are looked at:
 /// each tag at most once, and the number tags numbers in their range.
-fn check_tags(r: &Record, size: Option<MatchSize>) -> Result<(), RecordError> {
+fn check_tags(r: &Record, size: Option<MatchSize>) -> Result<(), TagError> {
     // One pass with a set: comparing each tag with those before it took
     // minutes for a record of 200,000 tags.
     let mut seen = std::collections::HashSet::with_capacity(r.tags.len());
     for (name, _) in &r.tags {
         if !seen.insert(name.as_str()) {
-            return Err(RecordError::TwoTags(name.clone()));
+            return Err(TagError::TwoTags(name.clone()));
         }
     }
     for (name, min) in NUMBER_TAGS {
@@ -251,9 +62,9 @@ fn check_tags(r: &Record, size: Option<MatchSize>) -> Result<(), RecordError> {
         let value = v.to_string();
         match whole_number(v) {
             Some(n) if (min..=max).contains(&n) => {}
-            _ if max == u64::MAX => return Err(RecordError::NotWhole { name, value, min }),
+            _ if max == u64::MAX => return Err(TagError::NotWhole { name, value, min }),
             _ => {
-                return Err(RecordError::OutOfRange {
+                return Err(TagError::OutOfRange {
                     name,
                     value,
                     min,
@@ -265,23 +76,23 @@ fn check_tags(r: &Record, size: Option<MatchSize>) -> Result<(), RecordError> {
     if let (Some(game), Some(total)) = (tag_number(r, tags::GAME), size.and_then(|s| s(r)))
         && game > total
     {
-        return Err(RecordError::PastTheMatch { game, total });
+        return Err(TagError::PastTheMatch { game, total });
     }
     if let Some(v) = r.tag(tags::SHARD)
         && v.parse::<Shard>().is_err()
     {
-        return Err(RecordError::BadShard(v.to_string()));
+        return Err(TagError::BadShard(v.to_string()));
     }
     let moves = r.moves.len();
     if let Some(said) = tag_number(r, tags::PLY_COUNT)
         && said != moves as u64
     {
-        return Err(RecordError::PlyCount { said, moves });
+        return Err(TagError::PlyCount { said, moves });
     }
     if let Some(said) = tag_number(r, tags::OPENING_PLIES)
         && said > moves as u64
     {
-        return Err(RecordError::OpeningPlies { said, moves });
+        return Err(TagError::OpeningPlies { said, moves });
     }
     Ok(())
 }
@@ -293,13 +104,13 @@ fn head<T>(
     r: &Record,
     size: Option<MatchSize>,
     game: impl FnOnce(&str) -> Option<T>,
-) -> Result<(T, Outcome, &str), RecordError> {
+) -> Result<(T, Outcome, &str), TagError> {
     check_tags(r, size)?;
-    let variant = r.tag(tags::VARIANT).ok_or(RecordError::NoVariant)?;
-    let game = game(variant).ok_or_else(|| RecordError::UnknownVariant(variant.to_string()))?;
+    let variant = r.tag(tags::VARIANT).ok_or(TagError::NoVariant)?;
+    let game = game(variant).ok_or_else(|| TagError::UnknownVariant(variant.to_string()))?;
     let result = r.tag(tags::RESULT).unwrap_or(&r.result);
     if result != r.result {
-        return Err(RecordError::ResultDiffers {
+        return Err(TagError::ResultDiffers {
             tag: result.to_string(),
             movetext: r.result.clone(),
         });
@@ -307,8 +118,8 @@ fn head<T>(
     let outcome: Outcome = r
         .result
         .parse()
-        .map_err(|_| RecordError::NoResult(r.result.clone()))?;
-    let term = r.tag(tags::TERMINATION).ok_or(RecordError::NoTermination)?;
+        .map_err(|_| TagError::NoResult(r.result.clone()))?;
+    let term = r.tag(tags::TERMINATION).ok_or(TagError::NoTermination)?;
     Ok((game, outcome, term))
 }
 
@@ -316,8 +127,8 @@ fn head<T>(
 /// it); `size` reads the size of its match when the caller can.
 pub fn check(r: &Record, size: Option<MatchSize>) -> Result<(), RecordError> {
     let (game, outcome, term) = head(r, size, GameId::from_name)?;
-    let reason = Reason::from_message(term)
-        .ok_or_else(|| RecordError::UnknownTermination(term.to_string()))?;
+    let reason =
+        Reason::from_message(term).ok_or_else(|| TagError::UnknownTermination(term.to_string()))?;
     let rules = rule_values(r, game)?;
     struct Check<'a> {
         r: &'a Record,
@@ -346,7 +157,7 @@ pub fn check(r: &Record, size: Option<MatchSize>) -> Result<(), RecordError> {
 pub fn check_as<G: Game>(r: &Record, size: Option<MatchSize>) -> Result<(), RecordError> {
     let ((), outcome, term) = head(r, size, |v| (v == G::NAME).then_some(()))?;
     let reason = Reason::from_game_message(term, G::ENDINGS)
-        .ok_or_else(|| RecordError::UnknownTermination(term.to_string()))?;
+        .ok_or_else(|| TagError::UnknownTermination(term.to_string()))?;
     check_game::<G>(r, &rules_of::<G>(r)?, outcome, reason)
 }
 
@@ -364,26 +175,38 @@ fn check_game<G: Game>(
     let status = GameLine::<G>::from_text(start.as_ref(), &moves, rules)
         .map_err(RecordError::Line)?
         .status();
+    check_end(r, status, outcome, reason)?;
+    Ok(check_adjudication(r, outcome, reason)?)
+}
+
+/// The recorded end against the rules' verdict on the final position
+/// (`status`).
+fn check_end(
+    r: &Record,
+    status: Option<End>,
+    outcome: Outcome,
+    reason: Reason,
+) -> Result<(), EndError> {
     match (reason, status) {
         (Reason::Rules(want), Some(end)) => {
             if end.reason != want || end.outcome != outcome {
-                return Err(RecordError::NotTheRulesEnd {
+                return Err(EndError::NotTheRulesEnd {
                     outcome,
                     reason: want,
                     end,
                 });
             }
         }
-        (Reason::Rules(want), None) => return Err(RecordError::NotOver(want)),
-        (_, Some(end)) => return Err(RecordError::AlreadyOver { reason, end }),
+        (Reason::Rules(want), None) => return Err(EndError::NotOver(want)),
+        (_, Some(end)) => return Err(EndError::AlreadyOver { reason, end }),
         (Reason::PlyLimit, None) => {
             if outcome != Outcome::Draw {
-                return Err(RecordError::PlyLimitNotDrawn);
+                return Err(EndError::PlyLimitNotDrawn);
             }
             if let Some(max) = tag_number(r, tags::MAX_PLIES)
                 && (r.moves.len() as u64) < max
             {
-                return Err(RecordError::BeforeThePlyLimit {
+                return Err(EndError::BeforeThePlyLimit {
                     plies: r.moves.len(),
                     max,
                 });
@@ -391,32 +214,32 @@ fn check_game<G: Game>(
         }
         (Reason::ScoreDraw, None) => {
             if outcome != Outcome::Draw {
-                return Err(RecordError::MustBeDrawn(reason));
+                return Err(EndError::MustBeDrawn(reason));
             }
         }
         (_, None) => {
             if outcome == Outcome::Draw {
-                return Err(RecordError::CannotBeDrawn(reason));
+                return Err(EndError::CannotBeDrawn(reason));
             }
         }
     }
-    check_adjudication(r, outcome, reason)
+    Ok(())
 }
 
 /// The scores in the move comments, replayed through the record's
 /// `--draw` and `--resign` rules, must call for an adjudication exactly
 /// where the record has one, and nowhere before its end.
-fn check_adjudication(r: &Record, outcome: Outcome, reason: Reason) -> Result<(), RecordError> {
-    let rules = adjudicate::rules_of(r).map_err(RecordError::Adjudication)?;
+fn check_adjudication(r: &Record, outcome: Outcome, reason: Reason) -> Result<(), EndError> {
+    let rules = adjudicate::rules_of(r).map_err(EndError::Adjudication)?;
     let called = adjudicate::first_call(r, rules);
     let plies = r.moves.len();
     let by_score = matches!(reason, Reason::ScoreDraw | Reason::ScoreResign);
     match called {
-        None if by_score => Err(RecordError::NotCalled(reason)),
+        None if by_score => Err(EndError::NotCalled(reason)),
         Some((ply, e))
             if by_score && (ply != plies || e.reason != reason || e.outcome != outcome) =>
         {
-            Err(RecordError::CalledOtherwise {
+            Err(EndError::CalledOtherwise {
                 outcome,
                 reason,
                 plies,
@@ -425,7 +248,7 @@ fn check_adjudication(r: &Record, outcome: Outcome, reason: Reason) -> Result<()
             })
         }
         Some((ply, e)) if ply < plies || (ply == plies && reason.is_failure()) => {
-            Err(RecordError::CalledBefore {
+            Err(EndError::CalledBefore {
                 called: e.reason,
                 ply,
                 reason,
@@ -567,7 +390,7 @@ mod tests {
         nana.set_tag("Variant", "nana");
         assert_eq!(
             check_as::<Hasami>(&nana, None),
-            Err(RecordError::UnknownVariant("nana".into()))
+            Err(RecordError::Tag(TagError::UnknownVariant("nana".into())))
         );
     }
 }
