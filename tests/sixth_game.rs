@@ -10,8 +10,8 @@
 //! the far rank wins, and so does leaving the opponent without a move.
 
 use koma::core::{
-    Color, Coord, End, EndReason, Game, GameLine, History, MoveList, MoveSink, MoveText, NoRules,
-    PieceText, PositionError, PositionText, Searchable, StepText, game_status,
+    Bench, Color, Coord, End, EndReason, Game, GameLine, History, MoveList, MoveSink, MoveText,
+    NoRules, PieceText, PositionError, PositionText, Searchable, StepText, game_status,
 };
 use koma::engine::Output;
 use koma::engine::session::{GameSession, SearchJob, Session};
@@ -212,6 +212,11 @@ impl Game for Hexapawn {
 
 impl Searchable for Hexapawn {
     const MOVE_KEYS: usize = 81;
+    /// The whole game is a few plies deep.
+    const BENCH: Bench = Bench {
+        depth: 8,
+        positions: &["startpos"],
+    };
 
     /// Pawns and how far they have come, for the side to move.
     fn evaluate(&self) -> i32 {

@@ -12,7 +12,7 @@ pub mod negaeri;
 mod sandwich;
 
 use crate::core::{
-    EndReason, Game, OptionSpec, RuleError, RuleValues, Rules, Searchable, TableFile,
+    EndReason, Game, OptionSpec, RuleError, RuleValues, Rules, Searchable, Solver, TableFile,
     read_rule_values,
 };
 use crate::eval::Evaluation;
@@ -31,6 +31,13 @@ pub enum GameId {
 pub trait GameVisitor {
     type Output;
     fn visit<G: Searchable + Evaluation>(self) -> Self::Output;
+}
+
+/// A computation over a game's own solver (`core::Solver`), run by
+/// `GameId::visit_solver` for the games that have one.
+pub trait SolverVisitor {
+    type Output;
+    fn visit<G: Searchable + Evaluation, S: Solver<G>>(self, solver: &S) -> Self::Output;
 }
 
 impl GameId {
@@ -73,6 +80,34 @@ impl GameId {
         }
     }
 
+    /// Runs `v` with the game's solver; `None` for a game without one.
+    pub fn visit_solver<V: SolverVisitor>(self, v: V) -> Option<V::Output> {
+        match self {
+            GameId::Nana => Some(v.visit::<nana::Nana, _>(&nana::solver::NanaSolver)),
+            _ => None,
+        }
+    }
+
+    /// Whether the game has a solver (`visit_solver`).
+    pub fn solvable(self) -> bool {
+        struct Has;
+        impl SolverVisitor for Has {
+            type Output = ();
+            fn visit<G: Searchable, S: Solver<G>>(self, _: &S) {}
+        }
+        self.visit_solver(Has).is_some()
+    }
+
+    /// The opening suites shipped for this game.
+    pub fn suites(self) -> &'static [ShippedSuite] {
+        match self {
+            GameId::KaniNariEbi => kaninariebi::SUITES,
+            GameId::Hasami => hasami::SUITES,
+            GameId::Nana => nana::SUITES,
+            GameId::Negaeri => negaeri::SUITES,
+        }
+    }
+
     /// The endings of this game's own rules (`Game::ENDINGS`).
     pub fn endings(self) -> &'static [EndReason] {
         struct Endings;
@@ -105,6 +140,15 @@ impl GameId {
     ) -> Result<RuleValues, RuleError> {
         read_rule_values(self.name(), self.rule_specs(), pairs)
     }
+}
+
+/// An opening suite shipped with Koma (`record::suite` reads it), embedded
+/// in the binaries.
+pub struct ShippedSuite {
+    /// Where it lives in the repository (and how to regenerate it: its
+    /// header's `command`).
+    pub path: &'static str,
+    pub text: &'static str,
 }
 
 impl std::fmt::Display for GameId {
