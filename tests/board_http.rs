@@ -8,7 +8,7 @@ use koma::board::{self, Config, Server};
 use koma::client::process::Launch;
 use koma::games::GameId;
 use koma::protocol::record::parse_records;
-use koma::referee::replay;
+use koma::record::replay;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -486,7 +486,7 @@ fn people_play_every_game_to_its_end_and_save_valid_records() {
         let items = parse_records(&rec.body);
         assert_eq!(items.len(), 1, "{}", rec.body);
         let r = items[0].record.as_ref().unwrap();
-        assert_eq!(replay::check(r), Ok(()), "{game}: {}", rec.body);
+        assert_eq!(replay::check(r, None), Ok(()), "{game}: {}", rec.body);
         assert_eq!(r.tag("Variant"), Some(game));
         assert_eq!(r.moves.len(), moves.len());
         // Loaded back, it steps through the same positions.
@@ -705,7 +705,7 @@ fn two_engines_play_to_the_end_with_clocks() {
         let rec = get(a, &format!("/api/tables/{id}/record"));
         let items = parse_records(&rec.body);
         let r = items[0].record.as_ref().unwrap();
-        assert_eq!(replay::check(r), Ok(()), "{}", rec.body);
+        assert_eq!(replay::check(r, None), Ok(()), "{}", rec.body);
         assert!(r.tag("TimeControl").unwrap().starts_with("20+"));
     }
 }
@@ -1431,7 +1431,7 @@ fn a_game_review_scores_every_position_marks_the_blunder_and_is_saved_in_the_rec
     let rec = get(a, &format!("/api/tables/{t}/record"));
     assert_eq!(rec.status, 200);
     let r = parse_records(&rec.body).remove(0).record.unwrap();
-    assert!(replay::check(&r).is_ok(), "the record stays valid");
+    assert!(replay::check(&r, None).is_ok(), "the record stays valid");
     assert_eq!(r.tag("AnalysisLimit"), Some("depth 3"));
     assert_eq!(
         r.tag("Analysis").unwrap().split(", ").count(),

@@ -466,3 +466,91 @@ fn a_refereed_match_ends_by_the_rules_and_its_record_round_trips() {
         .copied();
     assert_eq!(reason, Some(end.reason), "{words}");
 }
+
+/// The record of a finished game of Hexapawn, built by the code that
+/// builds the registry's games' records.
+fn built_record(line: &GameLine<Hexapawn>, end: End) -> Record {
+    use koma::client::clock::EngineLimits;
+    use koma::client::reason::{Ending, Reason};
+    use koma::record::RecordHeader;
+    let limits = EngineLimits::default();
+    let header = RecordHeader {
+        fingerprint: None,
+        event: "the sixth game",
+        date: "2026.12.04",
+        round: 1,
+        game: 1,
+        pair: None,
+        names: ["first", "second"],
+        variant: Hexapawn::NAME,
+        rules: &[],
+        start: None,
+        limits: [&limits, &limits],
+        max_plies: None,
+        suite: None,
+    };
+    let ending = Ending {
+        outcome: end.outcome,
+        reason: Reason::Rules(end.reason),
+        detail: None,
+    };
+    let moves: Vec<RecordMove> = (line.moves().iter())
+        .map(|&mv| RecordMove { mv, comment: None })
+        .collect();
+    koma::record::build(&header, Some(&ending), &moves, 0)
+}
+
+#[test]
+fn its_records_are_built_and_replay_checked_by_the_same_code_as_any_games() {
+    use koma::record::replay::{EndError, RecordError, TagError, check, check_as};
+    let (line, end) = play_match([12, 12]);
+    let text = built_record(&line, end).to_string();
+    let record = parse_record(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(check_as::<Hexapawn>(&record, None), Ok(()), "{text}");
+    assert_eq!(koma::record::rules_of::<Hexapawn>(&record), Ok(NoRules));
+    // The registry's check does not know the game; the game's own does.
+    assert_eq!(
+        check(&record, None),
+        Err(RecordError::Tag(TagError::UnknownVariant(
+            Hexapawn::NAME.into()
+        )))
+    );
+
+    // A record cut short of the end it claims is not over.
+    let mut short = record.clone();
+    short.moves.pop();
+    short.set_tag("PlyCount", short.moves.len().to_string());
+    assert_eq!(
+        check_as::<Hexapawn>(&short, None),
+        Err(RecordError::End(EndError::NotOver(end.reason)))
+    );
+    // A record claiming the game's other way to win is refused with the
+    // rules' verdict.
+    let other = if end.reason == FAR_RANK {
+        EndReason::NoLegalMove
+    } else {
+        FAR_RANK
+    };
+    let mut wrong = record.clone();
+    wrong.set_tag("Termination", other.message());
+    let e = check_as::<Hexapawn>(&wrong, None).unwrap_err();
+    assert_eq!(
+        e,
+        RecordError::End(EndError::NotTheRulesEnd {
+            outcome: end.outcome,
+            reason: other,
+            end
+        })
+    );
+    assert!(e.to_string().contains(end.reason.message()), "{e}");
+    // An engine failure after the rules had ended the game cannot be.
+    let mut late = record.clone();
+    late.set_tag("Termination", "loses on time");
+    assert!(
+        matches!(
+            check_as::<Hexapawn>(&late, None),
+            Err(RecordError::End(EndError::AlreadyOver { .. }))
+        ),
+        "{late}"
+    );
+}

@@ -186,7 +186,7 @@ impl Engine {
         let given = c
             .game
             .read_rules(c.rules.iter().map(|(n, v)| (n.as_str(), v.as_str())))
-            .map_err(start_err)?;
+            .map_err(|e| start_err(e.to_string()))?;
         let rules: Vec<(&'static str, OptionValue)> = with_defaults(c.game.rule_specs(), &given);
         let name = launch.cmd.file_name().map_or_else(
             || "engine".to_string(),

@@ -173,7 +173,7 @@ pub fn random_playouts(spec: &PlayoutSpec) -> Result<Playouts, RulesError> {
     let values = spec
         .game
         .read_rules(spec.rules.iter().map(|(n, v)| (n.as_str(), v.as_str())))
-        .map_err(RulesError::Parse)?;
+        .map_err(|e| RulesError::Parse(e.to_string()))?;
     struct Run<'a>(
         &'a PlayoutSpec,
         &'a str,
@@ -183,7 +183,8 @@ pub fn random_playouts(spec: &PlayoutSpec) -> Result<Playouts, RulesError> {
         type Output = Result<Playouts, RulesError>;
         fn visit<G: Searchable>(self) -> Self::Output {
             let Run(spec, fen, values) = self;
-            let rules = G::Rules::from_values(values).map_err(RulesError::Parse)?;
+            let rules =
+                G::Rules::from_values(values).map_err(|e| RulesError::Parse(e.to_string()))?;
             let text = parse_position(fen).map_err(|e| RulesError::Parse(e.to_string()))?;
             let start = GameLine::<G>::from_start(Some(&text), &rules)
                 .map_err(|e| RulesError::Parse(e.to_string()))?

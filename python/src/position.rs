@@ -213,7 +213,7 @@ pub fn new_position(
 ) -> Result<Box<dyn AnyPosition>, RulesError> {
     let values = game
         .read_rules(rules.iter().map(|(n, v)| (n.as_str(), v.as_str())))
-        .map_err(RulesError::Parse)?;
+        .map_err(|e| RulesError::Parse(e.to_string()))?;
     let start = match fen {
         None => None,
         Some(f) => Some(parse_position(f).map_err(|e| RulesError::Parse(e.to_string()))?),
@@ -227,7 +227,8 @@ pub fn new_position(
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn AnyPosition>, RulesError>;
         fn visit<G: Searchable>(self) -> Self::Output {
-            let rules = G::Rules::from_values(self.values).map_err(RulesError::Parse)?;
+            let rules =
+                G::Rules::from_values(self.values).map_err(|e| RulesError::Parse(e.to_string()))?;
             let line = GameLine::<G>::from_start(self.start, &rules).map_err(|e| match e {
                 LineError::Position { .. } => RulesError::Parse(format!(
                     "{e} at {}",

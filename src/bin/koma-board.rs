@@ -103,6 +103,7 @@ fn serve(cli: &Cli) -> anyhow::Result<()> {
     config.addr = SocketAddr::new(cli.host, cli.port);
     config.timeouts = timeouts;
     config.margin = Duration::from_millis(cli.timemargin);
+    config.match_size = Some(koma::referee::replay::match_games);
     let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.';
     if let Some(name) = (cli.allow_host.iter()).find(|n| n.is_empty() || !n.chars().all(plain)) {
         let why = format!("--allow-host {name:?}: expected a host name (letters, digits, - and .)");

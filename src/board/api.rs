@@ -290,7 +290,7 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
         }),
         ["api", "records"] => post(&|| {
             let r: RecordsReq = body(req)?;
-            ok(records::list(&r.text))
+            ok(records::list(&r.text, reg.config.match_size))
         }),
         ["api", "positions"] => post(&|| positions(req)),
         ["api", "analyses"] => post(&|| new_live(reg, req)),
@@ -598,7 +598,7 @@ fn rule_values(game: GameId, rules: &BTreeMap<String, Value>) -> Result<RuleValu
         pairs.push((k.as_str(), text));
     }
     game.read_rules(pairs.iter().map(|(k, v)| (*k, v.as_str())))
-        .map_err(|e| (400, e))
+        .map_err(|e| (400, e.to_string()))
 }
 
 fn start_text(start: &Option<String>) -> Result<Option<crate::core::PositionText>, (u16, String)> {
@@ -756,7 +756,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
                     .into(),
             ));
         }
-        let loaded = records::load(&rv.text, rv.index).map_err(|e| (422, e))?;
+        let loaded = records::load(&rv.text, rv.index, c.match_size).map_err(|e| (422, e))?;
         let viewer = |name: &String| Player {
             role: Role::Viewer,
             name: name.clone(),

@@ -28,6 +28,7 @@ pub mod table;
 
 use crate::client::process::Launch;
 use crate::client::{self, handshake::Timeouts};
+use crate::record::replay::MatchSize;
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -59,6 +60,10 @@ pub struct Config {
     /// A live analysis its page has not polled for this long is closed
     /// (the page polls several times a second while it is open).
     pub analysis_idle: Duration,
+    /// How the replay check reads the size of a record's match from its
+    /// `RefereeCommand` (the referee's command line: `koma-board` passes
+    /// the referee's reader); none: that clause is not checked.
+    pub match_size: Option<MatchSize>,
 }
 
 impl Config {
@@ -76,6 +81,7 @@ impl Config {
             idle: Duration::from_secs(600),
             allow_hosts: Vec::new(),
             analysis_idle: Duration::from_secs(10),
+            match_size: None,
         }
     }
 }

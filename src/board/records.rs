@@ -1,8 +1,9 @@
 //! Game records on the board, in the referee's record format: a game is
 //! saved with `record::build` and a header of its own (so `koma-referee
 //! --replay` and `--report` read it), and any record file is read with
-//! the protocol's record parser, checked with the referee's `--replay`
-//! check, and replayed with the rules library to be stepped through.
+//! the protocol's record parser, checked with the record's replay check
+//! (the referee's `--replay`), and replayed with the rules library to be
+//! stepped through.
 
 use super::play::{Play, new_play};
 use super::review::GameAnalysis;
@@ -11,8 +12,8 @@ use crate::core::PositionText;
 use crate::games::GameId;
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, parse_records};
+use crate::record::replay::{self, MatchSize};
 use crate::record::{self, RecordHeader, tags};
-use crate::referee::replay;
 use serde::Serialize;
 
 /// The record of a table: a loaded record as it was read, a game with a
@@ -48,8 +49,9 @@ fn game_record(st: &TableState) -> Record {
     record::build(&header, st.end.as_ref(), &st.record_moves(), 0)
 }
 
-/// A short description of every record of a file, for the page to list.
-pub fn list(text: &str) -> impl Serialize {
+/// A short description of every record of a file, for the page to list;
+/// `size` reads the size of a record's match (see `replay::check`).
+pub fn list(text: &str, size: Option<MatchSize>) -> impl Serialize {
     #[derive(Serialize)]
     struct Records {
         records: Vec<Item>,
@@ -83,7 +85,7 @@ pub fn list(text: &str) -> impl Serialize {
     }
     let what = |r: &Record| {
         let tag = |name| r.tag(name).map(str::to_string);
-        let check = replay::check(r);
+        let check = replay::check(r, size).map_err(|e| e.to_string());
         What::Read {
             variant: tag(tags::VARIANT),
             first: tag(tags::FIRST),
@@ -128,7 +130,7 @@ pub struct Loaded {
 /// Replays record `index` of a record file with the rules library. Moves
 /// up to the first one that is not legal are kept; the review says why
 /// the rest was dropped.
-pub fn load(text: &str, index: usize) -> Result<Loaded, String> {
+pub fn load(text: &str, index: usize, size: Option<MatchSize>) -> Result<Loaded, String> {
     let items = parse_records(text);
     if items.is_empty() {
         return Err(
@@ -177,7 +179,7 @@ pub fn load(text: &str, index: usize) -> Result<Loaded, String> {
         result: r.result.clone(),
         sentence: record::sentence(r),
         error,
-        check: replay::check(r),
+        check: replay::check(r, size).map_err(|e| e.to_string()),
         record: r.clone(),
     };
     let comments = r.moves.iter().map(|m| m.comment.clone()).collect();

@@ -60,7 +60,17 @@ impl Reason {
 
     /// The reason whose message is `s` (a `Termination` tag).
     pub fn from_message(s: &str) -> Option<Reason> {
-        (games::all_endings().into_iter().map(Reason::Rules))
+        Reason::among(s, games::all_endings())
+    }
+
+    /// The reason whose message is `s`, in a record of a game whose own
+    /// endings are `endings` (a game the registry need not know).
+    pub fn from_game_message(s: &str, endings: &[EndReason]) -> Option<Reason> {
+        Reason::among(s, endings.iter().chain(&EndReason::GENERIC).copied())
+    }
+
+    fn among(s: &str, endings: impl IntoIterator<Item = EndReason>) -> Option<Reason> {
+        (endings.into_iter().map(Reason::Rules))
             .chain(ENGINE_REASONS)
             .find(|r| r.message() == s)
     }

@@ -70,32 +70,32 @@ impl OptionSpec {
         }
     }
 
-    /// Reads a value written as text against this spec. The error ends
-    /// with `at <token>`, as the protocol's errors do.
-    pub fn parse_value(&self, raw: Option<&str>) -> Result<OptionValue, String> {
+    /// Reads a value written as text against this spec.
+    pub fn parse_value(&self, raw: Option<&str>) -> Result<OptionValue, OptionError> {
         let raw = raw.unwrap_or("").trim();
-        let shown = if raw.is_empty() { "end of line" } else { raw };
-        let name = self.name;
+        let error = |expected| OptionError {
+            name: self.name,
+            expected,
+            shown: if raw.is_empty() { "end of line" } else { raw }.to_string(),
+        };
         match &self.kind {
             OptionKind::Check { .. } => match raw.to_ascii_lowercase().as_str() {
                 "true" => Ok(OptionValue::Check(true)),
                 "false" => Ok(OptionValue::Check(false)),
-                _ => Err(format!("expected true or false for {name} at {shown}")),
+                _ => Err(error(Expected::Bool)),
             },
             OptionKind::Spin { min, max, .. } => match raw.parse::<i64>() {
                 Ok(v) if (*min..=*max).contains(&v) => Ok(OptionValue::Spin(v)),
-                _ => Err(format!(
-                    "expected an integer from {min} to {max} for {name} at {shown}"
-                )),
+                _ => Err(error(Expected::Integer {
+                    min: *min,
+                    max: *max,
+                })),
             },
             OptionKind::Combo { values, .. } => values
                 .iter()
                 .find(|v| v.eq_ignore_ascii_case(raw))
                 .map(|v| OptionValue::Combo(v.to_string()))
-                .ok_or_else(|| {
-                    let values = values.join(", ");
-                    format!("expected one of {values} for {name} at {shown}")
-                }),
+                .ok_or_else(|| error(Expected::OneOf(values))),
             OptionKind::Text { .. } => Ok(OptionValue::Text(if raw == "<empty>" {
                 String::new()
             } else {
@@ -114,6 +114,45 @@ impl OptionSpec {
             OptionKind::Text { default } => OptionValue::Text(default.to_string()),
             OptionKind::Button => OptionValue::Button,
         }
+    }
+}
+
+/// A value written as text that its option's spec does not take. The
+/// words end with `at <token>`, as the protocol's errors do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError {
+    pub name: &'static str,
+    pub expected: Expected,
+    /// The text given, or `end of line` for none.
+    pub shown: String,
+}
+
+/// What an option's spec takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    Bool,
+    Integer { min: i64, max: i64 },
+    OneOf(&'static [&'static str]),
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("expected ")?;
+        match self.expected {
+            Expected::Bool => f.write_str("true or false")?,
+            Expected::Integer { min, max } => write!(f, "an integer from {min} to {max}")?,
+            Expected::OneOf(values) => write!(f, "one of {}", values.join(", "))?,
+        }
+        write!(f, " for {} at {}", self.name, self.shown)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// For the front ends whose errors are still words (the engine's options).
+impl From<OptionError> for String {
+    fn from(e: OptionError) -> String {
+        e.to_string()
     }
 }
 
@@ -182,15 +221,25 @@ mod tests {
             assert!(spin.parse_value(bad).is_err(), "{bad:?}");
         }
         assert_eq!(
-            spin.parse_value(None),
-            Err("expected an integer from 1 to 5 for NegaeriChainLimit at end of line".into())
+            spin.parse_value(None).unwrap_err().to_string(),
+            "expected an integer from 1 to 5 for NegaeriChainLimit at end of line"
+        );
+        assert_eq!(
+            OptionSpec::check("HasamiLines", true)
+                .parse_value(Some("no"))
+                .unwrap_err()
+                .to_string(),
+            "expected true or false for HasamiLines at no"
         );
         let combo = OptionSpec::combo("HasamiWin", "five", &["five", "all", "lead3"]);
         assert_eq!(
             combo.parse_value(Some("ALL")),
             Ok(OptionValue::Combo("all".into()))
         );
-        assert!(combo.parse_value(Some("four")).is_err());
+        assert_eq!(
+            combo.parse_value(Some("four")).unwrap_err().to_string(),
+            "expected one of five, all, lead3 for HasamiWin at four"
+        );
         let text = OptionSpec::text("NanaTable", "");
         assert_eq!(
             text.parse_value(Some("<empty>")),

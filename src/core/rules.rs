@@ -3,8 +3,8 @@
 //! a record's tags, the page's choices, the engine's options), so that
 //! every front end reads them, and words a mistake, alike.
 
-use super::{OptionSpec, OptionValue};
-use std::fmt::Debug;
+use super::{OptionError, OptionSpec, OptionValue};
+use std::fmt::{self, Debug};
 
 /// Rule options with checked values, each under its spec's name, at most
 /// once.
@@ -20,12 +20,67 @@ pub trait Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
 
     /// The rules with these values (read by `read_rule_values`, or kept
     /// by the engine), every other option at its default.
-    fn from_values(values: &[(&'static str, OptionValue)]) -> Result<Self, String> {
+    fn from_values(values: &[(&'static str, OptionValue)]) -> Result<Self, RuleError> {
         let mut rules = Self::default();
         for (name, value) in values {
-            rules.set(name, value)?;
+            rules.set(name, value).map_err(RuleError::Refused)?;
         }
         Ok(rules)
+    }
+}
+
+/// Why rule options given by name could not be read or applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleError {
+    /// No option of `game` is called `name`; `specs` are the ones it has.
+    Unknown {
+        game: String,
+        name: String,
+        specs: &'static [OptionSpec],
+    },
+    /// A value the option's spec does not take.
+    Value(OptionError),
+    /// A value the game's `Rules::set` refused, in the game's words.
+    Refused(String),
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::Unknown {
+                game,
+                name,
+                specs: [],
+            } => {
+                write!(f, "{game} has no rule option {name} (it has none)")
+            }
+            RuleError::Unknown { game, name, specs } => {
+                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
+                let known = known.join(", ");
+                write!(
+                    f,
+                    "{game} has no rule option {name}: expected one of {known}"
+                )
+            }
+            RuleError::Value(e) => fmt::Display::fmt(e, f),
+            RuleError::Refused(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+impl From<OptionError> for RuleError {
+    fn from(e: OptionError) -> RuleError {
+        RuleError::Value(e)
+    }
+}
+
+/// For the callers whose errors are still words (an engine session, the
+/// board's play).
+impl From<RuleError> for String {
+    fn from(e: RuleError) -> String {
+        e.to_string()
     }
 }
 
@@ -49,21 +104,17 @@ pub fn read_rule_values<'a>(
     game: &str,
     specs: &'static [OptionSpec],
     pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-) -> Result<RuleValues, String> {
+) -> Result<RuleValues, RuleError> {
     let mut out = RuleValues::new();
     for (name, raw) in pairs {
         let name = name.trim();
         let spec = specs
             .iter()
             .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                let known: Vec<&str> = specs.iter().map(|s| s.name).collect();
-                if known.is_empty() {
-                    format!("{game} has no rule option {name} (it has none)")
-                } else {
-                    let known = known.join(", ");
-                    format!("{game} has no rule option {name}: expected one of {known}")
-                }
+            .ok_or_else(|| RuleError::Unknown {
+                game: game.to_string(),
+                name: name.to_string(),
+                specs,
             })?;
         let value = spec.parse_value(Some(raw))?;
         out.retain(|(n, _)| *n != spec.name);
@@ -117,14 +168,27 @@ mod tests {
 
     #[test]
     fn an_unknown_name_lists_the_known_ones() {
+        let words = |e: RuleError| e.to_string();
         assert_eq!(
-            read_rule_values("hasami", &SPECS, [("Nope", "1")]),
+            read_rule_values("hasami", &SPECS, [("Nope", "1")]).map_err(words),
             Err("hasami has no rule option Nope: expected one of HasamiWin, HasamiLines".into())
         );
         assert_eq!(
-            read_rule_values("nana", &[], [("HasamiWin", "all")]),
+            read_rule_values("nana", &[], [("HasamiWin", "all")]).map_err(words),
             Err("nana has no rule option HasamiWin (it has none)".into())
         );
-        assert!(read_rule_values("hasami", &SPECS, [("HasamiLines", "maybe")]).is_err());
+        assert_eq!(
+            read_rule_values("hasami", &SPECS, [("HasamiLines", "maybe")]).map_err(words),
+            Err("expected true or false for HasamiLines at maybe".into())
+        );
+    }
+
+    #[test]
+    fn a_value_the_game_refuses_is_refused_in_its_words() {
+        let values = [("HasamiWin", OptionValue::Combo("all".into()))];
+        assert_eq!(
+            NoRules::from_values(&values).map_err(|e| e.to_string()),
+            Err("no rule option HasamiWin".into())
+        );
     }
 }

@@ -12,7 +12,8 @@ pub mod negaeri;
 mod sandwich;
 
 use crate::core::{
-    EndReason, Game, OptionSpec, RuleValues, Rules, Searchable, Solver, TableFile, read_rule_values,
+    EndReason, Game, OptionSpec, RuleError, RuleValues, Rules, Searchable, Solver, TableFile,
+    read_rule_values,
 };
 use crate::eval::Evaluation;
 
@@ -136,7 +137,7 @@ impl GameId {
     pub fn read_rules<'a>(
         self,
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<RuleValues, String> {
+    ) -> Result<RuleValues, RuleError> {
         read_rule_values(self.name(), self.rule_specs(), pairs)
     }
 }

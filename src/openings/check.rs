@@ -6,8 +6,8 @@
 use super::{Limit, SCORE_TT_MB, canonical_key, score};
 use crate::core::{Game, Rules, Searchable, read_rule_values};
 use crate::games::GameVisitor;
+use crate::record::opening::check;
 use crate::record::suite::{Header, Suite};
-use crate::referee::matches::opening::check;
 use crate::search::{Score, Tt, is_mate};
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -28,7 +28,7 @@ pub fn header_rules<G: Game>(h: &Header) -> Result<G::Rules, String> {
     let pairs = h.rules.iter().map(|(n, v)| (n.as_str(), v.as_str()));
     let values =
         read_rule_values(G::NAME, G::Rules::specs(), pairs).map_err(|e| format!("rules: {e}"))?;
-    G::Rules::from_values(&values)
+    Ok(G::Rules::from_values(&values)?)
 }
 
 /// Checks every opening of `suite`, and scores each within `limit` when

@@ -5,7 +5,9 @@
 use super::tags;
 use crate::client::clock::EngineLimits;
 use crate::client::reason::{Ending, Reason};
-use crate::core::{OptionValue, PositionText, RuleValues};
+use crate::core::{
+    Game, OptionSpec, OptionValue, PositionText, RuleError, RuleValues, Rules, read_rule_values,
+};
 use crate::games::GameId;
 use crate::protocol::record::{Record, RecordMove};
 
@@ -109,11 +111,23 @@ pub fn sentence(r: &Record) -> Option<String> {
 }
 
 /// The rule options a record's tags give (tags are named as the options).
-pub fn rule_values(r: &Record, game: GameId) -> Result<RuleValues, String> {
-    let specs = game.rule_specs();
-    game.read_rules(
-        specs
-            .iter()
-            .filter_map(|s| r.tag(s.name).map(|v| (s.name, v))),
-    )
+pub fn rule_values(r: &Record, game: GameId) -> Result<RuleValues, RuleError> {
+    tagged_rules(r, game.name(), game.rule_specs())
+}
+
+/// The rules a record of `G` was played under, from its tags: for any
+/// game, the registry's or not.
+pub fn rules_of<G: Game>(r: &Record) -> Result<G::Rules, RuleError> {
+    G::Rules::from_values(&tagged_rules(r, G::NAME, G::Rules::specs())?)
+}
+
+fn tagged_rules(
+    r: &Record,
+    game: &str,
+    specs: &'static [OptionSpec],
+) -> Result<RuleValues, RuleError> {
+    let tagged = specs
+        .iter()
+        .filter_map(|s| r.tag(s.name).map(|v| (s.name, v)));
+    read_rule_values(game, specs, tagged)
 }

@@ -13,8 +13,9 @@
 use koma::core::Game;
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::record::{OpeningLine, parse_opening, parse_openings};
+use koma::record::opening::{Opening, check};
 use koma::record::suite;
-use koma::referee::matches::opening::{Opening, add_random_plies, check};
+use koma::referee::matches::opening::add_random_plies;
 use koma::referee::matches::schedule::Rng;
 
 pub fn openings(data: &[u8]) {

@@ -13,8 +13,15 @@ use koma::board::records::load;
 use koma::client::reason::Reason;
 use koma::core::Outcome;
 use koma::protocol::record::{Record, RecordChunks, parse_record, parse_records};
-use koma::referee::replay::check;
+use koma::record::replay::RecordError;
+use koma::referee::replay::match_games;
 use koma::referee::statistics::report::row_of;
+
+/// The check `--replay` makes, with the referee's reader of its command
+/// lines.
+fn check(r: &Record) -> Result<(), RecordError> {
+    koma::record::replay::check(r, Some(match_games))
+}
 
 pub fn records(data: &[u8]) {
     let chunks: Vec<_> = RecordChunks::new(data)
@@ -64,7 +71,7 @@ fn round_trip(r: &Record) {
 /// Record `k` of `text`, which `--replay` accepts, loaded as the board
 /// loads a record to step through.
 fn replays_on_the_board(text: &str, k: usize, r: &Record) {
-    let loaded = load(text, k).unwrap_or_else(|e| panic!("record {k}: {e}"));
+    let loaded = load(text, k, Some(match_games)).unwrap_or_else(|e| panic!("record {k}: {e}"));
     assert_eq!(loaded.review.error, None, "record {k}");
     assert_eq!(loaded.review.check, Ok(()), "record {k}");
     assert_eq!(loaded.play.plies(), r.moves.len(), "record {k}");

@@ -9,7 +9,7 @@ use super::openings::openings;
 use super::{CliError, Usage, variant_named};
 use crate::core::RuleValues;
 use crate::games::GameId;
-use crate::referee::matches::adjudicate::{self, Adjudication};
+use crate::record::adjudicate::{self, Adjudication};
 use crate::referee::statistics::sprt::{Model, Sprt};
 use crate::referee::store::shard;
 use std::path::PathBuf;
@@ -179,12 +179,13 @@ fn engines(each: &[String], engine_words: &[Vec<String>]) -> Result<Vec<EngineCo
 
 /// `--draw` and `--resign`, each when given.
 fn adjudication(draw: &[String], resign: &[String]) -> Result<Adjudication, Usage> {
+    let usage = |e: adjudicate::AdjudicationError| Usage(e.to_string());
     Ok(Adjudication {
         draw: (!draw.is_empty())
-            .then(|| adjudicate::draw_rule(&split_pairs(draw, "--draw")?).map_err(Usage))
+            .then(|| adjudicate::draw_rule(&split_pairs(draw, "--draw")?).map_err(usage))
             .transpose()?,
         resign: (!resign.is_empty())
-            .then(|| adjudicate::resign_rule(&split_pairs(resign, "--resign")?).map_err(Usage))
+            .then(|| adjudicate::resign_rule(&split_pairs(resign, "--resign")?).map_err(usage))
             .transpose()?,
     })
 }
@@ -318,7 +319,7 @@ pub(super) fn rule_options(game: GameId, rules: &[String]) -> Result<RuleValues,
                 .ok_or_else(|| Usage::new(format!("expected NAME=VALUE after --rule, got {r}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    game.read_rules(pairs).map_err(Usage)
+    game.read_rules(pairs).map_err(Usage::new)
 }
 
 pub(super) fn sprt(keys: &[(String, String)]) -> Result<Sprt, Usage> {

@@ -7,9 +7,9 @@ use crate::client::process::Launch;
 use crate::core::RuleValues;
 use crate::games::GameId;
 use crate::protocol::record::OpeningLine;
-use crate::referee::matches::adjudicate::Adjudication;
+use crate::record::adjudicate::Adjudication;
+use crate::record::shard::Shard;
 use crate::referee::statistics::sprt::Sprt;
-use crate::referee::store::shard::Shard;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -4,8 +4,6 @@
 //! engine's move (`client::turn`: `position` and `go`, thinking, the clock
 //! charged, the move checked).
 
-use super::adjudicate::{Adjudication, Tracker};
-use super::opening::Opening;
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::handshake::{self, StartError, Timeouts};
 use crate::client::process::EngineProc;
@@ -14,6 +12,8 @@ use crate::client::turn::{Turn, Unwatched, play_turn};
 use crate::core::{Color, Game};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{PositionLine, PositionStart};
+use crate::record::adjudicate::{Adjudication, Tracker};
+use crate::record::opening::Opening;
 use crate::referee::statistics::thinking::Thinking;
 use std::time::Duration;
 

@@ -1,8 +1,7 @@
 //! The match: `runner` deals the schedule (`schedule`) to worker threads
 //! (pinned by `affinity`), each playing one `game` at a time from an
-//! `opening`, ended early by `adjudicate`.
+//! `opening`, ended early by `record::adjudicate`.
 
-pub mod adjudicate;
 pub mod affinity;
 pub mod game;
 pub mod opening;

@@ -7,13 +7,14 @@
 
 use super::affinity;
 use super::game::{self, GameEnd, GameSetup};
-use super::opening::{Opening, add_random_plies, check};
+use super::opening::add_random_plies;
 use super::schedule::{self, GameSpec, Rng};
 use crate::client::engine_log::{EngineLog, record_date};
 use crate::client::handshake::{self, EngineStart, StartError};
 use crate::client::seat::Seat;
 use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
 use crate::protocol::record::Record;
+use crate::record::opening::{Opening, check};
 use crate::record::{self, RecordHeader, tags};
 use crate::referee::RunError;
 use crate::referee::cli::{MatchConfig, Usage};

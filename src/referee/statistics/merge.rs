@@ -7,9 +7,9 @@ use super::pool::{Pool, PoolError};
 use super::report::{self, ResultRow};
 use super::sprt::{Decision, Sprt};
 use super::what_if;
+use crate::record::adjudicate::Adjudication;
 use crate::referee::RunError;
 use crate::referee::cli::ReportConfig;
-use crate::referee::matches::adjudicate::Adjudication;
 use std::io::Write;
 use std::process::ExitCode;
 

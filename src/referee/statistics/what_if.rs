@@ -7,7 +7,7 @@ use super::report::{self, ResultRow};
 use super::stats::{self, Tally};
 use crate::client::reason::Reason;
 use crate::protocol::record::{Record, parse_records};
-use crate::referee::matches::adjudicate::{self, Adjudication};
+use crate::record::adjudicate::{self, Adjudication};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// that played it, the engines' `id name` by colour (absent for an engine
 /// that never sent one), and the referee's command line.
 pub struct Provenance<'a> {
-    pub shard: Option<super::shard::Shard>,
+    pub shard: Option<crate::record::shard::Shard>,
     pub site: &'a str,
     pub ids: [Option<&'a str>; 2],
     pub command: &'a str,

@@ -2,6 +2,9 @@
 //! movecount=N score=CP` and `--resign movecount=N score=CP
 //! [twosided=true]`. Only the scores the engines themselves report decide
 //! (a move without a score breaks a run); a mate score is beyond any CP.
+//! A record states the rules it was adjudicated under (its tags) and the
+//! scores (its move comments), so the rules live with the record: the
+//! referee applies them as it plays, the replay check reads them back.
 
 use crate::client::reason::{Ending, Reason};
 use crate::core::{Color, Outcome};
@@ -162,20 +165,20 @@ impl Tracker {
 
 /// The rules a record was adjudicated under (its `DrawAdjudication` and
 /// `ResignAdjudication` tags; none for a record without them).
-pub fn rules_of(r: &Record) -> Result<Adjudication, String> {
-    let keys = |v: &str| -> Result<Vec<(String, String)>, String> {
+pub fn rules_of(r: &Record) -> Result<Adjudication, AdjudicationError> {
+    let keys = |tag: &'static str, v: &str| -> Result<Vec<(String, String)>, AdjudicationError> {
         v.split_whitespace()
             .map(|w| {
                 w.split_once('=')
                     .map(|(k, v)| (k.to_string(), v.to_string()))
-                    .ok_or_else(|| format!("{w} is not KEY=VALUE"))
+                    .ok_or_else(|| AdjudicationError::NotKeyValue {
+                        tag,
+                        word: w.to_string(),
+                    })
             })
             .collect()
     };
-    let tag = |name: &str| {
-        r.tag(name)
-            .map(|v| keys(v).map_err(|e| format!("{name}: {e}")))
-    };
+    let tag = |name: &'static str| r.tag(name).map(|v| keys(name, v));
     Ok(Adjudication {
         draw: tag(tags::DRAW_ADJUDICATION)
             .transpose()?
@@ -235,8 +238,67 @@ pub fn first_call(r: &Record, rules: Adjudication) -> Option<(usize, Ending)> {
     None
 }
 
-/// `KEY=VALUE` words of `--draw` (`flag` names it in errors).
-pub fn draw_rule(keys: &[(String, String)]) -> Result<DrawRule, String> {
+/// Why the words of `--draw` or `--resign` (or a record's tag holding
+/// them) cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AdjudicationError {
+    /// A word of the record's `tag` that is not `KEY=VALUE`.
+    NotKeyValue {
+        tag: &'static str,
+        word: String,
+    },
+    /// A key `flag` does not take; `expected` lists those it does.
+    UnknownKey {
+        flag: &'static str,
+        key: String,
+        expected: &'static str,
+    },
+    NotWhole {
+        key: String,
+        value: String,
+        min: u32,
+    },
+    NotCentipawns {
+        key: String,
+        value: String,
+    },
+    /// `twosided=` with neither `true` nor `false`.
+    NotTrueOrFalse(String),
+    /// `--resign` without a score above 0.
+    ResignAtZero,
+}
+
+impl std::fmt::Display for AdjudicationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AdjudicationError::NotKeyValue { tag, word } => {
+                write!(f, "{tag}: {word} is not KEY=VALUE")
+            }
+            AdjudicationError::UnknownKey {
+                flag,
+                key,
+                expected,
+            } => write!(f, "{flag}: unknown key {key} (expected {expected})"),
+            AdjudicationError::NotWhole { key, value, min } => {
+                write!(f, "{key}={value}: expected a whole number of {min} or more")
+            }
+            AdjudicationError::NotCentipawns { key, value } => {
+                write!(f, "{key}={value}: expected centipawns from 0 to 1000000")
+            }
+            AdjudicationError::NotTrueOrFalse(v) => {
+                write!(f, "--resign twosided={v}: expected true or false")
+            }
+            AdjudicationError::ResignAtZero => f.write_str(
+                "--resign needs score=CP above 0 (a score of 0 or worse would resign even games)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AdjudicationError {}
+
+/// `KEY=VALUE` words of `--draw`.
+pub fn draw_rule(keys: &[(String, String)]) -> Result<DrawRule, AdjudicationError> {
     let mut r = DrawRule {
         movenumber: 0,
         movecount: 1,
@@ -248,9 +310,11 @@ pub fn draw_rule(keys: &[(String, String)]) -> Result<DrawRule, String> {
             "movecount" => r.movecount = whole(k, v, 1)?,
             "score" => r.score = centipawns(k, v)?,
             _ => {
-                return Err(format!(
-                    "--draw: unknown key {k} (expected movenumber, movecount, score)"
-                ));
+                return Err(AdjudicationError::UnknownKey {
+                    flag: "--draw",
+                    key: k.clone(),
+                    expected: "movenumber, movecount, score",
+                });
             }
         }
     }
@@ -258,7 +322,7 @@ pub fn draw_rule(keys: &[(String, String)]) -> Result<DrawRule, String> {
 }
 
 /// `KEY=VALUE` words of `--resign`.
-pub fn resign_rule(keys: &[(String, String)]) -> Result<ResignRule, String> {
+pub fn resign_rule(keys: &[(String, String)]) -> Result<ResignRule, AdjudicationError> {
     let mut r = ResignRule {
         movecount: 1,
         score: 0,
@@ -272,37 +336,43 @@ pub fn resign_rule(keys: &[(String, String)]) -> Result<ResignRule, String> {
                 r.twosided = match v.as_str() {
                     "true" => true,
                     "false" => false,
-                    _ => return Err(format!("--resign twosided={v}: expected true or false")),
+                    _ => return Err(AdjudicationError::NotTrueOrFalse(v.clone())),
                 }
             }
             _ => {
-                return Err(format!(
-                    "--resign: unknown key {k} (expected movecount, score, twosided)"
-                ));
+                return Err(AdjudicationError::UnknownKey {
+                    flag: "--resign",
+                    key: k.clone(),
+                    expected: "movecount, score, twosided",
+                });
             }
         }
     }
     if r.score == 0 {
-        return Err(
-            "--resign needs score=CP above 0 (a score of 0 or worse would resign even games)"
-                .into(),
-        );
+        return Err(AdjudicationError::ResignAtZero);
     }
     Ok(r)
 }
 
-fn whole(k: &str, v: &str, min: u32) -> Result<u32, String> {
+fn whole(k: &str, v: &str, min: u32) -> Result<u32, AdjudicationError> {
     v.parse::<u32>()
         .ok()
         .filter(|&n| n >= min)
-        .ok_or_else(|| format!("{k}={v}: expected a whole number of {min} or more"))
+        .ok_or_else(|| AdjudicationError::NotWhole {
+            key: k.to_string(),
+            value: v.to_string(),
+            min,
+        })
 }
 
-fn centipawns(k: &str, v: &str) -> Result<i32, String> {
+fn centipawns(k: &str, v: &str) -> Result<i32, AdjudicationError> {
     v.parse::<i32>()
         .ok()
         .filter(|&n| (0..=1_000_000).contains(&n))
-        .ok_or_else(|| format!("{k}={v}: expected centipawns from 0 to 1000000"))
+        .ok_or_else(|| AdjudicationError::NotCentipawns {
+            key: k.to_string(),
+            value: v.to_string(),
+        })
 }
 
 #[cfg(test)]
@@ -422,23 +492,33 @@ mod tests {
                 })
                 .collect()
         };
-        assert!(
-            draw_rule(&kv("movenumber=x"))
-                .unwrap_err()
-                .contains("movenumber=x")
+        let words = |e: AdjudicationError| e.to_string();
+        assert_eq!(
+            draw_rule(&kv("movenumber=x")).map_err(words),
+            Err("movenumber=x: expected a whole number of 0 or more".into())
         );
-        assert!(draw_rule(&kv("movecount=0")).is_err());
-        assert!(
-            draw_rule(&kv("nope=1"))
-                .unwrap_err()
-                .contains("unknown key nope")
+        assert_eq!(
+            draw_rule(&kv("movecount=0")).map_err(words),
+            Err("movecount=0: expected a whole number of 1 or more".into())
+        );
+        assert_eq!(
+            draw_rule(&kv("nope=1")).map_err(words),
+            Err("--draw: unknown key nope (expected movenumber, movecount, score)".into())
         );
         assert!(
             resign_rule(&kv("movecount=3"))
                 .unwrap_err()
+                .to_string()
                 .contains("score")
         );
-        assert!(resign_rule(&kv("score=5 twosided=yes")).is_err());
+        assert_eq!(
+            resign_rule(&kv("score=5 twosided=yes")).map_err(words),
+            Err("--resign twosided=yes: expected true or false".into())
+        );
+        assert_eq!(
+            resign_rule(&kv("score=-5")).map_err(words),
+            Err("score=-5: expected centipawns from 0 to 1000000".into())
+        );
         assert_eq!(
             resign_rule(&kv("movecount=3 score=600 twosided=true"))
                 .unwrap()
