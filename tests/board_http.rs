@@ -220,6 +220,49 @@ fn the_page_and_its_assets_are_served() {
     assert!(games["engine"].as_str().unwrap().ends_with("koma"));
 }
 
+/// The page names, draws and explains each game from what the game says of
+/// itself: every piece of its start position has a name, every rule option
+/// says what it decides.
+#[test]
+fn every_game_describes_itself_to_the_page() {
+    let s = server();
+    let games = ok(get(s.addr, "/api/games"));
+    for (g, id) in games["games"].as_array().unwrap().iter().zip(GameId::ALL) {
+        let name = id.name();
+        assert_eq!(g["title"], id.presentation().title, "{name}");
+        let start = ok(post(s.addr, "/api/positions", json!({ "game": name })));
+        let board = start["position"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        for letter in board.chars().filter(|c| c.is_ascii_alphabetic()) {
+            let letter = letter.to_ascii_uppercase().to_string();
+            let named = g["pieces"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["letter"] == letter);
+            assert!(
+                named,
+                "{name}: piece {letter} of the start position has a name"
+            );
+        }
+        for r in g["rules"].as_array().unwrap() {
+            let help = r["help"].as_str().unwrap();
+            assert!(
+                !help.is_empty(),
+                "{name}: {} says what it decides",
+                r["name"]
+            );
+        }
+    }
+    let marked = |g: usize| games["games"][g]["marks"][0]["place"].clone();
+    assert_eq!(marked(0), json!({ "file": 2 }));
+    assert_eq!(marked(2), json!({ "square": { "file": 1, "rank": 1 } }));
+}
+
 #[test]
 fn bad_requests_get_a_4xx_with_a_message() {
     let s = server();

@@ -16,7 +16,7 @@
 //! | route | what |
 //! | --- | --- |
 //! | `GET /` | the page (`/board.js`, `/board.css` its assets) |
-//! | `GET /api/games` | the games, their rule options, the default engine |
+//! | `GET /api/games` | the games, their rule options, how each is shown, the default engine |
 //! | `GET /api/tables` | the open games (to watch one from another tab) |
 //! | `POST /api/tables` | a new game (`game`, `rules`, `players`, `maxPlies`), or a record to step through (`review`) |
 //! | `GET /api/tables/{id}?since=V&ply=K` | the game (only clocks and thinking when still at version V); the board after K moves |
@@ -42,7 +42,7 @@ use super::table::{EndView, EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::process::Launch;
-use crate::core::{OptionKind, RuleValues, Searchable};
+use crate::core::{OptionKind, Presentation, RuleValues, Searchable};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{parse_move, parse_position};
 use serde::{Deserialize, Serialize};
@@ -392,7 +392,16 @@ fn games(reg: &Registry) -> impl Serialize {
         name: &'static str,
         files: u8,
         ranks: u8,
-        rules: Vec<RuleInfo>,
+        rules: Vec<RuleEntry>,
+        /// What the page shows of the game: titles, names, help, marks.
+        #[serde(flatten)]
+        presentation: &'static Presentation,
+    }
+    #[derive(Serialize)]
+    struct RuleEntry {
+        #[serde(flatten)]
+        spec: RuleInfo,
+        help: &'static str,
     }
     /// A rule option as the protocol's `option` line has it.
     #[derive(Serialize)]
@@ -430,33 +439,38 @@ fn games(reg: &Registry) -> impl Serialize {
     }
     let info = |g: GameId| {
         let (files, ranks) = g.visit(Size);
-        let rules = g.rule_specs().iter().map(|s| match s.kind {
-            OptionKind::Check { default } => RuleInfo::Check {
-                name: s.name,
-                default,
+        let rules = g.rule_specs().iter().map(|s| RuleEntry {
+            help: s.help,
+            spec: match s.kind {
+                OptionKind::Check { default } => RuleInfo::Check {
+                    name: s.name,
+                    default,
+                },
+                OptionKind::Spin { default, min, max } => RuleInfo::Spin {
+                    name: s.name,
+                    default,
+                    min,
+                    max,
+                },
+                OptionKind::Combo { default, values } => RuleInfo::Combo {
+                    name: s.name,
+                    default,
+                    values,
+                },
+                OptionKind::Text { default } => RuleInfo::Text {
+                    name: s.name,
+                    default,
+                },
+                OptionKind::Button => RuleInfo::Button { name: s.name },
             },
-            OptionKind::Spin { default, min, max } => RuleInfo::Spin {
-                name: s.name,
-                default,
-                min,
-                max,
-            },
-            OptionKind::Combo { default, values } => RuleInfo::Combo {
-                name: s.name,
-                default,
-                values,
-            },
-            OptionKind::Text { default } => RuleInfo::Text {
-                name: s.name,
-                default,
-            },
-            OptionKind::Button => RuleInfo::Button { name: s.name },
         });
+
         GameInfo {
             name: g.name(),
             files,
             ranks,
             rules: rules.collect(),
+            presentation: g.presentation(),
         }
     };
     Games {

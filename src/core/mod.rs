@@ -13,6 +13,7 @@ pub mod movelist;
 pub mod options;
 pub mod outcome;
 pub mod perft;
+pub mod presentation;
 pub mod rules;
 pub mod searchable;
 pub mod solver;
@@ -29,6 +30,10 @@ pub use movelist::{MoveList, MoveSink};
 pub use options::{Expected, OptionError, OptionKind, OptionSpec, OptionValue};
 pub use outcome::{End, EndReason, Outcome, UnknownResult};
 pub use perft::{Divided, MAX_PERFT_DEPTH, perft, perft_divide, perft_divide_until};
+pub use presentation::{
+    Choice, HandName, Mark, MarkArt, MarkPlace, PathWords, PieceArt, PieceFacts, Presentation,
+    PromotionWords,
+};
 pub use rules::{NoRules, RuleError, RuleValues, Rules, read_rule_values, with_defaults};
 pub use searchable::{Bench, Searchable, Tuning};
 pub use solver::{SolvedTable, Solver};

@@ -28,6 +28,9 @@ pub enum OptionKind {
 pub struct OptionSpec {
     pub name: &'static str,
     pub kind: OptionKind,
+    /// What the option decides, for a reader choosing it (empty: nothing
+    /// said); the board's setup shows it under the option.
+    pub help: &'static str,
 }
 
 impl OptionSpec {
@@ -35,6 +38,7 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Check { default },
+            help: "",
         }
     }
 
@@ -42,6 +46,7 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Spin { default, min, max },
+            help: "",
         }
     }
 
@@ -53,6 +58,7 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Combo { default, values },
+            help: "",
         }
     }
 
@@ -60,6 +66,7 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Text { default },
+            help: "",
         }
     }
 
@@ -67,7 +74,13 @@ impl OptionSpec {
         OptionSpec {
             name,
             kind: OptionKind::Button,
+            help: "",
         }
+    }
+
+    /// The spec with `help` said of it.
+    pub const fn described(self, help: &'static str) -> OptionSpec {
+        OptionSpec { help, ..self }
     }
 
     /// Reads a value written as text against this spec.

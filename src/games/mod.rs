@@ -12,8 +12,8 @@ pub mod negaeri;
 mod sandwich;
 
 use crate::core::{
-    EndReason, Game, OptionSpec, RuleError, RuleValues, Rules, Searchable, Solver, TableFile,
-    read_rule_values,
+    EndReason, Game, OptionSpec, Presentation, RuleError, RuleValues, Rules, Searchable, Solver,
+    TableFile, read_rule_values,
 };
 use crate::eval::Evaluation;
 
@@ -105,6 +105,16 @@ impl GameId {
             GameId::Hasami => hasami::SUITES,
             GameId::Nana => nana::SUITES,
             GameId::Negaeri => negaeri::SUITES,
+        }
+    }
+
+    /// How the game shows itself to a reader (the board's page).
+    pub fn presentation(self) -> &'static Presentation {
+        match self {
+            GameId::KaniNariEbi => &kaninariebi::PRESENTATION,
+            GameId::Hasami => &hasami::PRESENTATION,
+            GameId::Nana => &nana::PRESENTATION,
+            GameId::Negaeri => &negaeri::PRESENTATION,
         }
     }
 

@@ -4,114 +4,55 @@
 // those move strings and sends it back.
 'use strict';
 
-// ---------- what the page says about each game (display only) ----------
+// ---------- what each game says of itself (display only) ----------
 
-const GAMES = {
-  kaninariebi: {
-    title: 'Kani Nari Ebi',
-    river: 2,
-    pieces: {
-      C: ['Crab', 'slides any distance along its rank'],
-      S: ['Shrimp', 'steps one square diagonally'],
-    },
-    help: [
-      'Click one of your pieces, then a marked square. Crabs slide left and right along their rank; Shrimps step one square diagonally. Nothing ever moves onto an occupied square.',
-      '<b>The River</b> is file c (blue). A piece that stops in the River is carried by the current: click the River square where it enters, then choose whether the current carries it up or down (when both ends differ).',
-      '<b>Promotion</b>: a Crab that ends its movement in the opponent\'s home column may become a Shrimp; you are asked.',
-      '<b>Captures</b>: enemy pieces in a line between the moved piece and another of yours are taken.',
-      '<b>Bond</b>: if the moved piece now touches others of its type (orthogonally), you may move any one piece of that group one step diagonally. You are offered the Bond after the first movement; click a piece of the group, or "No Bond" to end the turn.',
-      'You win with three captures or three Shrimps of your own on the board. The same position a fourth time is a draw (rule option KaniRepetition).',
-    ],
-    // The words for a movement's path (the River squares it may enter by).
-    path: {
-      ask: (who, entry) => `Your ${who} enters the River at ${entry}. Which way does the current carry it?`,
-      option: (to, up) => up === 0
-        ? { label: `No drift: stays on ${to}`, small: 'the current cannot move it that way' }
-        : { label: `Current ${up > 0 ? 'up' : 'down'} → ${to}`, small: 'carried along the River' },
-      told: (via, to) => ` (entered the River at ${via.join(' or ')}, carried to ${to})`,
-    },
-  },
-  hasami: {
-    title: 'Hasami Shogi',
-    pieces: { P: ['Man', 'slides any distance along a rank or file'] },
-    help: [
-      'Click one of your men, then a marked square: men slide like rooks, without jumping.',
-      'Enemy men caught between the moved man and another of yours, in a line, are captured; so is a man in a corner whose two neighbours are yours.',
-      'The rule options in the setup decide the win (five captures by default).',
-    ],
-  },
-  nana: {
-    title: 'Nana Shogi',
-    center: 'b2',
-    pieces: {
-      K: ['King', 'one step in any direction'],
-      R: ['Rook', 'one step orthogonally'],
-      V: ['Chariot', '1 or 2 squares straight forward or back'],
-      W: ["Swallow's wings", 'one step left or right'],
-      G: ['Go-between', 'one step forward or back'],
-      B: ['Bishop', '1 or 2 squares diagonally'],
-      T: ['Tile general', 'one step diagonally forward, or straight back'],
-      C: ["Cat's sword", 'one step diagonally'],
-      D: ['Dog', 'one step forward, or diagonally back'],
-    },
-    hand: { K: 'King', R: 'orthogonal cube', B: 'diagonal cube' },
-    help: [
-      'Both Kings are dropped first. Then each turn drops a piece from your hand or moves one on the board.',
-      '<b>Drops</b>: click a piece in your hand, then a marked square. A cube is dropped in any of its four states: you are asked which (orthogonal cube: Rook, Chariot, Swallow\'s wings, Go-between; diagonal cube: Bishop, Tile general, Cat\'s sword, Dog). Nothing is dropped on the centre square b2, and a drop may not attack the enemy King.',
-      'Every board move of a cube turns it to the next state of its cycle.',
-      'Capturing the enemy King wins.',
-    ],
-  },
-  negaeri: {
-    title: 'Negaeri Shogi',
-    pieces: {
-      K: ['King', 'one step in any direction'],
-      P: ['Pawn', 'one step forward'],
-      R: ['Rook', 'slides orthogonally'],
-      B: ['Bishop', 'slides diagonally'],
-    },
-    promoted: {
-      P: ['Tokin', 'one step forward, diagonally forward, sideways or back'],
-      R: ['Dragon', 'a Rook that also steps diagonally'],
-      B: ['Horse', 'a Bishop that also steps orthogonally'],
-    },
-    hand: { P: 'Pawn', R: 'Rook', B: 'Bishop' },
-    help: [
-      'Each turn is a board move or a drop. Click a piece, then a marked square; or click a piece in your hand, then an empty square.',
-      '<b>Flips</b>: after a drop, enemy pieces caught in a line between the dropped piece and one of yours (or the board edge) change sides and promote. Flipped pieces flip others in turn: the board shows the chain level by level.',
-      'Pieces next to their own King never flip. Board moves capture into your hand.',
-      '<b>Pass</b> is offered only when you have no board move and no drop.',
-      'Capturing the enemy King wins; two passes in a row, or a fourth repetition, are decided by the pieces on the board.',
-    ],
-    levels: 'Flips',
-  },
-};
-
-const RULE_HELP = {
-  HasamiWin: 'five: first to 5 captures · all: capture every enemy man · lead3: a lead of 3 captures at the start of your turn',
-  HasamiLines: 'a whole line of enemy men closed at both ends is captured (off: only a single man)',
-  HasamiCorners: 'a man in a corner is captured when both neighbours are enemy men',
-  KaniBondAnyType: 'advanced: Crabs and Shrimps bond with each other',
-  KaniRepetition: 'the fourth occurrence of the same position (board and side to move) is a draw (off: the rulebook alone, no draw)',
-  NegaeriEdge: 'the board edge closes a sandwich',
-  NegaeriEqualHands: 'the first player starts with 3 pawns in hand instead of 4',
-  NegaeriChainLimit: 'highest chain level that flips',
-};
-
-// What the page says of a move's marks (the server's `paths` and `levels`)
-// in a game whose entry above has no words of its own.
+// The server's `/api/games` gives each game's title, pieces (letter,
+// name, movement, drawing), names in hand, help, marked squares, and the
+// words of its choices; where a game has no words of its own for a
+// move's marks (the server's `paths` and `levels`) or a promotion, the
+// page says these. In words, {piece}, {entry}, {to} and {via} stand for
+// the moving piece, the square clicked on its path, where it comes to
+// rest and the squares it may have passed.
 const MARK_WORDS = {
   path: {
-    ask: (who, entry) => `Your ${who} passes ${entry}. Where does it come to rest?`,
-    option: (to) => ({ label: `→ ${to}`, small: '' }),
-    told: (via, to) => ` (by ${via.join(' or ')} to ${to})`,
+    ask: 'Your {piece} passes {entry}. Where does it come to rest?',
+    stay: { label: '→ {to}', small: '' },
+    up: { label: '→ {to}', small: '' },
+    down: { label: '→ {to}', small: '' },
+    told: ' (by {via} to {to})',
   },
   levels: 'Changes',
+  promotion: {
+    yes: { label: 'Promote', small: '' },
+    no: { label: 'Do not promote', small: '' },
+  },
 };
 
 function markWords(kind) {
   const g = gameInfo();
-  return (g && g[kind]) || MARK_WORDS[kind];
+  return g[kind] || MARK_WORDS[kind];
+}
+
+function fill(words, vars) {
+  return words.replace(/\{(\w+)\}/g, (all, k) => (k in vars ? vars[k] : all));
+}
+
+function choiceWords(c, vars) { return { label: fill(c.label, vars), small: fill(c.small, vars) }; }
+
+// The game named `name` as the server describes it.
+function gameOf(name) {
+  return app.games.find((g) => g.name === name) ||
+    { name, title: name, rules: [], pieces: [], promoted: [], hand: [], help: [], marks: [] };
+}
+
+function pieceFacts(g, letter, promoted) {
+  return (promoted ? g.promoted : g.pieces).find((f) => f.letter === letter);
+}
+
+function markOn(mark, name) {
+  const { file, rank } = parseSq(name);
+  const at = mark.place;
+  return at.file !== undefined ? at.file === file : at.square.file === file && at.square.rank === rank;
 }
 
 const SIDE_NAMES = ['First player', 'Second player'];
@@ -214,18 +155,23 @@ function shownGame() {
   return app.state.game;
 }
 
-function gameInfo() { const g = shownGame(); return GAMES[g] || { title: g, pieces: {}, help: [] }; }
+function gameInfo() { return gameOf(shownGame()); }
 
 function pieceName(p) {
   if (!p) return 'piece';
   const g = gameInfo();
-  if (p.p && g.promoted && g.promoted[p.l]) return g.promoted[p.l][0];
-  return (g.pieces[p.l] || [p.l])[0];
+  const f = (p.p && pieceFacts(g, p.l, true)) || pieceFacts(g, p.l, false);
+  return f ? f.name : p.l;
 }
 
 function letterName(l) {
-  const g = gameInfo();
-  return (g.pieces[l] || [l])[0];
+  const f = pieceFacts(gameInfo(), l, false);
+  return f ? f.name : l;
+}
+
+function handName(l) {
+  const h = gameInfo().hand.find((x) => x.letter === l);
+  return h ? h.name : letterName(l);
 }
 
 // ---------- drawing ----------
@@ -238,40 +184,74 @@ function svgEl(tag, attrs, inner) {
   return `<${tag} ${a}>${inner || ''}</${tag}>`;
 }
 
-// A piece drawn at (0, 0), `up` when it faces the top of the screen.
-function pieceSvg(game, p, up) {
-  const first = p.c === 0;
-  const fill = first ? '#f7efdc' : '#3b332c';
-  const ink = first ? '#2b2620' : '#f7efdc';
-  const stroke = first ? '#5a4630' : '#14100c';
-  if (game === 'hasami') {
-    return svgEl('circle', { r: S * 0.38, fill: first ? '#f6f2ea' : '#262626', stroke: '#222', 'stroke-width': 2 }) +
-      svgEl('circle', { r: S * 0.26, fill: 'none', stroke: first ? '#d8cfc0' : '#444', 'stroke-width': 2 });
-  }
-  if (game === 'kaninariebi') {
-    const dir = up ? -1 : 1;
-    if (p.l === 'S') {
+// The drawings of a piece a game may name (`art`), each at (0, 0), `up`
+// when it faces the top of the screen; `swatch` the sides' colours beside
+// the players' names where they differ from the five-sided pieces'.
+const PIECE_ART = {
+  stone: {
+    draw: (p, up, first) => svgEl('circle', { r: S * 0.38, fill: first ? '#f6f2ea' : '#262626', stroke: '#222', 'stroke-width': 2 }) +
+      svgEl('circle', { r: S * 0.26, fill: 'none', stroke: first ? '#d8cfc0' : '#444', 'stroke-width': 2 }),
+    swatch: ['#f6f2ea', '#262626'],
+  },
+  curl: {
+    draw: (p, up, first, c) => {
+      const dir = up ? -1 : 1;
       const body = svgEl('path', {
         d: `M ${-S * 0.3} ${dir * -S * 0.05} Q 0 ${dir * S * 0.45} ${S * 0.3} ${dir * -S * 0.05} Q ${S * 0.18} ${dir * -S * 0.38} 0 ${dir * -S * 0.36} Q ${-S * 0.2} ${dir * -S * 0.36} ${-S * 0.3} ${dir * -S * 0.05} Z`,
-        fill: first ? '#ffd9cc' : '#7a2f22', stroke, 'stroke-width': 2,
+        fill: first ? '#ffd9cc' : '#7a2f22', stroke: c.stroke, 'stroke-width': 2,
       });
-      return body + svgEl('text', { class: 'pl', y: S * 0.09, 'text-anchor': 'middle', 'font-size': S * 0.3, 'font-weight': 700, fill: ink }, 'S');
-    }
-    // Crabs walk sideways: claws towards the opponent's home column.
-    const cx = (first !== app.flipped) ? 1 : -1;
-    const claws = [-1, 1].map((sy) => svgEl('circle', { cx: cx * S * 0.3, cy: sy * S * 0.24, r: S * 0.1, fill, stroke, 'stroke-width': 2 })).join('');
-    const body = svgEl('ellipse', { rx: S * 0.3, ry: S * 0.34, fill, stroke, 'stroke-width': 2 });
-    return claws + body + svgEl('text', { class: 'pl', y: S * 0.1, 'text-anchor': 'middle', 'font-size': S * 0.3, 'font-weight': 700, fill: ink }, 'C');
-  }
-  // Shogi-style pieces point towards the opponent.
-  const k = up ? 1 : -1;
-  const pts = [[0, -0.42], [0.3, -0.28], [0.36, 0.4], [-0.36, 0.4], [-0.3, -0.28]]
-    .map(([x, y]) => `${x * S},${y * S * k}`).join(' ');
-  const label = (p.p ? '+' : '') + p.l;
-  const color = p.p ? (first ? '#b3261e' : '#ff8a80') : ink;
-  return svgEl('polygon', { points: pts, fill: first ? '#f3ddb0' : '#5a4a3a', stroke, 'stroke-width': 2 }) +
-    svgEl('text', { class: 'pl', y: S * 0.12, 'text-anchor': 'middle', 'font-size': S * (label.length > 1 ? 0.28 : 0.34), 'font-weight': 700, fill: color }, label);
+      return body + svgEl('text', { class: 'pl', y: S * 0.09, 'text-anchor': 'middle', 'font-size': S * 0.3, 'font-weight': 700, fill: c.ink }, p.l);
+    },
+  },
+  claws: {
+    // It walks sideways: claws towards the opponent's home column.
+    draw: (p, up, first, c) => {
+      const cx = (first !== app.flipped) ? 1 : -1;
+      const claws = [-1, 1].map((sy) => svgEl('circle', { cx: cx * S * 0.3, cy: sy * S * 0.24, r: S * 0.1, fill: c.fill, stroke: c.stroke, 'stroke-width': 2 })).join('');
+      const body = svgEl('ellipse', { rx: S * 0.3, ry: S * 0.34, fill: c.fill, stroke: c.stroke, 'stroke-width': 2 });
+      return claws + body + svgEl('text', { class: 'pl', y: S * 0.1, 'text-anchor': 'middle', 'font-size': S * 0.3, 'font-weight': 700, fill: c.ink }, p.l);
+    },
+  },
+  shogi: {
+    // Pointing towards the opponent.
+    draw: (p, up, first, c) => {
+      const k = up ? 1 : -1;
+      const pts = [[0, -0.42], [0.3, -0.28], [0.36, 0.4], [-0.36, 0.4], [-0.3, -0.28]]
+        .map(([x, y]) => `${x * S},${y * S * k}`).join(' ');
+      const label = (p.p ? '+' : '') + p.l;
+      const color = p.p ? (first ? '#b3261e' : '#ff8a80') : c.ink;
+      return svgEl('polygon', { points: pts, fill: first ? '#f3ddb0' : '#5a4a3a', stroke: c.stroke, 'stroke-width': 2 }) +
+        svgEl('text', { class: 'pl', y: S * 0.12, 'text-anchor': 'middle', 'font-size': S * (label.length > 1 ? 0.28 : 0.34), 'font-weight': 700, fill: color }, label);
+    },
+    swatch: ['#f3ddb0', '#5a4a3a'],
+  },
+};
+
+// The drawing the game names for a piece's letter.
+function pieceArt(game, letter) {
+  const f = pieceFacts(gameOf(game), letter, false);
+  return PIECE_ART[f && f.art] || PIECE_ART.shogi;
 }
+
+// A piece of `game` drawn at (0, 0), `up` when it faces the top of the screen.
+function pieceSvg(game, p, up) {
+  const first = p.c === 0;
+  const c = {
+    fill: first ? '#f7efdc' : '#3b332c',
+    ink: first ? '#2b2620' : '#f7efdc',
+    stroke: first ? '#5a4630' : '#14100c',
+  };
+  return pieceArt(game, p.l).draw(p, up, first, c);
+}
+
+// The drawings of a marked place a game may name (`art`): `fill` its
+// squares, `over` drawn on them, `ink` its label's colour.
+const MARK_ART = {
+  water: { fill: 'var(--water)', ink: '#2d5c78' },
+  cross: {
+    over: svgEl('path', { d: `M ${S * 0.15} ${S * 0.15} L ${S * 0.85} ${S * 0.85} M ${S * 0.85} ${S * 0.15} L ${S * 0.15} ${S * 0.85}`, stroke: 'rgba(120,90,50,0.25)', 'stroke-width': 3 }),
+  },
+};
 
 function faceUp(color) { return (color === 0) !== app.flipped; }
 
@@ -293,12 +273,11 @@ function boardSvg(board, o) {
       const [x, y] = xy(file, rank);
       const p = board.squares[ranks - 1 - rank][file];
       let fill = (file + rank) % 2 ? 'var(--sq)' : 'var(--sq-alt)';
-      if (info.river === file) fill = 'var(--river)';
+      const marks = info.marks.filter((m) => markOn(m, name)).map((m) => MARK_ART[m.art] || {});
+      for (const m of marks) if (m.fill) fill = m.fill;
       const g = [];
       g.push(svgEl('rect', { x: 0, y: 0, width: S, height: S, fill, stroke: '#8d7a5a', 'stroke-width': 1 }));
-      if (info.center === name) {
-        g.push(svgEl('path', { d: `M ${S * 0.15} ${S * 0.15} L ${S * 0.85} ${S * 0.85} M ${S * 0.85} ${S * 0.15} L ${S * 0.15} ${S * 0.85}`, stroke: 'rgba(120,90,50,0.25)', 'stroke-width': 3 }));
-      }
+      for (const m of marks) if (m.over) g.push(m.over);
       if (o.last && o.last.includes(name)) g.push(svgEl('rect', { x: 0, y: 0, width: S, height: S, fill: 'var(--last)' }));
       if (o.selected === name) g.push(svgEl('rect', { x: 0, y: 0, width: S, height: S, fill: 'var(--sel)' }));
       if (o.movable && o.movable.includes(name)) g.push(svgEl('rect', { x: 3, y: 3, width: S - 6, height: S - 6, fill: 'none', stroke: '#3b8a3b', 'stroke-width': 2, 'stroke-dasharray': '5 4' }));
@@ -331,9 +310,10 @@ function boardSvg(board, o) {
     const [, y] = xy(0, rank);
     parts.push(svgEl('text', { x: M.l - 8, y: y + S / 2 + 5, 'text-anchor': 'end', 'font-size': 14, fill: '#5a4630' }, String(rank + 1)));
   }
-  if (info.river !== undefined) {
-    const [x] = xy(info.river, 0);
-    parts.push(svgEl('text', { x: x + S / 2, y: M.t + 12, 'text-anchor': 'middle', 'font-size': 10, fill: '#2d5c78', 'letter-spacing': 2 }, 'RIVER'));
+  for (const m of info.marks) {
+    if (!m.label || m.place.file === undefined) continue;
+    const [x] = xy(m.place.file, 0);
+    parts.push(svgEl('text', { x: x + S / 2, y: M.t + 12, 'text-anchor': 'middle', 'font-size': 10, fill: (MARK_ART[m.art] || {}).ink || '#5a4630', 'letter-spacing': 2 }, escapeHtml(m.label)));
   }
   if (o.arrows && o.arrows.length) {
     const center = (sq) => { const { file, rank } = parseSq(sq); const [x, y] = xy(file, rank); return [x + S / 2, y + S / 2]; };
@@ -349,7 +329,7 @@ function boardSvg(board, o) {
       }
     }
   }
-  const attrs = `viewBox="0 0 ${W} ${H}" class="${game}" data-ply="${o.ply}" data-position="${o.position}"${o.animating ? ' data-animating="1"' : ''}`;
+  const attrs = `viewBox="0 0 ${W} ${H}" class="${game}${files >= 9 ? ' wide' : ''}" data-ply="${o.ply}" data-position="${o.position}"${o.animating ? ' data-animating="1"' : ''}`;
   return `<svg xmlns="http://www.w3.org/2000/svg" ${attrs}>${parts.join('')}</svg>`;
 }
 
@@ -431,9 +411,8 @@ function chooseDest(name) {
     const pieces = uniq(cands.map((m) => m.drop.piece));
     if (pieces.length > 1) {
       const g = gameInfo();
-      const what = (g.hand && g.hand[sel.drop]) || letterName(sel.drop);
-      askChoice(`Drop the ${what} on ${name} in which state? It keeps that state until it moves.`,
-        pieces.map((l) => ({ value: l, label: `${letterName(l)} (${l})`, small: (g.pieces[l] || ['', ''])[1] })),
+      askChoice(`Drop the ${handName(sel.drop)} on ${name} in which state? It keeps that state until it moves.`,
+        pieces.map((l) => ({ value: l, label: `${letterName(l)} (${l})`, small: (pieceFacts(g, l, false) || { moves: '' }).moves })),
         (l) => send(cands.find((m) => m.drop.piece === l).t));
       app.sel = { stage: 'choice', cands: sel.cands, dests: [], drop: sel.drop, target: name };
       render();
@@ -457,9 +436,10 @@ function resolveRest(i, cands, entry) {
   if (rests.length > 1) {
     const er = parseSq(entry).rank;
     const words = markWords('path');
-    const opts = rests.map((to) => ({ value: to, ...words.option(to, Math.sign(parseSq(to).rank - er)) }));
+    const way = (to) => [words.down, words.stay, words.up][Math.sign(parseSq(to).rank - er) + 1];
+    const opts = rests.map((to) => ({ value: to, ...choiceWords(way(to), { to }) }));
     const who = pieceName(pieceAt(shownBoard(), app.sel.from));
-    askChoice(words.ask(who, entry), opts,
+    askChoice(fill(words.ask, { piece: who, entry }), opts,
       (to) => resolvePromotion(i, cands.filter((m) => m.steps[i].to === to)));
     return;
   }
@@ -470,10 +450,10 @@ function resolvePromotion(i, cands) {
   const proms = uniq(cands.map((m) => m.steps[i].promote));
   if (proms.length > 1) {
     const to = cands[0].steps[i].to;
-    const isKani = app.state.game === 'kaninariebi';
+    const words = markWords('promotion');
     askChoice(`Your piece ends on ${to}, in the promotion zone. Promote it?`, [
-      { value: 'yes', label: isKani ? 'Promote to Shrimp' : 'Promote', small: isKani ? 'steps diagonally from now on' : '' },
-      { value: 'no', label: isKani ? 'Stay a Crab' : 'Do not promote', small: isKani ? 'may promote on a later visit' : '' },
+      { value: 'yes', ...choiceWords(words.yes, { to }) },
+      { value: 'no', ...choiceWords(words.no, { to }) },
     ], (v) => afterStep(i, cands.filter((m) => m.steps[i].promote === (v === 'yes'))));
     return;
   }
@@ -761,7 +741,7 @@ function renderHands(board) {
     for (const h of items) {
       const selected = app.sel && app.sel.drop === h.l && side === toMove;
       const p = { l: h.l, c: side, p: false };
-      const name = (gameInfo().hand || {})[h.l] || letterName(h.l);
+      const name = handName(h.l);
       html += `<button type="button" class="hand-piece${active ? ' active' : ''}${selected ? ' selected' : ''}" data-side="${side}" data-hand="${h.l}" title="${escapeHtml(name)}">` +
         `<svg viewBox="${-S / 2} ${-S / 2} ${S} ${S}">${pieceSvg(s.game, p, faceUp(side))}</svg>` +
         (h.n > 1 ? `<span class="count">${h.n}</span>` : '') + '</button>';
@@ -774,7 +754,8 @@ function renderHands(board) {
 }
 
 function swatch(side) {
-  const colors = app.state.game === 'hasami' ? ['#f6f2ea', '#262626'] : ['#f3ddb0', '#5a4a3a'];
+  const first = gameOf(app.state.game).pieces[0];
+  const colors = (first && pieceArt(app.state.game, first.letter).swatch) || PIECE_ART.shogi.swatch;
   return `<span class="swatch" style="background:${colors[side]}"></span>`;
 }
 
@@ -871,7 +852,7 @@ function renderEnd() {
 function describeStep(board, st, path) {
   const p = pieceAt(board, st.from);
   let s = `${pieceName(p)} ${st.from}→${st.to}`;
-  if (path) s += markWords('path').told(path.via, st.to);
+  if (path) s += fill(markWords('path').told, { via: path.via.join(' or '), to: st.to });
   if (st.promote) s += ', promotes';
   return s;
 }
@@ -957,12 +938,12 @@ function renderPrompt() {
   else if (s.end) text = `Game over: ${s.end.sentence}.`;
   else if (!s.humanToMove) text = `${name(toMove)} (${SIDE_NAMES[toMove].toLowerCase()}) to move${s.players[toMove].kind === 'engine' ? ': the engine is thinking…' : '.'}`;
   else if (!sel) text = `${name(toMove)} to move (${SIDE_NAMES[toMove].toLowerCase()}): click one of your pieces${app.state.view.board.hands ? ' or a piece in your hand' : ''}.`;
-  else if (sel.stage === 'dest' && sel.drop) text = `Click a marked square to drop the ${(gameInfo().hand || {})[sel.drop] || letterName(sel.drop)}.`;
+  else if (sel.stage === 'dest' && sel.drop) text = `Click a marked square to drop the ${handName(sel.drop)}.`;
   else if (sel.stage === 'dest') {
     const p = pieceAt(shownBoard(), sel.from);
-    const inRiver = gameInfo().river !== undefined && sel.dests.some((d) => parseSq(d).file === gameInfo().river);
+    const hints = gameInfo().marks.filter((m) => m.hint && sel.dests.some((d) => markOn(m, d))).map((m) => ` ${m.hint}`);
     text = `${sel.bond ? 'Bond step: ' : ''}${pieceName(p)} on ${sel.from}: click a marked square.` +
-      (inRiver ? ' A marked River square is where it enters the River; the current then carries it.' : '');
+      hints.join('');
   } else if (sel.stage === 'bond') {
     text = 'Bond: you may move one piece of the group (dashed) one step diagonally. Click it, or "No Bond" to end your turn.';
   } else if (sel.stage === 'choice') text = 'Choose in the box on the board.';
@@ -988,8 +969,8 @@ function renderHelp() {
   if ($('help-text').dataset.game === key) return;
   $('help-text').dataset.game = key;
   let html = g.help.map((p) => `<p>${p}</p>`).join('');
-  const pieces = Object.entries(g.pieces).map(([l, [n, m]]) => `<b>${l}</b> ${escapeHtml(n)}: ${escapeHtml(m)}`);
-  if (g.promoted) for (const [l, [n, m]] of Object.entries(g.promoted)) pieces.push(`<b>+${l}</b> ${escapeHtml(n)}: ${escapeHtml(m)}`);
+  const line = (f, prefix) => `<b>${prefix}${f.letter}</b> ${escapeHtml(f.name)}: ${escapeHtml(f.moves)}`;
+  const pieces = g.pieces.map((f) => line(f, '')).concat(g.promoted.map((f) => line(f, '+')));
   html += `<p>${pieces.join('<br>')}</p>`;
   $('help-text').innerHTML = html;
 }
@@ -1057,7 +1038,7 @@ function ruleFields() {
     return;
   }
   for (const r of g.rules) {
-    const help = RULE_HELP[r.name] ? `<span class="rule-help">${escapeHtml(RULE_HELP[r.name])}</span>` : '';
+    const help = r.help ? `<span class="rule-help">${escapeHtml(r.help)}</span>` : '';
     let input = '';
     if (r.kind === 'check') input = `<input type="checkbox" data-rule="${r.name}"${r.default ? ' checked' : ''}>`;
     else if (r.kind === 'spin') input = `<input type="number" data-rule="${r.name}" min="${r.min}" max="${r.max}" value="${r.default}">`;
@@ -1069,7 +1050,7 @@ function ruleFields() {
 
 function buildSetup() {
   const sel = $('setup-game');
-  sel.innerHTML = app.games.map((g) => `<option value="${g.name}">${escapeHtml((GAMES[g.name] || {}).title || g.name)}</option>`).join('');
+  sel.innerHTML = app.games.map((g) => `<option value="${g.name}">${escapeHtml(g.title)}</option>`).join('');
   sel.addEventListener('change', ruleFields);
   ruleFields();
   playerFields(0, { kind: 'human', level: 'normal', time: 'none' });
@@ -1188,7 +1169,7 @@ async function showWatch() {
       b.disabled = t.id === app.table;
       b.addEventListener('click', () => { $('watch').close(); openTable(t.id); });
       li.appendChild(b);
-      const title = (GAMES[t.game] || {}).title || t.game;
+      const title = gameOf(t.game).title;
       li.insertAdjacentHTML('beforeend', ` #${t.id} ${escapeHtml(title)}${t.review ? ' (record)' : ''}: ${escapeHtml(t.players[0])} – ${escapeHtml(t.players[1])}, ${t.plies} moves${t.end ? `, ${escapeHtml(t.end.sentence)}` : ''}`);
       list.appendChild(li);
     }
@@ -1646,11 +1627,11 @@ async function openEditor(game, text) {
 // The pieces the editor places: every letter of the game in both
 // colours, promoted where the game promotes it.
 function edPieces(game) {
-  const info = GAMES[game] || { pieces: {} };
+  const info = gameOf(game);
   const out = [];
   for (const c of [0, 1]) {
-    for (const l of Object.keys(info.pieces)) out.push({ l, c, p: false });
-    for (const l of Object.keys(info.promoted || {})) out.push({ l, c, p: true });
+    for (const f of info.pieces) out.push({ l: f.letter, c, p: false });
+    for (const f of info.promoted) out.push({ l: f.letter, c, p: true });
   }
   return out;
 }
@@ -1659,7 +1640,7 @@ function edBuildControls() {
   const ed = app.ed;
   const pal = $('ed-palette');
   const pieces = edPieces(ed.game);
-  pal.innerHTML = pieces.map((p, i) => `<button type="button" data-i="${i}" data-piece="${(p.p ? '+' : '') + (p.c === 0 ? p.l : p.l.toLowerCase())}" title="${SIDE_NAMES[p.c]}: ${escapeHtml(p.p && GAMES[ed.game].promoted ? GAMES[ed.game].promoted[p.l][0] : GAMES[ed.game].pieces[p.l][0])}">` +
+  pal.innerHTML = pieces.map((p, i) => `<button type="button" data-i="${i}" data-piece="${(p.p ? '+' : '') + (p.c === 0 ? p.l : p.l.toLowerCase())}" title="${SIDE_NAMES[p.c]}: ${escapeHtml(pieceFacts(gameOf(ed.game), p.l, p.p).name)}">` +
     `<svg viewBox="${-S / 2} ${-S / 2} ${S} ${S}">${pieceSvg(ed.game, p, faceUp(p.c))}</svg></button>`).join('') +
     '<button type="button" data-i="-1" data-piece="" title="Remove pieces">✕ remove</button>';
   for (const b of pal.querySelectorAll('button')) {
@@ -1670,9 +1651,9 @@ function edBuildControls() {
     });
   }
   const hands = $('ed-hands');
-  const letters = Object.keys((GAMES[ed.game] || {}).hand || {});
-  hands.innerHTML = ed.hands ? [0, 1].map((c) => `<span>${SIDE_NAMES[c]}'s hand:</span>` + letters.map((l) =>
-    `<label>${escapeHtml(GAMES[ed.game].hand[l])} <input type="number" min="0" max="40" data-side="${c}" data-hand="${l}" value="${ed.hands[c][l] || 0}"></label>`).join('')).join('<br>') : '';
+  const inHand = gameOf(ed.game).hand;
+  hands.innerHTML = ed.hands ? [0, 1].map((c) => `<span>${SIDE_NAMES[c]}'s hand:</span>` + inHand.map(({ letter: l, name }) =>
+    `<label>${escapeHtml(name)} <input type="number" min="0" max="40" data-side="${c}" data-hand="${l}" value="${ed.hands[c][l] || 0}"></label>`).join('')).join('<br>') : '';
   for (const inp of hands.querySelectorAll('input')) {
     inp.addEventListener('change', () => {
       ed.hands[parseInt(inp.dataset.side, 10)][inp.dataset.hand] = Math.max(0, parseInt(inp.value, 10) || 0);
@@ -1880,7 +1861,7 @@ async function init() {
   app.engine = g.engine;
   app.levels = g.levels;
   buildSetup();
-  $('ed-game').innerHTML = app.games.map((g) => `<option value="${g.name}">${escapeHtml((GAMES[g.name] || {}).title || g.name)}</option>`).join('');
+  $('ed-game').innerHTML = app.games.map((g) => `<option value="${g.name}">${escapeHtml(g.title)}</option>`).join('');
   const m = /table=(\d+)/.exec(location.hash);
   if (m) {
     await openTable(parseInt(m[1], 10));

@@ -7,12 +7,14 @@ mod board;
 mod capture;
 pub mod eval;
 mod movegen;
+mod presentation;
 mod rules;
 #[cfg(test)]
 mod tests;
 mod text;
 
 pub use board::Square;
+pub use presentation::PRESENTATION;
 pub use rules::{HasamiRules, WinRule};
 
 use crate::core::{

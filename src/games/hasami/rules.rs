@@ -33,9 +33,14 @@ impl Default for HasamiRules {
 }
 
 static SPECS: [OptionSpec; 3] = [
-    OptionSpec::combo("HasamiWin", "five", &["five", "all", "lead3"]),
-    OptionSpec::check("HasamiLines", true),
-    OptionSpec::check("HasamiCorners", true),
+    OptionSpec::combo("HasamiWin", "five", &["five", "all", "lead3"]).described(
+        "five: first to 5 captures · all: capture every enemy man · lead3: a lead of 3 captures at the start of your turn",
+    ),
+    OptionSpec::check("HasamiLines", true).described(
+        "a whole line of enemy men closed at both ends is captured (off: only a single man)",
+    ),
+    OptionSpec::check("HasamiCorners", true)
+        .described("a man in a corner is captured when both neighbours are enemy men"),
 ];
 
 impl Rules for HasamiRules {

@@ -15,6 +15,7 @@ mod board;
 mod capture;
 pub mod eval;
 mod movegen;
+mod presentation;
 mod rules;
 #[cfg(test)]
 mod tests;
@@ -22,6 +23,7 @@ mod text;
 
 pub use board::Square;
 pub use movegen::PIECES;
+pub use presentation::PRESENTATION;
 pub use rules::KaniRules;
 
 use crate::core::{

@@ -23,8 +23,11 @@ impl Default for KaniRules {
 }
 
 static SPECS: [OptionSpec; 2] = [
-    OptionSpec::check("KaniBondAnyType", false),
-    OptionSpec::check("KaniRepetition", true),
+    OptionSpec::check("KaniBondAnyType", false)
+        .described("advanced: Crabs and Shrimps bond with each other"),
+    OptionSpec::check("KaniRepetition", true).described(
+        "the fourth occurrence of the same position (board and side to move) is a draw (off: the rulebook alone, no draw)",
+    ),
 ];
 
 impl Rules for KaniRules {

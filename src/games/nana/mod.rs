@@ -29,6 +29,7 @@ mod board;
 pub mod eval;
 pub mod index;
 mod movegen;
+mod presentation;
 pub mod solver;
 pub mod tablebase;
 #[cfg(test)]
@@ -41,6 +42,7 @@ pub use board::{
 };
 /// For the solver's unmoves (`solver::unmove`): what generation allows.
 pub use movegen::{drop_allowed, step_mates};
+pub use presentation::PRESENTATION;
 
 use crate::core::{
     Bench, Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,

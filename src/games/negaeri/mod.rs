@@ -20,6 +20,7 @@ mod board;
 pub mod eval;
 mod flip;
 mod movegen;
+mod presentation;
 mod rules;
 #[cfg(test)]
 mod tests;
@@ -27,6 +28,7 @@ mod text;
 
 pub use board::{Kind, Square};
 pub use flip::Flips;
+pub use presentation::PRESENTATION;
 pub use rules::{MAX_CHAIN, NegaeriRules};
 
 use crate::core::{

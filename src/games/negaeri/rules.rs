@@ -28,9 +28,11 @@ impl Default for NegaeriRules {
 }
 
 static SPECS: [OptionSpec; 3] = [
-    OptionSpec::check("NegaeriEdge", true),
-    OptionSpec::check("NegaeriEqualHands", false),
-    OptionSpec::spin("NegaeriChainLimit", MAX_CHAIN as i64, 1, MAX_CHAIN as i64),
+    OptionSpec::check("NegaeriEdge", true).described("the board edge closes a sandwich"),
+    OptionSpec::check("NegaeriEqualHands", false)
+        .described("the first player starts with 3 pawns in hand instead of 4"),
+    OptionSpec::spin("NegaeriChainLimit", MAX_CHAIN as i64, 1, MAX_CHAIN as i64)
+        .described("highest chain level that flips"),
 ];
 
 impl Rules for NegaeriRules {
