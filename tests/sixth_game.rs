@@ -384,7 +384,7 @@ fn play_match(depths: [u32; 2]) -> (GameLine<Hexapawn>, End) {
         let go = format!("go depth {}", depths[side]);
         let reply = session_answer(&mut sessions[side], &[&position, &go]);
         let mv = bestmove(&reply);
-        assert_eq!(sessions[side].side_to_move().index(), side);
+        assert_eq!(sessions[side].line().side_to_move().index(), side);
         line.play_text(&mv)
             .unwrap_or_else(|e| panic!("engine {side} played {mv}: {e}"));
     }
@@ -404,7 +404,7 @@ fn an_engine_session_plays_it_in_protocol_lines() {
     let mv = bestmove(&lines);
     let pos = Hexapawn::start(&NoRules).play(Step { from: 0, to: 3 });
     assert!(pos.find_move(&mv).is_some(), "{mv} is not legal");
-    assert_eq!(session.side_to_move(), Color::Second);
+    assert_eq!(session.line().side_to_move(), Color::Second);
     // A position the game refuses is refused with the game's words.
     let bad = parse_command("position fen ppp/3/PPQ w 1")
         .unwrap()
@@ -413,7 +413,10 @@ fn an_engine_session_plays_it_in_protocol_lines() {
         unreachable!()
     };
     let e = session.set_position(&bad).unwrap_err();
-    assert!(e.contains("no piece Q"), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "invalid hexapawn position (no piece Q) at ppp/3/PPQ"
+    );
 }
 
 #[test]

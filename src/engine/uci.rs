@@ -6,10 +6,10 @@
 use super::options::{
     CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
-use super::session::{PerftJob, SearchJob, Session, load_table, new_session, table_option};
+use super::registry::{EngineGame, Registry};
+use super::session::{PerftJob, SearchJob, Session};
 use super::{Output, bench, evalfile, memory};
 use crate::core::{Color, OptionValue, Outcome, SharedTable};
-use crate::games::GameId;
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
 use crate::protocol::options::option_line;
 use crate::protocol::{Command, GoParams, QueryKind, parse_command};
@@ -30,12 +30,12 @@ enum OptionChange {
     ClearHash,
     /// A game's table option: the table loaded, `None` for an empty value.
     Table {
-        game: GameId,
+        game: &'static str,
         name: &'static str,
         value: OptionValue,
         table: Option<SharedTable>,
     },
-    Variant(OptionValue, Box<dyn Session>),
+    Variant(OptionValue, &'static EngineGame, Box<dyn Session>),
     /// `EvalFile`: the weights read and checked, to put in force.
     Eval(OptionValue, evalfile::Install),
     /// Any other option; `session` is the current game started again
@@ -66,14 +66,18 @@ struct SearchControl {
 
 pub struct Engine {
     out: Output,
+    /// The games it can play.
+    registry: &'static Registry,
     options: OptionStore,
+    /// The selected game, and the game being played of it.
+    game: &'static EngineGame,
     session: Box<dyn Session>,
     search: Option<Running>,
     /// Kept between searches of one game; cleared by a new game.
     tt: Arc<Tt>,
     /// The tables loaded through each game's table option, kept across
     /// sessions.
-    tables: Vec<(GameId, SharedTable)>,
+    tables: Vec<(&'static str, SharedTable)>,
     debug: bool,
 }
 
@@ -84,14 +88,18 @@ pub enum Flow {
 }
 
 impl Engine {
-    pub fn new(out: Output) -> Engine {
-        let options = OptionStore::new();
-        let session = new_session(GameId::DEFAULT, &options.rule_values(GameId::DEFAULT))
+    /// An engine playing the games of `registry`, its default selected.
+    pub fn new(out: Output, registry: &'static Registry) -> Engine {
+        let options = OptionStore::new(registry);
+        let game = registry.default_game();
+        let session = (game.new_session)(&options.rule_values(game))
             .unwrap_or_else(|e| panic!("default rules are valid: {e}"));
         let tt = Arc::new(Tt::new(options.int(HASH) as usize));
         Engine {
             out,
+            registry,
             options,
+            game,
             session,
             search: None,
             tt,
@@ -100,15 +108,15 @@ impl Engine {
         }
     }
 
-    /// Makes `session` current, with its game's table if one is loaded.
-    fn install(&mut self, mut session: Box<dyn Session>) {
-        let game = session.game();
+    /// Makes `session` of `game` current, with the game's table if one is
+    /// loaded.
+    fn install(&mut self, game: &'static EngineGame, mut session: Box<dyn Session>) {
         session.set_table(
-            self.tables
-                .iter()
-                .find(|(g, _)| *g == game)
+            (self.tables.iter())
+                .find(|(g, _)| *g == game.name)
                 .map(|(_, t)| t.clone()),
         );
+        self.game = game;
         self.session = session;
     }
 
@@ -249,8 +257,8 @@ impl Engine {
             CLEAR_HASH => return Ok(OptionChange::ClearHash),
             EVAL_FILE => {
                 let path = value.as_str().unwrap_or("");
-                let game = self.session.game();
-                let install = evalfile::prepare(game, path).map_err(|e| {
+                let game = self.game.name;
+                let install = self.game.prepare_eval(path).map_err(|e| {
                     format!(
                         "cannot use {path} as EvalFile: {e}; {game} keeps the evaluation it had"
                     )
@@ -259,12 +267,14 @@ impl Engine {
             }
             _ => {}
         }
-        if let Some(&game) = GameId::ALL.iter().find(|&&g| table_option(g) == Some(name)) {
+        let games = self.registry.games().iter();
+        if let Some(owner) = games.clone().find(|g| g.table_option() == Some(name)) {
+            let game = owner.name;
             let path = value.as_str().unwrap_or("");
             let table = if path.is_empty() {
                 None
             } else {
-                let t = load_table(game, std::path::Path::new(path)).map_err(|e| {
+                let t = owner.load_table(std::path::Path::new(path)).map_err(|e| {
                     let kept = if self.tables.iter().any(|(g, _)| *g == game) {
                         "the table loaded before stays"
                     } else {
@@ -282,21 +292,20 @@ impl Engine {
             });
         }
         if name == VARIANT {
-            let game = value
-                .as_str()
-                .and_then(GameId::from_name)
+            let game = (value.as_str())
+                .and_then(|n| self.registry.game(n))
                 .ok_or_else(|| format!("unknown variant at {value}"))?;
-            let session = new_session(game, &self.options.rule_values(game))?;
-            return Ok(OptionChange::Variant(value, session));
+            let session = (game.new_session)(&self.options.rule_values(game))?;
+            return Ok(OptionChange::Variant(value, game, session));
         }
         // New rules for the current game mean a new game from its start.
-        let game = self.session.game();
-        let session = if game.rule_specs().iter().any(|s| s.name == name) {
+        let game = self.game;
+        let session = if game.rule_specs.iter().any(|s| s.name == name) {
             let mut rules = self.options.rule_values(game);
             for r in rules.iter_mut().filter(|r| r.0 == name) {
                 r.1 = value.clone();
             }
-            Some(new_session(game, &rules).map_err(|e| format!("{e} at {name}"))?)
+            Some((game.new_session)(&rules).map_err(|e| format!("{e} at {name}"))?)
         } else {
             None
         };
@@ -331,12 +340,12 @@ impl Engine {
                 if let Some(t) = &table {
                     self.tables.push((game, t.clone()));
                 }
-                if self.session.game() == game {
+                if self.game.name == game {
                     self.session.set_table(table);
                 }
             }
-            OptionChange::Variant(value, session) => {
-                self.install(session);
+            OptionChange::Variant(value, game, session) => {
+                self.install(game, session);
                 self.tt.clear();
                 self.options.set(VARIANT, value);
             }
@@ -347,16 +356,16 @@ impl Engine {
             } => {
                 self.options.set(name, value);
                 if let Some(s) = session {
-                    self.install(s);
+                    self.install(self.game, s);
                 }
             }
         }
     }
 
     fn try_reset_session(&mut self) -> Result<(), String> {
-        let game = self.session.game();
-        let s = new_session(game, &self.options.rule_values(game))?;
-        self.install(s);
+        let game = self.game;
+        let s = (game.new_session)(&self.options.rule_values(game))?;
+        self.install(game, s);
         Ok(())
     }
 
@@ -371,7 +380,7 @@ impl Engine {
         limits.depth = g.depth;
         limits.nodes = g.nodes;
         let overhead = self.options.int(MOVE_OVERHEAD).max(0) as u64;
-        let side = self.session.side_to_move().index();
+        let side = self.session.line().side_to_move().index();
         let budget = if let Some(mt) = g.movetime {
             let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
             Some((t, t))
@@ -452,10 +461,11 @@ impl Engine {
     }
 
     fn query(&self, q: QueryKind) {
-        let status = self.session.status();
+        let line = self.session.line();
+        let status = line.status();
         let answer = match q {
             QueryKind::GameOver => status.is_some().to_string(),
-            QueryKind::P1Turn => (self.session.side_to_move() == Color::First).to_string(),
+            QueryKind::P1Turn => (line.side_to_move() == Color::First).to_string(),
             QueryKind::Result => match status.map(|e| e.outcome) {
                 None => "none".into(),
                 Some(Outcome::Draw) => "draw".into(),
@@ -532,9 +542,10 @@ fn print_perft(out: &Output, job: PerftJob, stop: &AtomicBool, debug: bool) {
     }
 }
 
-/// Runs the protocol on `input` and `output` until `quit` or end of input.
-pub fn run<R: Read>(input: R, output: Output) {
-    let mut engine = Engine::new(output.clone());
+/// Runs the protocol on `input` and `output` until `quit` or end of input,
+/// playing the games of `registry` (Koma's: `Registry::koma()`).
+pub fn run<R: Read>(registry: &'static Registry, input: R, output: Output) {
+    let mut engine = Engine::new(output.clone(), registry);
     let mut lines = LineReader::new(input, MAX_LINE);
     while let Some(line) = lines.next_line() {
         let flow = match line {
