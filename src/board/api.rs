@@ -42,8 +42,8 @@ use super::table::{EndView, EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::process::Launch;
-use crate::core::{OptionKind, RuleValues, Searchable};
-use crate::games::{GameId, GameVisitor};
+use crate::core::{OptionKind, RuleValues};
+use crate::games::GameId;
 use crate::protocol::{parse_move, parse_position};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -421,16 +421,10 @@ fn games(reg: &Registry) -> impl Serialize {
             name: &'static str,
         },
     }
-    struct Size;
-    impl GameVisitor for Size {
-        type Output = (u8, u8);
-        fn visit<G: Searchable>(self) -> (u8, u8) {
-            (G::FILES, G::RANKS)
-        }
-    }
     let info = |g: GameId| {
-        let (files, ranks) = g.visit(Size);
-        let rules = g.rule_specs().iter().map(|s| match s.kind {
+        let facts = g.facts();
+        let (files, ranks) = (facts.files, facts.ranks);
+        let rules = facts.rule_specs.iter().map(|s| match s.kind {
             OptionKind::Check { default } => RuleInfo::Check {
                 name: s.name,
                 default,
