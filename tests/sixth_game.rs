@@ -29,12 +29,12 @@ use koma::core::{
 use koma::engine::registry::{EngineGame, Registry};
 use koma::engine::session::{GameSession, PositionRefused, SearchJob, Session};
 use koma::engine::{Engine, Output};
+use koma::protocol::record::{Record, RecordMove, parse_record};
+use koma::protocol::{Command, parse_command, parse_position};
 use koma::record::{RecordHeader, build};
 use koma::referee::matches::adjudicate::Adjudication;
 use koma::referee::matches::game::{GameEnd, GameSetup, play};
 use koma::referee::matches::opening::Opening;
-use koma::protocol::record::{Record, RecordMove, parse_record};
-use koma::protocol::{Command, parse_command, parse_position};
 use koma::search::{self, Context, Limits, Settings, Tt, score::mate_moves};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -629,7 +629,10 @@ fn a_referee_game_between_two_engine_processes_ends_by_hexapawns_rules() {
     let start = Opening::default();
     let end = refereed_game(&start, 12);
     assert_eq!(end.ending.outcome, Outcome::Win(Color::Second), "{end:?}");
-    assert!(end.engine_moves > 0 && end.dead == [false, false], "{end:?}");
+    assert!(
+        end.engine_moves > 0 && end.dead == [false, false],
+        "{end:?}"
+    );
     let record = record_round_trip(&end, &start);
     let words = record.tag("Termination").expect("a Termination tag");
     assert!(

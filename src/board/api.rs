@@ -822,7 +822,9 @@ fn position_of(
     let mut play = new_play(game, rules, start.as_ref()).map_err(|e| (400, e))?;
     for (k, m) in moves.iter().enumerate() {
         let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
-        play.line_mut().play_text(&text).map_err(|e| (422, e.to_string()))?;
+        play.line_mut()
+            .play_text(&text)
+            .map_err(|e| (422, e.to_string()))?;
     }
     Ok(play)
 }
@@ -985,7 +987,9 @@ fn start_review(reg: &Registry, req: &Request, id: &str) -> Answer {
     let slot = reg.take_slot().map_err(|e| (503, e))?;
     let (play, moves) = review::replay_of(st.play.as_ref());
     st.reviews += 1;
-    let movers = (0..=st.play.line().plies()).map(|k| st.play.line().side_at(k)).collect();
+    let movers = (0..=st.play.line().plies())
+        .map(|k| st.play.line().side_at(k))
+        .collect();
     st.analysis = Some(GameAnalysis::new(
         launch_text(&launch),
         limit,

@@ -181,7 +181,9 @@ pub fn load(text: &str, index: usize) -> Result<Loaded, String> {
         record: r.clone(),
     };
     let comments = r.moves.iter().map(|m| m.comment.clone()).collect();
-    let movers = (0..=play.line().plies()).map(|k| play.line().side_at(k)).collect();
+    let movers = (0..=play.line().plies())
+        .map(|k| play.line().side_at(k))
+        .collect();
     let analysis = GameAnalysis::from_record(r, movers);
     Ok(Loaded {
         play,

@@ -9,6 +9,7 @@ pub mod jobs;
 pub mod memory;
 pub mod options;
 pub mod output;
+pub mod refused;
 pub mod registry;
 pub mod session;
 pub mod uci;

@@ -14,6 +14,9 @@ use std::sync::OnceLock;
 /// Rule option values, by name, as the engine keeps them.
 pub type RuleSettings = [(&'static str, OptionValue)];
 
+/// Reads and checks a weights file of one game (see `evalfile`).
+pub type PrepareEval = fn(&str) -> Result<Install, String>;
+
 /// What the engine loop needs of one game.
 #[derive(Clone, Copy)]
 pub struct EngineGame {
@@ -25,7 +28,7 @@ pub struct EngineGame {
     pub new_session: fn(&RuleSettings) -> Result<Box<dyn Session>, String>,
     /// Reads and checks an `EvalFile` of this game (empty: the built-in
     /// weights); `None` for a game without a weights file.
-    pub eval_file: Option<fn(&str) -> Result<Install, String>>,
+    pub eval_file: Option<PrepareEval>,
     /// The game's table of solved positions, for games that have one.
     pub table: Option<TableFile>,
 }
@@ -115,7 +118,10 @@ impl Registry {
                 table: g.table(),
                 ..g.visit(Entry)
             };
-            Registry::new(GameId::ALL.iter().map(entry).collect(), GameId::DEFAULT.name())
+            Registry::new(
+                GameId::ALL.iter().map(entry).collect(),
+                GameId::DEFAULT.name(),
+            )
         })
     }
 

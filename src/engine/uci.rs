@@ -6,6 +6,7 @@
 use super::options::{
     CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
+use super::refused::{HashRefused, OptionRefused};
 use super::registry::{EngineGame, Registry};
 use super::session::{PerftJob, SearchJob, Session};
 use super::{Output, bench, evalfile, memory};
@@ -242,27 +243,31 @@ impl Engine {
         }
     }
 
-    fn prepare_option(&self, name: &str, raw: Option<&str>) -> Result<OptionChange, String> {
-        let (name, value) = self.options.check(name, raw)?;
+    fn prepare_option(&self, name: &str, raw: Option<&str>) -> Result<OptionChange, OptionRefused> {
+        let (name, value) = self
+            .options
+            .check(name, raw)
+            .map_err(OptionRefused::Value)?;
         match name {
             HASH => {
-                let tt = new_table(value.as_int().unwrap_or(16) as usize).map_err(|e| {
-                    format!(
-                        "{e}; the table stays at {} MB at {value}",
-                        self.options.int(HASH)
-                    )
-                })?;
-                return Ok(OptionChange::Hash(tt, value));
+                return match new_table(value.as_int().unwrap_or(16) as usize) {
+                    Ok(tt) => Ok(OptionChange::Hash(tt, value)),
+                    Err(why) => Err(OptionRefused::Hash {
+                        why,
+                        kept_mb: self.options.int(HASH),
+                        value,
+                    }),
+                };
             }
             CLEAR_HASH => return Ok(OptionChange::ClearHash),
             EVAL_FILE => {
                 let path = value.as_str().unwrap_or("");
-                let game = self.game.name;
-                let install = self.game.prepare_eval(path).map_err(|e| {
-                    format!(
-                        "cannot use {path} as EvalFile: {e}; {game} keeps the evaluation it had"
-                    )
-                })?;
+                let install =
+                    (self.game.prepare_eval(path)).map_err(|why| OptionRefused::EvalFile {
+                        path: path.to_string(),
+                        game: self.game.name,
+                        why,
+                    })?;
                 return Ok(OptionChange::Eval(value, install));
             }
             _ => {}
@@ -274,13 +279,13 @@ impl Engine {
             let table = if path.is_empty() {
                 None
             } else {
-                let t = owner.load_table(std::path::Path::new(path)).map_err(|e| {
-                    let kept = if self.tables.iter().any(|(g, _)| *g == game) {
-                        "the table loaded before stays"
-                    } else {
-                        "the game goes on without a table"
-                    };
-                    format!("cannot use {path} as {name}: {e}; {kept} at {path}")
+                let t = (owner.load_table(std::path::Path::new(path))).map_err(|why| {
+                    OptionRefused::Table {
+                        name,
+                        path: path.to_string(),
+                        why,
+                        kept: self.tables.iter().any(|(g, _)| *g == game),
+                    }
                 })?;
                 Some(t)
             };
@@ -294,8 +299,9 @@ impl Engine {
         if name == VARIANT {
             let game = (value.as_str())
                 .and_then(|n| self.registry.game(n))
-                .ok_or_else(|| format!("unknown variant at {value}"))?;
-            let session = (game.new_session)(&self.options.rule_values(game))?;
+                .ok_or_else(|| OptionRefused::UnknownVariant(value.clone()))?;
+            let session = (game.new_session)(&self.options.rule_values(game))
+                .map_err(|why| OptionRefused::Rules { why, option: None })?;
             return Ok(OptionChange::Variant(value, game, session));
         }
         // New rules for the current game mean a new game from its start.
@@ -305,7 +311,11 @@ impl Engine {
             for r in rules.iter_mut().filter(|r| r.0 == name) {
                 r.1 = value.clone();
             }
-            Some((game.new_session)(&rules).map_err(|e| format!("{e} at {name}"))?)
+            let refused = |why| OptionRefused::Rules {
+                why,
+                option: Some(name),
+            };
+            Some((game.new_session)(&rules).map_err(refused)?)
         } else {
             None
         };
@@ -500,17 +510,15 @@ impl Engine {
 
 /// A transposition table of `mb` MB for the `Hash` option: refused when
 /// it is more than the memory available now, or when the allocation fails.
-fn new_table(mb: usize) -> Result<Tt, String> {
+fn new_table(mb: usize) -> Result<Tt, HashRefused> {
     let bytes = Tt::bytes_for(mb) as u64;
     if let Some(free) = memory::available_bytes()
         && bytes > free
     {
-        return Err(format!(
-            "a table of {mb} MB does not fit in the {} MB of memory available",
-            free >> 20
-        ));
+        let free_mb = free >> 20;
+        return Err(HashRefused::TooBig { mb, free_mb });
     }
-    Tt::try_new(mb).map_err(|_| format!("cannot allocate a table of {mb} MB"))
+    Tt::try_new(mb).map_err(|_| HashRefused::NoMemory { mb })
 }
 
 /// Counts a perft and prints it: one line per root move, a blank line and
