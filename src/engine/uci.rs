@@ -272,29 +272,9 @@ impl Engine {
             }
             _ => {}
         }
-        let games = self.registry.games().iter();
-        if let Some(owner) = games.clone().find(|g| g.table_option() == Some(name)) {
-            let game = owner.name;
-            let path = value.as_str().unwrap_or("");
-            let table = if path.is_empty() {
-                None
-            } else {
-                let t = (owner.load_table(std::path::Path::new(path))).map_err(|why| {
-                    OptionRefused::Table {
-                        name,
-                        path: path.to_string(),
-                        why,
-                        kept: self.tables.iter().any(|(g, _)| *g == game),
-                    }
-                })?;
-                Some(t)
-            };
-            return Ok(OptionChange::Table {
-                game,
-                name,
-                value,
-                table,
-            });
+        let mut games = self.registry.games().iter();
+        if let Some(owner) = games.find(|g| g.table_option() == Some(name)) {
+            return self.prepare_table(owner, name, value);
         }
         if name == VARIANT {
             let game = (value.as_str())
@@ -323,6 +303,36 @@ impl Engine {
             name,
             value,
             session,
+        })
+    }
+
+    /// A game's table option: the table loaded (none for an empty value).
+    fn prepare_table(
+        &self,
+        owner: &EngineGame,
+        name: &'static str,
+        value: OptionValue,
+    ) -> Result<OptionChange, OptionRefused> {
+        let game = owner.name;
+        let path = value.as_str().unwrap_or("");
+        let table = if path.is_empty() {
+            None
+        } else {
+            let t = (owner.load_table(std::path::Path::new(path))).map_err(|why| {
+                OptionRefused::Table {
+                    name,
+                    path: path.to_string(),
+                    why,
+                    kept: self.tables.iter().any(|(g, _)| *g == game),
+                }
+            })?;
+            Some(t)
+        };
+        Ok(OptionChange::Table {
+            game,
+            name,
+            value,
+            table,
         })
     }
 
