@@ -4,10 +4,9 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use koma::core::{Searchable, SolvedTable, Solver};
 use koma::engine::{self, Output};
-use koma::games::GameId;
-use koma::games::nana::index::Index;
-use koma::games::nana::tablebase::NanaTable;
+use koma::games::{GameId, SolverVisitor};
 use koma::referee::cli::Usage;
 use koma::solve;
 use std::path::PathBuf;
@@ -16,11 +15,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(
-    name = "koma",
-    version,
-    about = "Koma: an engine for Kani Nari Ebi, Hasami, Nana and Negaeri Shogi.\n\nWithout a subcommand it speaks the UCI-style protocol of protocol.md on stdin/stdout. There `go perft N` and `bench` run like a search: `stop`, `quit` or the end of input ends them early (the count marked partial), so from a shell use the `perft` and `bench` subcommands."
-)]
+#[command(name = "koma", version, about = about())]
 struct Cli {
     #[command(subcommand)]
     job: Option<Job>,
@@ -50,12 +45,12 @@ enum Job {
         #[arg(long, value_name = "MOVES", value_delimiter = ' ')]
         moves: Vec<String>,
     },
-    /// Solves a game strongly (only nana): labels every reachable position
-    /// won, lost or drawn with its distance to the end, writes the table.
+    /// Solves a game strongly (a game with a solver): labels every reachable
+    /// position won, lost or drawn with its distance to the end, writes the table.
     Solve {
-        /// The game to solve: nana.
+        #[arg(help = solvable_help())]
         game: String,
-        /// Where to write the table (the engine's NanaTable option).
+        /// Where to write the table (the file of the engine's table option).
         #[arg(long, conflicts_with = "verify")]
         out: Option<PathBuf>,
         /// Instead of solving, check this table: consistency of every
@@ -140,6 +135,33 @@ enum Job {
     Openings(Box<koma::openings::cli::Args>),
 }
 
+/// The games, by name, from the registry.
+fn about() -> String {
+    let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+    format!(
+        "Koma: an engine for small shogi-family games ({}).\n\nWithout a subcommand it speaks the UCI-style protocol of protocol.md on stdin/stdout. There `go perft N` and `bench` run like a search: `stop`, `quit` or the end of input ends them early (the count marked partial), so from a shell use the `perft` and `bench` subcommands.",
+        names.join(", ")
+    )
+}
+
+/// The names of the games with a solver, as "a, b or c".
+fn solvable_names() -> String {
+    let names: Vec<&str> = GameId::ALL
+        .iter()
+        .filter(|g| g.solvable())
+        .map(|g| g.name())
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "no game".into(),
+    }
+}
+
+fn solvable_help() -> String {
+    format!("The game to solve: {}.", solvable_names())
+}
+
 fn unit_interval(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
@@ -214,33 +236,20 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             max_plies,
             per_distance,
         } => {
-            if game != "nana" {
-                let why = format!("only nana can be solved, not {game}");
-                return Err(Usage(why).into());
-            }
-            let mut log = |l: String| eprintln!("{l}");
-            let report = match &verify {
-                Some(v) => {
-                    let t0 = Instant::now();
-                    let table = NanaTable::load(Index::get(), v)
-                        .map_err(anyhow::Error::msg)
-                        .with_context(|| format!("cannot use {} as the table", v.display()))?;
-                    let secs = t0.elapsed().as_secs_f64();
-                    log(format!("loaded {} in {secs:.1} s", v.display()));
-                    solve::run_verify(&table, max_plies, per_distance, &mut log)
-                        .map_err(anyhow::Error::msg)?
-                }
-                None => {
-                    let (table, report) = solve::run_solve(&mut log).map_err(anyhow::Error::msg)?;
-                    if let Some(p) = &path {
-                        table
-                            .save(p)
-                            .with_context(|| format!("cannot write {}", p.display()))?;
-                        log(format!("wrote {}", p.display()));
-                    }
-                    report
-                }
+            let job = SolveJob {
+                out: path,
+                verify,
+                max_plies,
+                per_distance,
             };
+            let report = GameId::from_name(&game)
+                .and_then(|g| g.visit_solver(job))
+                .ok_or_else(|| {
+                    Usage(format!(
+                        "only {} can be solved, not {game}",
+                        solvable_names()
+                    ))
+                })??;
             out.line(report.trim_end());
         }
         Job::Datagen {
@@ -313,4 +322,39 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
         Job::Openings(_) => {}
     }
     Ok(())
+}
+
+/// `koma solve` for the game whose solver visits it: the report.
+struct SolveJob {
+    out: Option<PathBuf>,
+    verify: Option<PathBuf>,
+    max_plies: u32,
+    per_distance: usize,
+}
+
+impl SolverVisitor for SolveJob {
+    type Output = anyhow::Result<String>;
+
+    fn visit<G: Searchable, S: Solver<G>>(self, solver: &S) -> Self::Output {
+        let mut log = |l: String| eprintln!("{l}");
+        if let Some(v) = &self.verify {
+            let t0 = Instant::now();
+            let table = solver
+                .load(v)
+                .map_err(anyhow::Error::msg)
+                .with_context(|| format!("cannot use {} as the table", v.display()))?;
+            let secs = t0.elapsed().as_secs_f64();
+            log(format!("loaded {} in {secs:.1} s", v.display()));
+            return solve::run_verify(&table, self.max_plies, self.per_distance, &mut log)
+                .map_err(anyhow::Error::msg);
+        }
+        let (table, report) = solve::run_solve(solver, &mut log).map_err(anyhow::Error::msg)?;
+        if let Some(p) = &self.out {
+            table
+                .save(p)
+                .with_context(|| format!("cannot write {}", p.display()))?;
+            log(format!("wrote {}", p.display()));
+        }
+        Ok(report)
+    }
 }

@@ -22,9 +22,7 @@
 //! Not checked: test code (files named `tests.rs`, files of a `tests/`
 //! folder, modules declared behind `#[cfg(test)]`, and a file's inline
 //! `#[cfg(test)]` items, which come last in the file). Allowed exceptions,
-//! each with its reason, are `EXCEPTIONS`; files whose mentions are still
-//! being moved out by another branch are `STILL_MOVING`, a list meant to
-//! shrink to nothing.
+//! each with its reason, are `EXCEPTIONS`.
 
 mod source;
 use source::test_module_paths;
@@ -54,32 +52,6 @@ const EXCEPTIONS: [(&str, &str); 2] = [
         "board/assets/board.css",
         "the board's page colours each game's pieces and squares",
     ),
-];
-
-/// Files that still name a game (issue 36 is not finished), with the work
-/// that would move the mentions out.
-const STILL_MOVING: [(&str, &str); 9] = [
-    (
-        "engine/bench.rs",
-        "game-trait (per-game bench positions into the games)",
-    ),
-    (
-        "main.rs",
-        "game-trait (solve and table loading into the games)",
-    ),
-    (
-        "referee/cli/args.rs",
-        "records (referee/ regrouped, cli.rs split)",
-    ),
-    (
-        "record/suite.rs",
-        "game-trait (shipped suites into the games)",
-    ),
-    ("solve/enumerate.rs", "game-trait (solve/ into games/nana)"),
-    ("solve/mod.rs", "game-trait (solve/ into games/nana)"),
-    ("solve/retro.rs", "game-trait (solve/ into games/nana)"),
-    ("solve/unmove.rs", "game-trait (solve/ into games/nana)"),
-    ("solve/verify.rs", "game-trait (solve/ into games/nana)"),
 ];
 
 fn src() -> PathBuf {
@@ -191,9 +163,7 @@ fn mentions() -> Vec<(String, String)> {
 
 #[test]
 fn no_file_outside_the_games_names_a_game() {
-    let allowed = |f: &str| {
-        EXCEPTIONS.iter().any(|(e, _)| *e == f) || STILL_MOVING.iter().any(|(e, _)| *e == f)
-    };
+    let allowed = |f: &str| EXCEPTIONS.iter().any(|(e, _)| *e == f);
     let found: Vec<String> = mentions()
         .into_iter()
         .filter(|(f, _)| !allowed(f))
@@ -207,12 +177,11 @@ fn no_file_outside_the_games_names_a_game() {
     );
 }
 
-/// The lists stay honest: an exception still needs to be one, and a file
-/// done moving leaves `STILL_MOVING`.
+/// The list stays honest: an exception still needs to be one.
 #[test]
 fn every_listed_file_still_names_a_game() {
     let found = mentions();
-    for (f, why) in EXCEPTIONS.iter().chain(STILL_MOVING.iter()) {
+    for (f, why) in &EXCEPTIONS {
         assert!(
             found.iter().any(|(m, _)| m == f),
             "{f} ({why}) names no game any more: take it off the list"

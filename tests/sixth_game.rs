@@ -23,8 +23,8 @@ use koma::client::handshake::{self, EngineStart, Timeouts};
 use koma::client::process::{EngineProc, Launch};
 use koma::client::reason::Reason;
 use koma::core::{
-    Color, Coord, End, EndReason, Game, GameLine, History, MoveList, MoveSink, MoveText, NoRules,
-    Outcome, PieceText, PositionError, PositionText, Searchable, StepText, game_status,
+    Bench, Color, Coord, End, EndReason, Game, GameLine, History, MoveList, MoveSink, MoveText,
+    NoRules, Outcome, PieceText, PositionError, PositionText, Searchable, StepText, game_status,
 };
 use koma::engine::registry::{EngineGame, Registry};
 use koma::engine::session::{GameSession, PositionRefused, SearchJob, Session};
@@ -231,6 +231,11 @@ impl Game for Hexapawn {
 
 impl Searchable for Hexapawn {
     const MOVE_KEYS: usize = 81;
+    /// The whole game is a few plies deep.
+    const BENCH: Bench = Bench {
+        depth: 8,
+        positions: &["startpos"],
+    };
 
     /// Pawns and how far they have come, for the side to move.
     fn evaluate(&self) -> i32 {

@@ -17,6 +17,8 @@ pub trait Searchable: Game {
     const CHECKS: bool = false;
     /// The search's settings for this game (set by matches).
     const TUNING: Tuning = Tuning::DEFAULT;
+    /// The positions `bench` searches in this game, and to what depth.
+    const BENCH: Bench;
     /// Static evaluation in centipawns from the side to move's view.
     fn evaluate(&self) -> i32;
 
@@ -88,6 +90,15 @@ pub trait Searchable: Game {
     fn gives_check(&self, _mv: Self::Move) -> bool {
         false
     }
+}
+
+/// A game's share of `bench`, the search's signature: positions (`startpos`
+/// or a position string) searched one after the other to `depth`, chosen
+/// so that the whole bench takes seconds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Bench {
+    pub depth: u32,
+    pub positions: &'static [&'static str],
 }
 
 /// Per-game settings of the search (the game carries them, the search reads

@@ -3,7 +3,7 @@
 //! value with perfect play. `best_move` picks the move that keeps the best
 //! value; nothing here names a game.
 
-use super::{Game, History, Outcome, game_status};
+use super::{Game, History, Outcome, game_status, status_with_history};
 use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
@@ -110,6 +110,24 @@ pub fn best_move<G: Game>(
         }
     }
     best
+}
+
+/// A line of perfect play from `pos` by `best_move` (shortest win,
+/// longest loss, a draw kept), as move texts, until the game ends, the
+/// table lacks a value or `max` plies.
+pub fn principal_line<G: Game>(table: &dyn Tablebase<G>, pos: &G, max: usize) -> Vec<String> {
+    let mut pos = pos.clone();
+    let mut history = History::starting_at(&pos);
+    let mut line = Vec::new();
+    while line.len() < max && status_with_history(&pos, &history).is_none() {
+        let Some((m, _)) = best_move(table, &pos, &history) else {
+            break;
+        };
+        line.push(pos.move_text(m).to_string());
+        pos = pos.play(m);
+        history.push(pos.repetition_key());
+    }
+    line
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ pub mod negaeri;
 mod sandwich;
 
 use crate::core::{
-    EndReason, Game, OptionSpec, RuleValues, Rules, Searchable, TableFile, read_rule_values,
+    EndReason, Game, OptionSpec, RuleValues, Rules, Searchable, Solver, TableFile, read_rule_values,
 };
 use crate::eval::Evaluation;
 
@@ -30,6 +30,13 @@ pub enum GameId {
 pub trait GameVisitor {
     type Output;
     fn visit<G: Searchable + Evaluation>(self) -> Self::Output;
+}
+
+/// A computation over a game's own solver (`core::Solver`), run by
+/// `GameId::visit_solver` for the games that have one.
+pub trait SolverVisitor {
+    type Output;
+    fn visit<G: Searchable + Evaluation, S: Solver<G>>(self, solver: &S) -> Self::Output;
 }
 
 /// See `GameId::facts`.
@@ -83,6 +90,34 @@ impl GameId {
         }
     }
 
+    /// Runs `v` with the game's solver; `None` for a game without one.
+    pub fn visit_solver<V: SolverVisitor>(self, v: V) -> Option<V::Output> {
+        match self {
+            GameId::Nana => Some(v.visit::<nana::Nana, _>(&nana::solver::NanaSolver)),
+            _ => None,
+        }
+    }
+
+    /// Whether the game has a solver (`visit_solver`).
+    pub fn solvable(self) -> bool {
+        struct Has;
+        impl SolverVisitor for Has {
+            type Output = ();
+            fn visit<G: Searchable, S: Solver<G>>(self, _: &S) {}
+        }
+        self.visit_solver(Has).is_some()
+    }
+
+    /// The opening suites shipped for this game.
+    pub fn suites(self) -> &'static [ShippedSuite] {
+        match self {
+            GameId::KaniNariEbi => kaninariebi::SUITES,
+            GameId::Hasami => hasami::SUITES,
+            GameId::Nana => nana::SUITES,
+            GameId::Negaeri => negaeri::SUITES,
+        }
+    }
+
     /// What any layer may know of the game without its type, read in one
     /// visit.
     pub fn facts(self) -> GameFacts {
@@ -119,6 +154,15 @@ impl GameId {
     ) -> Result<RuleValues, String> {
         read_rule_values(self.name(), self.rule_specs(), pairs)
     }
+}
+
+/// An opening suite shipped with Koma (`record::suite` reads it), embedded
+/// in the binaries.
+pub struct ShippedSuite {
+    /// Where it lives in the repository (and how to regenerate it: its
+    /// header's `command`).
+    pub path: &'static str,
+    pub text: &'static str,
 }
 
 impl std::fmt::Display for GameId {

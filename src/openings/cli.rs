@@ -161,7 +161,7 @@ fn limit_of(a: &Args, variant: GameId) -> Result<Limit, String> {
         (_, Some(0)) => Err("--nodes must be at least 1".into()),
         (Some(d), _) => Ok(Limit::Depth(d)),
         (None, Some(n)) => Ok(Limit::Nodes(n)),
-        (None, None) => Ok(Limit::Depth(bench::suite(variant).0)),
+        (None, None) => Ok(Limit::Depth(bench::suite(variant).depth)),
     }
 }
 

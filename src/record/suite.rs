@@ -1,7 +1,7 @@
 //! The opening-suite file: the referee's openings-file format (one opening
 //! per line, `#` comment lines) whose leading comments are `# key: value`
-//! lines saying what the suite is for and how it was made; and the suites
-//! shipped in the repository (`suites/`), embedded in the binaries.
+//! lines saying what the suite is for and how it was made; and finding one
+//! of the suites the games ship (`GameId::suites`).
 
 use crate::core::{MoveText, OptionValue};
 use crate::games::GameId;
@@ -168,35 +168,6 @@ pub fn parse(text: &str) -> Result<Suite, String> {
     Ok(Suite { header, lines })
 }
 
-/// A suite shipped with Koma.
-pub struct Shipped {
-    /// Where it lives in the repository (and how to regenerate it: its
-    /// header's `command`).
-    pub path: &'static str,
-    pub text: &'static str,
-}
-
-/// Every shipped suite; `tools/openings/make.sh` makes them again (each
-/// header's `command` makes its own).
-pub const SHIPPED: &[Shipped] = &[
-    Shipped {
-        path: "suites/kaninariebi.txt",
-        text: include_str!("../../suites/kaninariebi.txt"),
-    },
-    Shipped {
-        path: "suites/hasami.txt",
-        text: include_str!("../../suites/hasami.txt"),
-    },
-    Shipped {
-        path: "suites/nana.txt",
-        text: include_str!("../../suites/nana.txt"),
-    },
-    Shipped {
-        path: "suites/negaeri.txt",
-        text: include_str!("../../suites/negaeri.txt"),
-    },
-];
-
 /// The shipped suite called `name` for `variant` under `rules` (every rule
 /// option of the game with its value in the match); the error says what
 /// exists instead.
@@ -206,7 +177,7 @@ pub fn shipped(
     rules: &[(&'static str, OptionValue)],
 ) -> Result<Suite, String> {
     let mut near = Vec::new();
-    for s in SHIPPED {
+    for s in variant.suites() {
         let suite = parse(s.text).map_err(|e| format!("shipped suite {}: {e}", s.path))?;
         let h = &suite.header;
         if h.variant != variant {

@@ -1,161 +1,49 @@
-//! A table checked by means other than those that built it.
-//!
-//! `consistency` walks every labelled class forwards with `Nana::generate`
-//! and `Nana::play` (not the solver's `apply`, unmoves or counters) and
-//! checks that every move leads to a labelled position (the labelled set
-//! is closed, mirror images included) and the defining equations of the
-//! values: a win in `d` has a move to
-//! a loss in `d - 1` and none to a shorter loss; a loss in `d` has only
-//! moves to wins, the longest in `d - 1` (a loss in 0 has no move); a draw
-//! has no move to a loss and one to a draw. These equations have exactly
-//! one solution over a finite game (the distances are the least fixed
-//! point), so a table passing them is the solution.
-//!
-//! `search_agreement` asks the engine's own search (no table) for the value
-//! of sampled positions decided within a few plies.
+//! A solved table checked by a second method: the engine's own search
+//! (no table) and a plain full-width alpha-beta (`exact`) asked for the
+//! value of sampled positions decided within a few plies. Generic over the
+//! game: the game's table gives the sample (`SolvedTable::sample`).
 
-use crate::core::{Game, History};
-use crate::games::nana::Nana;
-use crate::games::nana::index::{Index, transform};
-use crate::games::nana::tablebase::{NanaTable, Value, decode};
+use crate::core::{Game, History, Outcome, Searchable, SolvedTable, TableValue, game_status};
 use crate::search::score::mate_moves;
 use crate::search::{Context, Limits, MATE, Settings, Tt, search};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// The value of a child position, from the child's side to move.
-fn child_value(ix: &Index, values: &[u8], child: &Nana) -> Value {
-    if child.terminal().is_some() {
-        return Value::Loss(0);
+/// The score of a finished game for its side to move, `ply` plies from
+/// the root.
+fn end_score<G: Game>(pos: &G, outcome: Outcome, ply: i32) -> i32 {
+    match outcome {
+        Outcome::Win(c) if c == pos.side_to_move() => MATE - ply,
+        Outcome::Win(_) => -(MATE - ply),
+        Outcome::Draw => 0,
     }
-    match ix.of(child) {
-        Some(j) => decode(values[j as usize]),
-        None => Value::Unknown,
-    }
-}
-
-/// What is wrong with class `i`, if anything.
-fn check_class(ix: &Index, values: &[u8], i: u32) -> Option<String> {
-    let v = decode(values[i as usize]);
-    if v == Value::Unknown {
-        return None;
-    }
-    let p = ix.position(i);
-    let mut ml = <Nana as Game>::MoveList::default();
-    p.generate(&mut ml);
-    let mut shortest_loss: Option<u32> = None;
-    let mut longest_win: Option<u32> = None;
-    let mut draws = 0;
-    let (_, own_mirror) = ix.king_pair(i);
-    for &m in ml.iter() {
-        let child = p.play(m);
-        // The class also stands for the mirror image of `p`, whose children
-        // are the mirror images of these: with both Kings on file b they
-        // have entries of their own, which must hold the same value.
-        if !own_mirror
-            && let Some(j) = ix.of(&child)
-            && ix.king_pair(j).1
-        {
-            let mirrored = transform(&child, false, true);
-            let (a, b) = (
-                child_value(ix, values, &child),
-                child_value(ix, values, &mirrored),
-            );
-            if a != b {
-                return Some(format!(
-                    "move {} leads to {a:?}, its mirror image to {b:?}",
-                    p.move_text(m)
-                ));
-            }
-        }
-        match child_value(ix, values, &child) {
-            Value::Unknown => {
-                return Some(format!(
-                    "move {} leads to a position the table lacks",
-                    p.move_text(m)
-                ));
-            }
-            Value::Loss(e) => shortest_loss = Some(shortest_loss.map_or(e, |s| s.min(e))),
-            Value::Win(e) => longest_win = Some(longest_win.map_or(e, |l| l.max(e))),
-            Value::Draw => draws += 1,
-        }
-    }
-    let ok = match v {
-        Value::Win(d) => shortest_loss == Some(d - 1),
-        Value::Loss(0) => ml.is_empty(),
-        Value::Loss(d) => shortest_loss.is_none() && draws == 0 && longest_win == Some(d - 1),
-        Value::Draw => shortest_loss.is_none() && draws > 0,
-        Value::Unknown => true,
-    };
-    (!ok).then(|| {
-        format!(
-            "{v:?}, but its moves give: shortest loss {shortest_loss:?}, longest win {longest_win:?}, {draws} draws"
-        )
-    })
-}
-
-/// Checks every labelled class; returns how many were checked, or the
-/// first faults found.
-pub fn consistency(table: &NanaTable, log: &mut dyn FnMut(String)) -> Result<u64, String> {
-    let ix = table.index();
-    let values = table.values();
-    let t0 = Instant::now();
-    let mut checked = 0u64;
-    let mut faults = Vec::new();
-    let mut nfaults = 0u64;
-    let step = (values.len() / 20).max(1);
-    for i in 0..values.len() {
-        if i % step == 0 && i > 0 {
-            log(format!(
-                "verify: {}% of the index, {checked} classes checked, {nfaults} faults, {:.1} s",
-                i * 100 / values.len(),
-                t0.elapsed().as_secs_f64()
-            ));
-        }
-        if values[i] == 0 {
-            continue;
-        }
-        checked += 1;
-        if let Some(why) = check_class(ix, values, i as u32) {
-            nfaults += 1;
-            if faults.len() < 10 {
-                faults.push(format!("{}: {why}", ix.position(i as u32).to_text()));
-            }
-        }
-    }
-    // The placement positions have their values from their children by
-    // construction (`NanaTable::value`); the start must have one.
-    if table.value(&ix.material().start()).is_none() {
-        faults.push("the start position has no value".into());
-        nfaults += 1;
-    }
-    if nfaults > 0 {
-        return Err(format!(
-            "{nfaults} inconsistent classes, first: {}",
-            faults.join("; ")
-        ));
-    }
-    Ok(checked)
 }
 
 /// Exact value of `pos` within `depth` plies by plain full-width
-/// alpha-beta on the Nana rules (no pruning beyond alpha-beta, no
-/// heuristics, no repetition: a line repeating is just a line): `MATE -
-/// d` when the side to move wins in `d <= depth` plies, `-(MATE - d)` when
-/// it loses in `d`, 0 when neither is forced within the horizon. The
-/// referee for disagreements between the search and the table.
-pub fn exact(pos: &Nana, depth: u32) -> i32 {
-    fn ab(pos: &Nana, depth: u32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
-        if pos.terminal().is_some() {
-            return -(MATE - ply);
+/// alpha-beta on the game's rules (no pruning beyond alpha-beta, no
+/// heuristics, no repetition and no move-count limit: a line repeating is
+/// just a line): `MATE - d` when the side to move wins in `d <= depth`
+/// plies, `-(MATE - d)` when it loses in `d`, 0 when neither is forced
+/// within the horizon. The referee for disagreements between the search
+/// and the table.
+pub fn exact<G: Game>(pos: &G, depth: u32) -> i32 {
+    fn ab<G: Game>(pos: &G, depth: u32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        if let Some(end) = pos.terminal() {
+            return end_score(pos, end.outcome, ply);
         }
-        let mut ml = <Nana as Game>::MoveList::default();
+        let mut ml = G::MoveList::default();
         pos.generate(&mut ml);
         if ml.is_empty() {
-            return -(MATE - ply);
+            let end = game_status(pos).expect("no legal move ends the game");
+            return end_score(pos, end.outcome, ply);
         }
-        // Taking the King first: it wins at once.
-        if ml.iter().any(|&m| pos.play(m).terminal().is_some()) {
+        // A move that ends the game in the mover's favour wins at once.
+        let us = pos.side_to_move();
+        if ml.iter().any(|&m| {
+            pos.play(m)
+                .terminal()
+                .is_some_and(|e| e.outcome == Outcome::Win(us))
+        }) {
             return MATE - ply - 1;
         }
         if depth == 0 {
@@ -195,51 +83,30 @@ pub struct Agreement {
     pub exact_agreed: u64,
 }
 
-/// Samples up to `per_distance` classes for each distance `1..=max_plies`
-/// and searches each (one thread, no table, a fresh hash) to the depth of
-/// its distance plus two; the search should report the same mate in moves.
-/// Each is also searched by `exact` to its distance, which must agree.
-pub fn search_agreement(
-    table: &NanaTable,
+/// Takes up to `per_distance` positions for each distance `1..=max_plies`
+/// from the table and searches each (one thread, no table, a fresh hash)
+/// to the depth of its distance plus two; the search should report the
+/// same mate in moves. Each is also searched by `exact` to its distance,
+/// which must agree.
+pub fn search_agreement<G: Searchable>(
+    table: &impl SolvedTable<G>,
     max_plies: u32,
     per_distance: usize,
     seed: u64,
     log: &mut dyn FnMut(String),
 ) -> Agreement {
-    let ix = table.index();
-    let values = table.values();
-    let mut rng = seed | 1;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
-    let mut picked: Vec<Vec<u32>> = vec![Vec::new(); max_plies as usize + 1];
-    let mut tries = 0;
-    while picked[1..].iter().any(|v| v.len() < per_distance) && tries < 50_000_000 {
-        tries += 1;
-        let i = (next() % values.len() as u64) as u32;
-        let d = match decode(values[i as usize]) {
-            Value::Win(d) | Value::Loss(d) => d,
-            _ => continue,
-        };
-        if (1..=max_plies).contains(&d) && picked[d as usize].len() < per_distance {
-            picked[d as usize].push(i);
-        }
-    }
+    let picked = table.sample(max_plies, per_distance, seed);
     let mut out = Agreement::default();
     let tt = Tt::new(16);
     let stop = AtomicBool::new(false);
     for (d, list) in picked.iter().enumerate() {
         let t0 = Instant::now();
         let before = out.agreed;
-        for &i in list {
-            let pos = ix.position(i);
-            let want = match decode(values[i as usize]) {
-                Value::Win(d) => (d as i32 + 1) / 2,
-                Value::Loss(d) => -((d as i32 + 1) / 2),
-                _ => continue,
+        for (pos, value) in list {
+            let want = match *value {
+                TableValue::Win(d) => (d as i32 + 1) / 2,
+                TableValue::Loss(d) => -((d as i32 + 1) / 2),
+                TableValue::Draw => continue,
             };
             tt.clear();
             let limits = Limits::depth(d as u32 + 2);
@@ -249,10 +116,10 @@ pub fn search_agreement(
                 limits: &limits,
                 settings: Settings::default(),
             };
-            let r = search(&pos, &History::starting_at(&pos), &ctx, |_| {});
+            let r = search(pos, &History::starting_at(pos), &ctx, |_| {});
             out.sampled += 1;
             let got = mate_moves(r.score);
-            let e = exact(&pos, d as u32);
+            let e = exact(pos, d as u32);
             let confirmed = mate_moves(e) == Some(want);
             out.exact_agreed += u64::from(confirmed);
             if got == Some(want) {
@@ -283,6 +150,7 @@ pub fn search_agreement(
 mod tests {
     use super::*;
     use crate::games::conformance::position;
+    use crate::games::nana::Nana;
 
     /// The engine's search, one thread and a fresh hash, to `depth`.
     fn searched(pos: &Nana, depth: u32) -> i32 {

@@ -14,8 +14,8 @@ use arbitrary::{Arbitrary, Unstructured};
 use koma::core::History;
 use koma::core::tablebase::best_move;
 use koma::games::nana::index::{Index, Material};
+use koma::games::nana::solver::solve;
 use koma::games::nana::tablebase::{Counts, HEADER, NanaTable, crc32};
-use koma::solve::solve;
 use std::sync::OnceLock;
 
 #[derive(Arbitrary, Debug)]

@@ -16,11 +16,18 @@ pub use board::Square;
 pub use rules::{HasamiRules, WinRule};
 
 use crate::core::{
-    Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, Searchable, StepText,
-    Tuning,
+    Bench, Color, End, EndReason, Game, MoveList, MoveSink, MoveText, Outcome, Searchable,
+    StepText, Tuning,
 };
-use crate::games::endings;
+use crate::games::{ShippedSuite, endings};
 use board::{Bitboard, ZOBRIST_MEN, ZOBRIST_SIDE};
+
+/// The opening suites shipped for this game (`tools/openings/make.sh` makes
+/// them again).
+pub const SUITES: &[ShippedSuite] = &[ShippedSuite {
+    path: "suites/hasami.txt",
+    text: include_str!("../../../suites/hasami.txt"),
+}];
 
 /// Men each side starts with; captures are counted from what is missing.
 pub const MEN: u32 = 9;
@@ -234,6 +241,16 @@ impl Game for Hasami {
 }
 
 impl Searchable for Hasami {
+    /// The start and a few middlegames.
+    const BENCH: Bench = Bench {
+        depth: 8,
+        positions: &[
+            "startpos",
+            "ppp1ppppp/9/3p5/9/9/4P4/9/9/PPPP1PPPP w 3",
+            "p1pp1p1pp/1p7/4p4/6p2/2P6/9/3P1P3/1P7/P1P1P2PP b 6",
+            "2p2pp1p/p8/3p5/1P5p1/4p4/2P3P2/5P3/P8/1P1P3PP w 12",
+        ],
+    };
     const MOVE_KEYS: usize = board::SQUARES * board::SQUARES;
     /// The destination: every man is alike.
     const CONT_KEYS: usize = board::SQUARES;

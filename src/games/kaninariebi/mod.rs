@@ -25,12 +25,19 @@ pub use movegen::PIECES;
 pub use rules::KaniRules;
 
 use crate::core::{
-    Color, Coord, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Searchable,
+    Bench, Color, Coord, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Searchable,
     StepText,
 };
-use crate::games::endings;
+use crate::games::{ShippedSuite, endings};
 use board::{Bitboard, DIAGONAL, RIVER, ZOBRIST, ZOBRIST_SIDE, crab_targets, river_rest};
 use movegen::{Mover, has_won};
+
+/// The opening suites shipped for this game (`tools/openings/make.sh` makes
+/// them again).
+pub const SUITES: &[ShippedSuite] = &[ShippedSuite {
+    path: "suites/kaninariebi.txt",
+    text: include_str!("../../../suites/kaninariebi.txt"),
+}];
 
 /// Three own Shrimps on the board.
 pub const SHRIMPS: EndReason = EndReason::Game("three Shrimps");
@@ -426,6 +433,16 @@ impl Game for KaniNariEbi {
 }
 
 impl Searchable for KaniNariEbi {
+    /// The start and a few middlegames.
+    const BENCH: Bench = Bench {
+        depth: 9,
+        positions: &[
+            "startpos",
+            "1C1sc/C1S2/2cCs/C2c1/5 w 12",
+            "CC1cc/C3c/5/C4/C2cc w 1",
+            "2S2/1s1C1/S3c/1c1s1/C3c b 20",
+        ],
+    };
     /// Turns without a Bond: the normal movement's `from * 25 + to` and its
     /// promotion bit (0..1250); turns with a Bond: 1250 plus the same index
     /// of the Bond movement.

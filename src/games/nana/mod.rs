@@ -29,6 +29,7 @@ mod board;
 pub mod eval;
 pub mod index;
 mod movegen;
+pub mod solver;
 pub mod tablebase;
 #[cfg(test)]
 mod tests;
@@ -38,15 +39,22 @@ pub use board::{
     ALL, Bitboard, Board, CENTER, Family, Kind, Reach, Square, attackers_from, attacks, king_steps,
     squares,
 };
-/// For the solver's unmoves (`crate::solve`): what generation allows.
+/// For the solver's unmoves (`solver::unmove`): what generation allows.
 pub use movegen::{drop_allowed, step_mates};
 
 use crate::core::{
-    Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
+    Bench, Color, End, EndReason, Game, MoveList, MoveSink, MoveText, NoRules, PositionError,
     PositionText, Searchable, StepText, TableFile, Tablebase, Tuning,
 };
-use crate::games::endings;
+use crate::games::{ShippedSuite, endings};
 use board::{ZOBRIST_HAND, ZOBRIST_PIECE, ZOBRIST_SIDE};
+
+/// The opening suites shipped for this game (`tools/openings/make.sh` makes
+/// them again).
+pub const SUITES: &[ShippedSuite] = &[ShippedSuite {
+    path: "suites/nana.txt",
+    text: include_str!("../../../suites/nana.txt"),
+}];
 
 /// A piece on the board: its owner and its kind (the King or a cube state).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -480,6 +488,16 @@ impl Game for Nana {
 }
 
 impl Searchable for Nana {
+    /// The start and a few middlegames.
+    const BENCH: Bench = Bench {
+        depth: 12,
+        positions: &[
+            "startpos",
+            "2k/3/K2[RBrb] w 2",
+            "1k1/3/K2[RBrb] w 2",
+            "2k/1r1/BK1[Rb] b 7",
+        ],
+    };
     /// Board moves `from * 9 + to`, then drops `81 + kind * 9 + to`.
     const MOVE_KEYS: usize = 2 * board::SQUARES * board::SQUARES;
     const CHECKS: bool = true;

@@ -30,11 +30,18 @@ pub use flip::Flips;
 pub use rules::{MAX_CHAIN, NegaeriRules};
 
 use crate::core::{
-    Color, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Outcome, Searchable,
-    StepText,
+    Bench, Color, End, EndReason, Game, MoveHint, MoveList, MoveSink, MoveText, Outcome,
+    Searchable, StepText,
 };
-use crate::games::endings;
+use crate::games::{ShippedSuite, endings};
 use board::{Bitboard, ZOBRIST_HAND, ZOBRIST_PASSES, ZOBRIST_PIECE, ZOBRIST_SIDE};
+
+/// The opening suites shipped for this game (`tools/openings/make.sh` makes
+/// them again).
+pub const SUITES: &[ShippedSuite] = &[ShippedSuite {
+    path: "suites/negaeri.txt",
+    text: include_str!("../../../suites/negaeri.txt"),
+}];
 
 /// Two passes in a row, decided by the pieces on the board.
 pub const DOUBLE_PASS: EndReason = EndReason::Game("two passes in a row");
@@ -409,6 +416,17 @@ impl Game for Negaeri {
 }
 
 impl Searchable for Negaeri {
+    /// The start and a few middlegames.
+    const BENCH: Bench = Bench {
+        depth: 5,
+        positions: &[
+            "startpos",
+            "2bkr1/2ppp1/6/Rpp3/1PPP2/1RKB2[Rbp] w 0 1",
+            "+r+PbP2/2bkr1/B1pP1R/p1PB+PP/pP1P2/1RK3[pp] b 0 14",
+            "R1Pkr1/2pp2/2+pp1B/6/pPbPpr/PRKBp+p[BP] w 0 11",
+            "2bkr+R/3pp+B/5+P/+RPp1BP/+PPPPPP/1RKB2[p] b 0 8",
+        ],
+    };
     /// Board moves `from * 36 + to`, then drops `1296 + kind * 36 + to`,
     /// then the pass.
     const MOVE_KEYS: usize = board::SQUARES * board::SQUARES + 3 * board::SQUARES + 1;

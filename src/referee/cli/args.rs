@@ -3,6 +3,7 @@
 
 use super::Usage;
 use crate::client::handshake::Timeouts;
+use crate::core::OptionKind;
 use crate::games::GameId;
 use clap::{ArgAction, Parser};
 use std::path::PathBuf;
@@ -10,6 +11,45 @@ use std::time::Duration;
 
 pub(super) const ABOUT: &str = "Plays matches between engines that speak Koma's protocol, checks every move with \
 Koma's rules library, and reports results (Elo, LOS, pentanomial pairs, SPRT).";
+
+/// `--rule`'s help: every game's rule options with their values, as the
+/// registry has them.
+fn rule_help() -> String {
+    let mut s = "A rule option of the game: applied by the referee and sent to every engine. \
+                 Repeat for several. By --variant (the default value first):"
+        .to_string();
+    for &g in GameId::ALL {
+        let specs = g.rule_specs();
+        if specs.is_empty() {
+            s += &format!("\n  {g}: none");
+            continue;
+        }
+        let options: Vec<String> = specs
+            .iter()
+            .map(|o| format!("{}={}", o.name, values(&o.kind)))
+            .collect();
+        s += &format!("\n  {g}: {}", options.join(" "));
+    }
+    s
+}
+
+/// The values an option takes, its default first.
+fn values(kind: &OptionKind) -> String {
+    match kind {
+        OptionKind::Check { default } => format!("{default}|{}", !default),
+        OptionKind::Spin { default, min, max } => format!("{default} ({min} to {max})"),
+        OptionKind::Combo { default, values } => {
+            let others = values.iter().filter(|v| *v != default);
+            std::iter::once(default)
+                .chain(others)
+                .copied()
+                .collect::<Vec<_>>()
+                .join("|")
+        }
+        OptionKind::Text { default } => format!("TEXT (default {default})"),
+        OptionKind::Button => "(no value)".into(),
+    }
+}
 
 pub(super) const AFTER: &str = "\
 Engine keys (for --engine and --each):
@@ -109,9 +149,8 @@ pub(super) struct Cli {
     #[arg(long, value_name = "NAME", default_value = GameId::DEFAULT.name())]
     pub(super) variant: String,
 
-    /// A rule option of the game (e.g. HasamiWin=lead3): applied by the referee and sent to
-    /// every engine. Repeat for several.
-    #[arg(long = "rule", value_name = "NAME=VALUE", action = ArgAction::Append)]
+    #[arg(long = "rule", value_name = "NAME=VALUE", action = ArgAction::Append,
+          help = rule_help())]
     pub(super) rules: Vec<String>,
 
     /// Games per encounter per round; consecutive games form pairs on one opening with
@@ -141,8 +180,8 @@ pub(super) struct Cli {
     pub(super) concurrency: usize,
 
     /// Adjudicate a draw when the game reaches this many plies (opening included); 0: never.
-    /// Kani Nari Ebi with --rule KaniRepetition=false has no draw by repetition, so two engines
-    /// could otherwise cycle for ever.
+    /// A game played without a draw by repetition (a rule option may turn it off) could
+    /// otherwise cycle for ever.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub(super) max_plies: u32,
 
@@ -303,5 +342,29 @@ impl TimeoutArgs {
             heartbeat: Duration::from_millis(self.heartbeat),
             stall: Duration::from_millis(self.stall_timeout),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--rule`'s help is read from the registry: every game with every
+    /// rule option it reads, each value it takes.
+    #[test]
+    fn the_rule_help_lists_every_games_rule_options() {
+        let help = rule_help();
+        for &g in GameId::ALL {
+            let line = help
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{g}: ")))
+                .unwrap_or_else(|| panic!("{g} missing: {help}"));
+            for spec in g.rule_specs() {
+                assert!(line.contains(&format!("{}=", spec.name)), "{line}");
+                if let OptionKind::Combo { values, .. } = spec.kind {
+                    assert!(values.iter().all(|v| line.contains(v)), "{line}");
+                }
+            }
+        }
     }
 }
