@@ -208,7 +208,12 @@ fn main() -> ExitCode {
 fn run(job: Job, out: &Output) -> anyhow::Result<()> {
     match job {
         Job::Bench { depth } => {
-            engine::bench::run(out, depth, &AtomicBool::new(false));
+            engine::bench::run(
+                engine::Registry::koma().games(),
+                out,
+                depth,
+                &AtomicBool::new(false),
+            );
         }
         Job::Perft {
             variant,

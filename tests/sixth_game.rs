@@ -538,6 +538,18 @@ fn the_engine_loop_plays_it_over_a_registry_of_its_own() {
     let mv = bestmove(&lines);
     let after = Hexapawn::start(&NoRules).play(Step { from: 0, to: 3 });
     assert!(after.find_move(&mv).is_some(), "{mv} is not legal");
+    // Its `bench` is the registry's games' benches: Hexapawn's own.
+    let bench = Captured::default();
+    let stop = AtomicBool::new(false);
+    let total =
+        koma::engine::bench::run(registry().games(), &Output::new(bench.clone()), None, &stop);
+    let lines = bench.lines();
+    assert!(
+        lines[0].starts_with("info string bench hexapawn startpos nodes "),
+        "{lines:?}"
+    );
+    assert!(total > 0);
+    assert_eq!(lines.last(), Some(&format!("Nodes searched: {total}")));
 }
 
 const TIMEOUTS: Timeouts = Timeouts {

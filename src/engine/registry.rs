@@ -3,6 +3,7 @@
 //! `Registry::koma()` holds Koma's games (made through `GameId::visit`),
 //! and a test can run the same loop over a registry of a game of its own.
 
+use super::bench::{self, BenchLine};
 use super::evalfile::{self, Install};
 use super::session::{GameSession, Session};
 use crate::core::{OptionSpec, OptionValue, Rules, Searchable, SharedTable, TableFile};
@@ -10,6 +11,7 @@ use crate::eval::Evaluation;
 use crate::games::{GameId, GameVisitor};
 use std::path::Path;
 use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
 
 /// Rule option values, by name, as the engine keeps them.
 pub type RuleSettings = [(&'static str, OptionValue)];
@@ -31,6 +33,8 @@ pub struct EngineGame {
     pub eval_file: Option<PrepareEval>,
     /// The game's table of solved positions, for games that have one.
     pub table: Option<TableFile>,
+    /// The game's bench (`Searchable::BENCH`), `bench::positions`.
+    pub bench: fn(Option<u32>, &AtomicBool) -> Vec<BenchLine>,
 }
 
 fn new_session<G: Searchable>(rules: &RuleSettings) -> Result<Box<dyn Session>, String> {
@@ -47,6 +51,7 @@ impl EngineGame {
             new_session: new_session::<G>,
             eval_file: None,
             table: None,
+            bench: bench::positions::<G>,
         }
     }
 

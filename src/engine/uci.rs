@@ -220,8 +220,9 @@ impl Engine {
             Command::Bench => {
                 self.stop_search();
                 let out = self.out.clone();
+                let games = self.registry.games();
                 self.spawn_job("bench", move |stop| {
-                    bench::run(&out, None, stop);
+                    bench::run(games, &out, None, stop);
                 });
             }
         }
