@@ -77,7 +77,8 @@ pub enum PositionRefused {
 }
 
 impl PositionRefused {
-    fn of(e: LineError, start: Option<&PositionText>) -> PositionRefused {
+    /// Why the line of `start` and some moves was refused.
+    pub fn of(e: LineError, start: Option<&PositionText>) -> PositionRefused {
         match e {
             LineError::Position { game, error } => {
                 let board = start.map(|t| t.to_string()).unwrap_or_default();
