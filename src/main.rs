@@ -181,7 +181,7 @@ fn main() -> ExitCode {
     let out = Output::new(std::io::stdout());
     let job = match cli.job {
         None => {
-            engine::run(std::io::stdin().lock(), out);
+            engine::run(engine::Registry::koma(), std::io::stdin().lock(), out);
             return ExitCode::SUCCESS;
         }
         // The generator reports its own errors and exit status.
@@ -208,7 +208,12 @@ fn main() -> ExitCode {
 fn run(job: Job, out: &Output) -> anyhow::Result<()> {
     match job {
         Job::Bench { depth } => {
-            engine::bench::run(out, depth, &AtomicBool::new(false));
+            engine::bench::run(
+                engine::Registry::koma().games(),
+                out,
+                depth,
+                &AtomicBool::new(false),
+            );
         }
         Job::Perft {
             variant,

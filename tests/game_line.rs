@@ -1,7 +1,9 @@
 //! The game line every layer replays moves with: moves are made canonical,
 //! refused with their ply when illegal or after the end, and taken back.
 
-use koma::core::{Game, GameLine, LineError, MoveText, Outcome, ReplayError, Rules};
+use koma::core::{
+    AnyLine, Game, GameLine, LineError, MoveText, OptionValue, Outcome, ReplayError, Rules,
+};
 use koma::games::hasami::Hasami;
 use koma::games::nana::Nana;
 use koma::protocol::{parse_move, parse_position};
@@ -69,4 +71,24 @@ fn a_start_position_is_validated_and_kept_as_it_writes_itself() {
     let start = GameLine::<Hasami>::new(&rules).current().to_text();
     let line = GameLine::<Hasami>::from_start(Some(&start), &rules).unwrap();
     assert_eq!(line.start_text(), Some(&start));
+}
+
+#[test]
+fn a_line_replayed_from_text_keeps_its_rules_and_a_refused_one_changes_nothing() {
+    let rules =
+        <Hasami as Game>::Rules::from_values(&[("HasamiWin", OptionValue::Combo("all".into()))])
+            .unwrap();
+    assert_ne!(rules, Default::default());
+    let mut line = GameLine::<Hasami>::new(&rules);
+    // Held as any game's line, as the engine's session and the board hold it.
+    let any: &mut dyn AnyLine = &mut line;
+    any.replay(None, &moves("a1a2 i9i8")).unwrap();
+    assert_eq!((any.game(), any.plies()), ("hasami", 2));
+    let e = any.replay(None, &moves("a1a2 a2a3")).unwrap_err();
+    assert!(matches!(
+        e,
+        LineError::Move(ReplayError::Illegal { ply: 2, .. })
+    ));
+    assert_eq!(any.moves(), &moves("a1a2 i9i8")[..]);
+    assert_eq!(line.rules(), &rules);
 }

@@ -64,16 +64,16 @@ fn the_board_reports_the_fourth_occurrence_as_a_draw() {
         .collect();
     let mut play = new_play(GameId::KaniNariEbi, &[], None).unwrap();
     for (i, m) in moves.iter().enumerate() {
-        assert_eq!(play.status(), None, "ply {i}");
-        play.play(m).unwrap();
+        assert_eq!(play.line().status(), None, "ply {i}");
+        play.line_mut().play_text(m).unwrap();
     }
-    let end = play.status().expect("over");
+    let end = play.line().status().expect("over");
     assert_eq!(
         (end.outcome, end.reason),
         (Outcome::Draw, EndReason::Repetition)
     );
     assert!(matches!(
-        play.play(&moves[0]),
+        play.line_mut().play_text(&moves[0]),
         Err(ReplayError::AfterEnd { ply: 13, .. })
     ));
     // Off: the game goes on.
@@ -82,9 +82,9 @@ fn the_board_reports_the_fourth_occurrence_as_a_draw() {
         .unwrap();
     let mut play = new_play(GameId::KaniNariEbi, &off, None).unwrap();
     for m in moves.iter().chain(&moves) {
-        play.play(m).unwrap();
+        play.line_mut().play_text(m).unwrap();
     }
-    assert_eq!(play.status(), None);
+    assert_eq!(play.line().status(), None);
 }
 
 /// A match between two shufflers; the records, checked by `--replay`.

@@ -1,26 +1,45 @@
 //! The proof that a game needs nothing in `src/` named for it: 3x3 Hexapawn,
 //! written here and nowhere else, is searched to a move, played through an
-//! engine session spoken to in protocol lines, and its games written as
-//! records and replayed. Where this file had to reach around `src/` the
-//! seam is still missing (see the issue 36 note).
+//! engine session spoken to in protocol lines, played by the referee's own
+//! game code between two engine processes running Koma's engine loop over
+//! a registry of it, and its games written as records and replayed. Where
+//! this file had to reach around `src/` the seam is still missing (see the
+//! issue 36 note).
+//!
+//! The engine processes are this test binary run again, told by an
+//! argument (`ENGINE_MARKER`) to run the engine loop on its stdin and
+//! stdout: the binary under test is always the one that is current, and
+//! nothing outside this file is built for it. libtest's own line
+//! (`running 1 test`) comes before `id name`, which the protocol allows and
+//! the referee's handshake skips.
 //!
 //! The rules (Martin Gardner's Hexapawn): three pawns a side on a 3x3
 //! board; a pawn steps one square straight forward onto an empty square or
 //! one square diagonally forward onto an enemy pawn, taking it; a pawn on
 //! the far rank wins, and so does leaving the opponent without a move.
 
+use koma::client::clock::EngineLimits;
+use koma::client::handshake::{self, EngineStart, Timeouts};
+use koma::client::process::{EngineProc, Launch};
+use koma::client::reason::Reason;
 use koma::core::{
     Bench, Color, Coord, End, EndReason, Game, GameLine, History, MoveList, MoveSink, MoveText,
-    NoRules, PieceText, PositionError, PositionText, Searchable, StepText, game_status,
+    NoRules, Outcome, PieceText, PositionError, PositionText, Searchable, StepText, game_status,
 };
-use koma::engine::Output;
-use koma::engine::session::{GameSession, SearchJob, Session};
+use koma::engine::registry::{EngineGame, Registry};
+use koma::engine::session::{GameSession, PositionRefused, SearchJob, Session};
+use koma::engine::{Engine, Output};
 use koma::protocol::record::{Record, RecordMove, parse_record};
 use koma::protocol::{Command, parse_command, parse_position};
+use koma::record::adjudicate::Adjudication;
+use koma::record::opening::Opening;
+use koma::record::{RecordHeader, build};
+use koma::referee::matches::game::{GameEnd, GameSetup, play};
 use koma::search::{self, Context, Limits, Settings, Tt, score::mate_moves};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 const SIZE: u8 = 3;
 
@@ -389,7 +408,7 @@ fn play_match(depths: [u32; 2]) -> (GameLine<Hexapawn>, End) {
         let go = format!("go depth {}", depths[side]);
         let reply = session_answer(&mut sessions[side], &[&position, &go]);
         let mv = bestmove(&reply);
-        assert_eq!(sessions[side].side_to_move().index(), side);
+        assert_eq!(sessions[side].line().side_to_move().index(), side);
         line.play_text(&mv)
             .unwrap_or_else(|e| panic!("engine {side} played {mv}: {e}"));
     }
@@ -409,7 +428,7 @@ fn an_engine_session_plays_it_in_protocol_lines() {
     let mv = bestmove(&lines);
     let pos = Hexapawn::start(&NoRules).play(Step { from: 0, to: 3 });
     assert!(pos.find_move(&mv).is_some(), "{mv} is not legal");
-    assert_eq!(session.side_to_move(), Color::Second);
+    assert_eq!(session.line().side_to_move(), Color::Second);
     // A position the game refuses is refused with the game's words.
     let bad = parse_command("position fen ppp/3/PPQ w 1")
         .unwrap()
@@ -418,7 +437,11 @@ fn an_engine_session_plays_it_in_protocol_lines() {
         unreachable!()
     };
     let e = session.set_position(&bad).unwrap_err();
-    assert!(e.contains("no piece Q"), "{e}");
+    assert!(matches!(e, PositionRefused::Start { .. }), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        "invalid hexapawn position (no piece Q) at ppp/3/PPQ"
+    );
 }
 
 #[test]
@@ -465,6 +488,188 @@ fn a_refereed_match_ends_by_the_rules_and_its_record_round_trips() {
         .find(|r| r.message() == words)
         .copied();
     assert_eq!(reason, Some(end.reason), "{words}");
+}
+
+/// Koma's engine loop, over a registry that holds Hexapawn alone.
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| Registry::new(vec![EngineGame::of::<Hexapawn>()], Hexapawn::NAME))
+}
+
+/// The argument that makes this binary an engine process (a `--skip` of a
+/// test that does not exist, so libtest runs the one test asked for).
+const ENGINE_MARKER: &str = "hexapawn-engine-process";
+const ENGINE_TEST: &str = "the_engine_loop_plays_it_over_a_registry_of_its_own";
+
+#[test]
+fn the_engine_loop_plays_it_over_a_registry_of_its_own() {
+    if std::env::args().any(|a| a == ENGINE_MARKER) {
+        let out = Output::new(std::io::stdout());
+        koma::engine::run(registry(), std::io::stdin().lock(), out);
+        return;
+    }
+    // In this process: the loop lists the registry's game, plays in it,
+    // and refuses a position of another game with Hexapawn's own words.
+    let captured = Captured::default();
+    let mut engine = Engine::new(Output::new(captured.clone()), registry());
+    for line in [
+        "uci",
+        "setoption name UCI_Variant value hexapawn",
+        "setoption name UCI_Variant value kaninariebi",
+        "position fen ppp/3/PPQ w 1",
+        "position startpos moves a1a2",
+        "go depth 6",
+    ] {
+        engine.handle_line(line);
+    }
+    engine.shutdown();
+    let lines = captured.lines();
+    let has = |l: &str| lines.iter().any(|x| x == l);
+    assert!(
+        has("option name UCI_Variant type combo default hexapawn var hexapawn"),
+        "{lines:?}"
+    );
+    assert!(has(
+        "info string error: expected one of hexapawn for UCI_Variant at kaninariebi"
+    ));
+    assert!(has(
+        "info string error: invalid hexapawn position (no piece Q) at ppp/3/PPQ"
+    ));
+    let mv = bestmove(&lines);
+    let after = Hexapawn::start(&NoRules).play(Step { from: 0, to: 3 });
+    assert!(after.find_move(&mv).is_some(), "{mv} is not legal");
+    // Its `bench` is the registry's games' benches: Hexapawn's own.
+    let bench = Captured::default();
+    let stop = AtomicBool::new(false);
+    let total =
+        koma::engine::bench::run(registry().games(), &Output::new(bench.clone()), None, &stop);
+    let lines = bench.lines();
+    assert!(
+        lines[0].starts_with("info string bench hexapawn startpos nodes "),
+        "{lines:?}"
+    );
+    assert!(total > 0);
+    assert_eq!(lines.last(), Some(&format!("Nodes searched: {total}")));
+}
+
+const TIMEOUTS: Timeouts = Timeouts {
+    start: Duration::from_secs(20),
+    heartbeat: Duration::from_secs(20),
+    stall: Duration::from_secs(20),
+};
+
+/// This binary started again as an engine process, brought through the
+/// referee's handshake to Hexapawn.
+fn engine_process(name: &str) -> EngineProc {
+    let launch = Launch {
+        cmd: std::env::current_exe().expect("the test binary"),
+        args: [ENGINE_TEST, "--exact", "--quiet", "--skip", ENGINE_MARKER]
+            .map(String::from)
+            .to_vec(),
+        dir: None,
+    };
+    let start = EngineStart {
+        name,
+        launch: &launch,
+        options: &[],
+        variant: Hexapawn::NAME,
+        rules: &[],
+        log: None,
+    };
+    let (engine, warnings) =
+        handshake::start(&start, &TIMEOUTS).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(warnings, Vec::<String>::new());
+    engine
+}
+
+/// One game of the referee's (`referee::matches::game::play`) between two
+/// engine processes, from `opening`, each searching to `depth`.
+fn refereed_game(opening: &Opening, depth: u32) -> GameEnd {
+    let limits = EngineLimits {
+        depth: Some(depth),
+        ..EngineLimits::default()
+    };
+    let setup = GameSetup::<Hexapawn> {
+        rules: &NoRules,
+        opening,
+        limits: [&limits, &limits],
+        margins: [Duration::from_secs(1); 2],
+        max_plies: None,
+        adjudication: Adjudication::default(),
+        names: ["first", "second"],
+        timeouts: TIMEOUTS,
+    };
+    let mut engines = [engine_process("first"), engine_process("second")];
+    let [a, b] = &mut engines;
+    let end = play(&setup, [a, b]).expect("the opening replays");
+    for e in engines {
+        e.quit(Duration::from_secs(2));
+    }
+    end
+}
+
+/// The game's record as the referee writes it, read back: its moves replay
+/// under the rules to the end the referee recorded.
+fn record_round_trip(end: &GameEnd, opening: &Opening) -> Record {
+    let none = EngineLimits::default();
+    let header = RecordHeader {
+        fingerprint: None,
+        event: "sixth game",
+        date: "2026.01.01",
+        round: 1,
+        game: 1,
+        pair: None,
+        names: ["first", "second"],
+        variant: Hexapawn::NAME,
+        rules: &[],
+        start: opening.start.as_ref(),
+        limits: [&none, &none],
+        max_plies: None,
+        suite: None,
+    };
+    let record = build(&header, Some(&end.ending), &end.moves, opening.moves.len());
+    let back = parse_record(&record.to_string()).expect("the record reads back");
+    let moves: Vec<MoveText> = back.moves.iter().map(|m| m.mv).collect();
+    let line = GameLine::<Hexapawn>::from_text(opening.start.as_ref(), &moves, &NoRules)
+        .unwrap_or_else(|e| panic!("the record replays: {e}"));
+    let Reason::Rules(reason) = end.ending.reason else {
+        panic!("the game ended by the rules, not {:?}", end.ending);
+    };
+    assert_eq!(line.status(), Some(End::new(end.ending.outcome, reason)));
+    back
+}
+
+#[test]
+fn a_referee_game_between_two_engine_processes_ends_by_hexapawns_rules() {
+    // From the start, both searching the whole tree: the second player's
+    // forced win, every move checked by the referee against the rules.
+    let start = Opening::default();
+    let end = refereed_game(&start, 12);
+    assert_eq!(end.ending.outcome, Outcome::Win(Color::Second), "{end:?}");
+    assert!(
+        end.engine_moves > 0 && end.dead == [false, false],
+        "{end:?}"
+    );
+    let record = record_round_trip(&end, &start);
+    let words = record.tag("Termination").expect("a Termination tag");
+    assert!(
+        [FAR_RANK, EndReason::NoLegalMove]
+            .iter()
+            .any(|r| r.message() == words),
+        "{words}"
+    );
+
+    // From a position where every move reaches the far rank: the game ends
+    // by Hexapawn's own ending, and the record says so.
+    let far = Opening {
+        start: Some(parse_position("p1p/1P1/3 w 2").unwrap()),
+        moves: Vec::new(),
+    };
+    let end = refereed_game(&far, 4);
+    assert_eq!(end.ending.reason, Reason::Rules(FAR_RANK), "{end:?}");
+    assert_eq!(end.ending.outcome, Outcome::Win(Color::First));
+    let record = record_round_trip(&end, &far);
+    assert_eq!(record.tag("Termination"), Some("a pawn on the far rank"));
 }
 
 /// The record of a finished game of Hexapawn, built by the code that

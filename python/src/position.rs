@@ -11,6 +11,7 @@ use koma::core::{
     Searchable, with_defaults,
 };
 use koma::engine::display;
+use koma::engine::session::PositionRefused;
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::{PositionLine, PositionStart, parse_move, parse_position};
 
@@ -73,14 +74,9 @@ struct Line<G: Game> {
     values: Vec<(&'static str, OptionValue)>,
 }
 
-/// The engine's words for a refused move (see `GameSession::set_position`).
+/// The engine's words for a refused move (`PositionRefused`).
 fn replay_error(e: ReplayError) -> RulesError {
-    RulesError::Illegal(match e {
-        ReplayError::Illegal { mv, .. } => format!("illegal move at {mv}"),
-        ReplayError::AfterEnd { mv, end, .. } => {
-            format!("illegal move, the game is over ({end}) at {mv}")
-        }
-    })
+    RulesError::Illegal(PositionRefused::of(LineError::Move(e), None).to_string())
 }
 
 impl<G: Game> Line<G> {

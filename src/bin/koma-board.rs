@@ -65,6 +65,7 @@ fn main() -> ExitCode {
     if cli.engine_protocol {
         debug_assert_eq!(ENGINE_FLAG, "--engine-protocol");
         koma::engine::run(
+            koma::engine::Registry::koma(),
             std::io::stdin().lock(),
             koma::engine::Output::new(std::io::stdout()),
         );

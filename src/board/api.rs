@@ -35,15 +35,15 @@
 
 use super::analysis::{EngineSetup, Live, MAX_LINES, Target};
 use super::http::{Request, Response};
-use super::play::new_play;
+use super::play::{new_play, position_command};
 use super::records;
 use super::review::{self, GameAnalysis, Limit};
 use super::table::{EndView, EngineSpec, Player, Role, Table};
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::process::Launch;
-use crate::core::{OptionKind, Presentation, RuleValues, Searchable};
-use crate::games::{GameId, GameVisitor};
+use crate::core::{OptionKind, Presentation, RuleValues};
+use crate::games::GameId;
 use crate::protocol::{parse_move, parse_position};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -280,7 +280,7 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             let t = table(reg, id)?;
             let st = t.lock();
             let r = records::record_of(&st);
-            let name = format!("koma-{}-{}.pgn", st.play.game().name(), t.id);
+            let name = format!("koma-{}-{}.pgn", st.play.line().game(), t.id);
             Ok(
                 Response::new(200, "text/plain; charset=utf-8", r.to_string()).with_header(
                     "Content-Disposition",
@@ -430,16 +430,10 @@ fn games(reg: &Registry) -> impl Serialize {
             name: &'static str,
         },
     }
-    struct Size;
-    impl GameVisitor for Size {
-        type Output = (u8, u8);
-        fn visit<G: Searchable>(self) -> (u8, u8) {
-            (G::FILES, G::RANKS)
-        }
-    }
     let info = |g: GameId| {
-        let (files, ranks) = g.visit(Size);
-        let rules = g.rule_specs().iter().map(|s| RuleEntry {
+        let facts = g.facts();
+        let (files, ranks) = (facts.files, facts.ranks);
+        let rules = facts.rule_specs.iter().map(|s| RuleEntry {
             help: s.help,
             spec: match s.kind {
                 OptionKind::Check { default } => RuleInfo::Check {
@@ -464,7 +458,6 @@ fn games(reg: &Registry) -> impl Serialize {
                 OptionKind::Button => RuleInfo::Button { name: s.name },
             },
         });
-
         GameInfo {
             name: g.name(),
             files,
@@ -502,9 +495,9 @@ fn tables(reg: &Registry) -> impl Serialize {
         let st = t.lock();
         TableInfo {
             id: t.id,
-            game: st.play.game().name(),
+            game: st.play.line().game(),
             players: st.names().map(str::to_string),
-            plies: st.play.plies(),
+            plies: st.play.line().plies(),
             end: st.end_view(),
             review: st.review.is_some(),
         }
@@ -842,7 +835,9 @@ fn position_of(
     let mut play = new_play(game, rules, start.as_ref()).map_err(|e| (400, e))?;
     for (k, m) in moves.iter().enumerate() {
         let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
-        play.play(&text).map_err(|e| (422, e.to_string()))?;
+        play.line_mut()
+            .play_text(&text)
+            .map_err(|e| (422, e.to_string()))?;
     }
     Ok(play)
 }
@@ -864,12 +859,12 @@ fn positions(req: &Request) -> Answer {
         view: super::play::View,
     }
     ok(Position {
-        position: play.position_text(play.plies()),
-        plies: play.plies(),
-        to_move: super::play::side_name(play.side_to_move()),
-        end: play.status().map(|e| e.to_string()),
+        position: play.line().position_text(play.line().plies()).to_string(),
+        plies: play.line().plies(),
+        to_move: super::play::side_name(play.line().side_to_move()),
+        end: play.line().status().map(|e| e.to_string()),
         legal: play.legal().moves.iter().map(|m| m.t.to_string()).collect(),
-        view: play.view(play.plies()),
+        view: play.view(play.line().plies()),
     })
 }
 
@@ -921,15 +916,15 @@ fn target_of(
         ));
     }
     let play = position_of(game, rules, start, moves)?;
-    if let Some(end) = play.status() {
+    if let Some(end) = play.line().status() {
         return Err((
             409,
             format!("the game is over in this position ({end}): nothing to analyse"),
         ));
     }
     Ok(Target {
-        command: play.position_command(),
-        side: play.side_to_move(),
+        command: position_command(play.line()),
+        side: play.line().side_to_move(),
         lines,
         depth,
     })
@@ -1003,9 +998,11 @@ fn start_review(reg: &Registry, req: &Request, id: &str) -> Answer {
         ));
     }
     let slot = reg.take_slot().map_err(|e| (503, e))?;
-    let (play, moves) = review::replay_of(st.play.as_ref()).map_err(|e| (500, e))?;
+    let (play, moves) = review::replay_of(st.play.as_ref());
     st.reviews += 1;
-    let movers = (0..=st.play.plies()).map(|k| st.play.side_at(k)).collect();
+    let movers = (0..=st.play.line().plies())
+        .map(|k| st.play.line().side_at(k))
+        .collect();
     st.analysis = Some(GameAnalysis::new(
         launch_text(&launch),
         limit,

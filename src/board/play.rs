@@ -1,11 +1,11 @@
 //! One game's moves and positions, behind an object-safe trait so a table
 //! can hold any game: `GamePlay<G>` implements it once for every game
-//! (made through `GameId::visit`), and turns positions and legal moves
-//! into the JSON the page draws. Legality is the rules library's alone:
+//! (made through `GameId::visit`): its line is core's `AnyLine`, and it
+//! turns positions and legal moves into the JSON the page draws. Legality is the rules library's alone:
 //! moves arrive as text and are matched against the generated moves.
 
 use crate::core::{
-    Color, Coord, End, Game, GameLine, MoveText, OptionValue, PieceText, PositionText, ReplayError,
+    AnyLine, Color, Coord, Game, GameLine, MoveText, OptionValue, PieceText, PositionText,
     RuleValues, Rules, Searchable, StepText, with_defaults,
 };
 use crate::games::{GameId, GameVisitor};
@@ -18,37 +18,29 @@ use std::fmt::Display;
 pub type MoveCheck = Box<dyn FnOnce(&MoveText) -> Option<MoveText> + Send>;
 
 pub trait Play: Send {
-    fn game(&self) -> GameId;
-    fn files(&self) -> u8;
-    fn ranks(&self) -> u8;
-    /// Moves played so far.
-    fn plies(&self) -> usize;
-    fn moves(&self) -> &[MoveText];
-    /// The start position when it is not the game's own.
-    fn start_text(&self) -> Option<&PositionText>;
+    /// The game's moves and positions.
+    fn line(&self) -> &dyn AnyLine;
+    fn line_mut(&mut self) -> &mut dyn AnyLine;
     /// Every rule option with its value in this game.
     fn rules(&self) -> &RuleValues;
-    /// Side to move in the latest position.
-    fn side_to_move(&self) -> Color;
-    /// The side to move after `ply` moves.
-    fn side_at(&self, ply: usize) -> Color;
-    /// The end by the rules in the latest position, history included.
-    fn status(&self) -> Option<End>;
-    /// Plays a move in the latest position; returns its canonical text.
-    fn play(&mut self, text: &MoveText) -> Result<MoveText, ReplayError>;
-    /// Takes moves back until `plies` are left.
-    fn undo_to(&mut self, plies: usize);
+    /// The same game from its start, no move played.
+    fn restarted(&self) -> Box<dyn Play>;
     /// A check of moves in the latest position, for another thread: the
     /// canonical text of a legal move, `None` for any other.
     fn move_check(&self) -> MoveCheck;
-    /// The `position` command of the latest position.
-    fn position_command(&self) -> String;
-    /// The position string after `ply` moves.
-    fn position_text(&self, ply: usize) -> String;
     /// The board after `ply` moves and what the move to it did.
     fn view(&self, ply: usize) -> View;
     /// The legal moves of the latest position.
     fn legal(&self) -> Legal;
+}
+
+/// The `position` command of the latest position of `line`.
+pub fn position_command(line: &dyn AnyLine) -> String {
+    let start = match line.start_text() {
+        None => PositionStart::StartPos,
+        Some(t) => PositionStart::Fen(t.clone()),
+    };
+    PositionLine::new(&start, line.moves()).as_str().to_string()
 }
 
 /// A new game of `game` under the rule options given (the others at their
@@ -68,8 +60,8 @@ pub fn new_play(
     game.visit(Make(rules, start))
 }
 
+#[derive(Clone)]
 pub struct GamePlay<G: Game> {
-    game: GameId,
     rule_values: RuleValues,
     line: GameLine<G>,
 }
@@ -79,10 +71,9 @@ impl<G: Game> GamePlay<G> {
         given: &[(&'static str, OptionValue)],
         start: Option<&PositionText>,
     ) -> Result<Self, String> {
-        let line = GameLine::from_start(start, &G::Rules::from_values(given)?)
-            .map_err(|e| e.to_string())?;
+        let mut line = GameLine::new(&G::Rules::from_values(given)?);
+        line.replay(start, &[]).map_err(|e| e.to_string())?;
         Ok(GamePlay {
-            game: GameId::from_name(G::NAME).ok_or("unknown game")?,
             rule_values: with_defaults(G::Rules::specs(), given),
             line,
         })
@@ -90,73 +81,27 @@ impl<G: Game> GamePlay<G> {
 }
 
 impl<G: Game> Play for GamePlay<G> {
-    fn game(&self) -> GameId {
-        self.game
+    fn line(&self) -> &dyn AnyLine {
+        &self.line
     }
 
-    fn files(&self) -> u8 {
-        G::FILES
-    }
-
-    fn ranks(&self) -> u8 {
-        G::RANKS
-    }
-
-    fn plies(&self) -> usize {
-        self.line.plies()
-    }
-
-    fn moves(&self) -> &[MoveText] {
-        self.line.moves()
-    }
-
-    fn start_text(&self) -> Option<&PositionText> {
-        self.line.start_text()
+    fn line_mut(&mut self) -> &mut dyn AnyLine {
+        &mut self.line
     }
 
     fn rules(&self) -> &RuleValues {
         &self.rule_values
     }
 
-    fn side_to_move(&self) -> Color {
-        self.line.current().side_to_move()
-    }
-
-    fn side_at(&self, ply: usize) -> Color {
-        self.line
-            .position(ply.min(self.line.plies()))
-            .side_to_move()
-    }
-
-    fn status(&self) -> Option<End> {
-        self.line.status()
-    }
-
-    fn play(&mut self, text: &MoveText) -> Result<MoveText, ReplayError> {
-        self.line.play_text(text)
-    }
-
-    fn undo_to(&mut self, plies: usize) {
-        self.line.undo_to(plies);
+    fn restarted(&self) -> Box<dyn Play> {
+        let mut fresh = self.clone();
+        fresh.line.undo_to(0);
+        Box::new(fresh)
     }
 
     fn move_check(&self) -> MoveCheck {
         let pos = self.line.current().clone();
         Box::new(move |t| pos.find_move(t).map(|m| pos.move_text(m)))
-    }
-
-    fn position_command(&self) -> String {
-        let start = match self.line.start_text() {
-            None => PositionStart::StartPos,
-            Some(t) => PositionStart::Fen(t.clone()),
-        };
-        PositionLine::new(&start, self.line.moves())
-            .as_str()
-            .to_string()
-    }
-
-    fn position_text(&self, ply: usize) -> String {
-        self.line.position(ply).to_text().to_string()
     }
 
     fn view(&self, ply: usize) -> View {
@@ -224,7 +169,7 @@ impl<G: Game> Play for GamePlay<G> {
     fn legal(&self) -> Legal {
         let pos = self.line.current();
         let mut legal = Legal::default();
-        if self.status().is_some() {
+        if self.line.status().is_some() {
             return legal;
         }
         let before = pos.to_text();

@@ -39,9 +39,9 @@ fn game_record(st: &TableState) -> Record {
         game: 1,
         pair: None,
         names: st.names(),
-        variant: st.play.game().name(),
+        variant: st.play.line().game(),
         rules: st.play.rules(),
-        start: st.play.start_text(),
+        start: st.play.line().start_text(),
         limits: [&st.players[0].limits, &st.players[1].limits],
         max_plies: st.max_plies,
         suite: None,
@@ -165,7 +165,7 @@ pub fn load(text: &str, index: usize, size: Option<MatchSize>) -> Result<Loaded,
     let mut play = new_play(game, &rules, start.as_ref())?;
     let mut error = None;
     for m in &r.moves {
-        if let Err(e) = play.play(&m.mv) {
+        if let Err(e) = play.line_mut().play_text(&m.mv) {
             error = Some(format!("{e}; the moves after it are not shown"));
             break;
         }
@@ -183,7 +183,9 @@ pub fn load(text: &str, index: usize, size: Option<MatchSize>) -> Result<Loaded,
         record: r.clone(),
     };
     let comments = r.moves.iter().map(|m| m.comment.clone()).collect();
-    let movers = (0..=play.plies()).map(|k| play.side_at(k)).collect();
+    let movers = (0..=play.line().plies())
+        .map(|k| play.line().side_at(k))
+        .collect();
     let analysis = GameAnalysis::from_record(r, movers);
     Ok(Loaded {
         play,

@@ -7,7 +7,7 @@
 //! `AnalysisEngine`, `AnalysisLimit`, see protocol.md) and read back from
 //! them when the record is loaded.
 
-use super::play::{Play, new_play};
+use super::play::{Play, position_command};
 use super::table::Table;
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::handshake::{self, EngineStart};
@@ -370,9 +370,8 @@ pub struct ReviewJob {
 }
 
 /// A fresh copy of a table's game at its start, for the review to step.
-pub fn replay_of(play: &dyn Play) -> Result<(Box<dyn Play>, Vec<MoveText>), String> {
-    let fresh = new_play(play.game(), play.rules(), play.start_text())?;
-    Ok((fresh, play.moves().to_vec()))
+pub fn replay_of(play: &dyn Play) -> (Box<dyn Play>, Vec<MoveText>) {
+    (play.restarted(), play.line().moves().to_vec())
 }
 
 /// Runs a review to its end (or its stop), writing each point into the
@@ -397,7 +396,7 @@ pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
         name: &name,
         launch: &launch,
         options: &[],
-        variant: play.game().name(),
+        variant: play.line().game(),
         rules: play.rules(),
         log: None,
     };
@@ -414,8 +413,8 @@ pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
         if cancelled(table, generation) {
             break;
         }
-        let mover = play.side_to_move();
-        let point = match play.status() {
+        let mover = play.line().side_to_move();
+        let point = match play.line().status() {
             Some(end) => Point {
                 eval: Some(Eval::End(match end.outcome {
                     Outcome::Win(Color::First) => 1,
@@ -425,7 +424,7 @@ pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
                 best: None,
             },
             None => {
-                let position = play.position_command();
+                let position = position_command(play.line());
                 let clock = Clock::new(&limits);
                 let clocks = [clock.clone(), clock];
                 let turn = crate::client::turn::Turn {
@@ -477,7 +476,7 @@ pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
         }
         table.notify();
         if let Some(m) = moves.get(k)
-            && let Err(e) = play.play(m)
+            && let Err(e) = play.line_mut().play_text(m)
         {
             error = Some(format!("move {}: {e}", k + 1));
             break;

@@ -10,7 +10,7 @@
 //! every change the page must redraw for (the engine's thinking and the
 //! clocks are sent on every poll instead).
 
-use super::play::{Legal, MoveCheck, Play, View, shown, side_name};
+use super::play::{Legal, MoveCheck, Play, View, position_command, shown, side_name};
 use super::review::{AnalysisView, GameAnalysis};
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::engine_log::record_date;
@@ -217,7 +217,7 @@ impl Table {
         ];
         let mut st = TableState {
             version: 1,
-            comments: vec![None; play.plies()],
+            comments: vec![None; play.line().plies()],
             play,
             players,
             clocks: vec![clocks],
@@ -236,7 +236,7 @@ impl Table {
         };
         // A record's clocks are not replayed: keep the start clocks for
         // every ply.
-        while st.clocks.len() <= st.play.plies() {
+        while st.clocks.len() <= st.play.line().plies() {
             let c = st.clocks[0].clone();
             st.clocks.push(c);
         }
@@ -262,7 +262,7 @@ impl Table {
     pub fn human_move(&self, text: &MoveText, ply: Option<usize>) -> Result<(), Refusal> {
         let mut st = self.lock();
         st.refuse_if_over()?;
-        let side = st.play.side_to_move();
+        let side = st.play.line().side_to_move();
         match st.players[side.index()].role {
             Role::Human => {}
             Role::Engine(_) => {
@@ -271,13 +271,13 @@ impl Table {
             Role::Viewer => return Err((409, "this is a record: nobody moves".into())),
         }
         if let Some(p) = ply
-            && p != st.play.plies()
+            && p != st.play.line().plies()
         {
             return Err((
                 409,
                 format!(
                     "the move was meant for ply {p}, but the game is at ply {}",
-                    st.play.plies()
+                    st.play.line().plies()
                 ),
             ));
         }
@@ -293,7 +293,7 @@ impl Table {
             self.notify();
             return Err((409, "the clock ran out before the move arrived".into()));
         }
-        st.play.play(text).map_err(|e| match e {
+        st.play.line_mut().play_text(text).map_err(|e| match e {
             // One move of a person's: no need to number it.
             ReplayError::Illegal { mv, .. } => (422, format!("{mv} is not a legal move here")),
             ReplayError::AfterEnd { end, .. } => (422, format!("the game is over ({end})")),
@@ -314,16 +314,16 @@ impl Table {
         if !st.players.iter().any(|p| matches!(p.role, Role::Human)) {
             return Err((409, "undo is for games with a person playing".into()));
         }
-        let mut plies = st.play.plies();
+        let mut plies = st.play.line().plies();
         if plies == 0 {
             return Err((409, "no move to take back".into()));
         }
         plies -= 1;
-        st.play.undo_to(plies);
+        st.play.line_mut().undo_to(plies);
         // Back to a position where a person is to move.
-        while plies > 0 && st.players[st.play.side_to_move().index()].is_engine() {
+        while plies > 0 && st.players[st.play.line().side_to_move().index()].is_engine() {
             plies -= 1;
-            st.play.undo_to(plies);
+            st.play.line_mut().undo_to(plies);
         }
         st.clocks.truncate(plies + 1);
         st.comments.truncate(plies);
@@ -352,7 +352,7 @@ impl Table {
 impl TableState {
     /// The comments of moves already played (a loaded record's).
     pub fn set_comments(&mut self, mut comments: Vec<Option<String>>) {
-        comments.resize(self.play.plies(), None);
+        comments.resize(self.play.line().plies(), None);
         self.comments = comments;
         self.version += 1;
     }
@@ -405,8 +405,8 @@ impl TableState {
         if self.end.is_some() || self.review.is_some() {
             return;
         }
-        let status = self.play.status();
-        if let Some(e) = Ending::of_game(status, self.play.plies(), self.max_plies) {
+        let status = self.play.line().status();
+        if let Some(e) = Ending::of_game(status, self.play.line().plies(), self.max_plies) {
             self.finish(e);
         }
     }
@@ -420,7 +420,7 @@ impl TableState {
         self.end.is_none()
             && !self.closed
             && matches!(
-                self.players[self.play.side_to_move().index()].role,
+                self.players[self.play.line().side_to_move().index()].role,
                 Role::Human
             )
     }
@@ -428,7 +428,7 @@ impl TableState {
     /// The clocks as the page shows them, the running one counted down
     /// to now.
     fn clock_views(&self) -> [ClockView; 2] {
-        let to_move = self.play.side_to_move().index();
+        let to_move = self.play.line().side_to_move().index();
         let running = self.end.is_none() && !self.closed && self.review.is_none();
         let clocks = self.current_clocks();
         std::array::from_fn(|i| {
@@ -468,7 +468,7 @@ impl TableState {
             error: r.error.as_deref(),
             valid: r.check.is_ok(),
             check: r.check.as_ref().err(),
-            rules_end: self.play.status().map(|e| e.to_string()),
+            rules_end: self.play.line().status().map(|e| e.to_string()),
         })
     }
 
@@ -476,20 +476,20 @@ impl TableState {
     /// current version, else only the clocks and the engine's thinking.
     pub fn view(&self, id: u64, since: Option<u64>, ply: Option<usize>) -> TableView<'_> {
         let full = (since != Some(self.version) || ply.is_some()).then(|| {
-            let plies = self.play.plies();
+            let plies = self.play.line().plies();
             let view_ply = ply.unwrap_or(plies).min(plies);
-            let moves = self.play.moves().iter().enumerate();
+            let moves = self.play.line().moves().iter().enumerate();
             FullView {
                 full: true,
-                game: self.play.game().name(),
-                files: self.play.files(),
-                ranks: self.play.ranks(),
+                game: self.play.line().game(),
+                files: self.play.line().files(),
+                ranks: self.play.line().ranks(),
                 rules: (self.play.rules().iter())
                     .map(|(n, v)| (*n, v.to_string()))
                     .collect(),
                 players: [self.players[0].view(), self.players[1].view()],
                 plies,
-                to_move: side_name(self.play.side_to_move()),
+                to_move: side_name(self.play.line().side_to_move()),
                 human_to_move: self.human_to_move(),
                 view: self.play.view(view_ply),
                 moves: moves
@@ -502,11 +502,11 @@ impl TableState {
                 end: self.end_view(),
                 review: self.review_view(),
                 notes: &self.notes,
-                analysis: (self.analysis.as_ref()).map(|a| a.view(self.play.moves())),
+                analysis: (self.analysis.as_ref()).map(|a| a.view(self.play.line().moves())),
                 can_undo: self.review.is_none()
                     && plies > 0
                     && self.players.iter().any(|p| matches!(p.role, Role::Human)),
-                start: self.play.position_text(0),
+                start: self.play.line().position_text(0).to_string(),
             }
         });
         TableView {
@@ -522,6 +522,7 @@ impl TableState {
     /// The moves with their comments, for the record.
     pub fn record_moves(&self) -> Vec<RecordMove> {
         self.play
+            .line()
             .moves()
             .iter()
             .enumerate()
@@ -686,7 +687,7 @@ impl TableState {
             // Nothing to do until an undo or the close.
             return Job::Wait(Duration::from_secs(1));
         }
-        let side = self.play.side_to_move();
+        let side = self.play.line().side_to_move();
         match &self.players[side.index()].role {
             Role::Engine(spec) => Job::Engine(side, spec.clone()),
             Role::Human | Role::Viewer => {
@@ -731,7 +732,7 @@ impl TableState {
             ..Thinking::default()
         });
         Some(TurnStart {
-            position: self.play.position_command(),
+            position: position_command(self.play.line()),
             clocks: self.current_clocks().clone(),
             limits: self.players[side.index()].limits.clone(),
             legal: self.play.move_check(),
@@ -751,7 +752,7 @@ impl TableState {
             return;
         }
         match played {
-            Ok(p) => match self.play.play(&p.mv) {
+            Ok(p) => match self.play.line_mut().play_text(&p.mv) {
                 Ok(_) => self.after_move(side, p.clock, Some(p.comment)),
                 // The move was checked on this very position: cannot happen.
                 Err(e) => self.finish(Ending::failure(
@@ -817,7 +818,7 @@ fn start_for(
         let st = table.lock();
         (
             st.players[side.index()].name.clone(),
-            st.play.game().name(),
+            st.play.line().game(),
             st.play.rules().clone(),
         )
     };

@@ -16,6 +16,8 @@ pub struct GameLine<G: Game> {
     positions: Vec<G>,
     moves: Vec<MoveText>,
     history: History,
+    /// The rules it is played under, so it can be replayed from text.
+    rules: G::Rules,
 }
 
 /// Why a move of a line was refused. Plies count from 1.
@@ -79,15 +81,16 @@ impl From<ReplayError> for LineError {
 impl<G: Game> GameLine<G> {
     /// A game from the game's own start position under `rules`.
     pub fn new(rules: &G::Rules) -> GameLine<G> {
-        GameLine::starting_at(G::start(rules), None)
+        GameLine::starting_at(G::start(rules), None, rules)
     }
 
-    fn starting_at(start: G, start_text: Option<PositionText>) -> GameLine<G> {
+    fn starting_at(start: G, start_text: Option<PositionText>, rules: &G::Rules) -> GameLine<G> {
         GameLine {
             start_text,
             history: History::starting_at(&start),
             positions: vec![start],
             moves: Vec::new(),
+            rules: rules.clone(),
         }
     }
 
@@ -102,7 +105,7 @@ impl<G: Game> GameLine<G> {
                     error,
                 })?;
                 let text = pos.to_text();
-                Ok(GameLine::starting_at(pos, Some(text)))
+                Ok(GameLine::starting_at(pos, Some(text), rules))
             }
         }
     }
@@ -116,6 +119,17 @@ impl<G: Game> GameLine<G> {
         let mut line = GameLine::from_start(start, rules)?;
         line.play_all(moves)?;
         Ok(line)
+    }
+
+    /// Becomes the line of `start` and `moves` under the same rules; left
+    /// as it was when they are refused.
+    pub fn replay(
+        &mut self,
+        start: Option<&PositionText>,
+        moves: &[MoveText],
+    ) -> Result<(), LineError> {
+        *self = GameLine::from_text(start, moves, &self.rules)?;
+        Ok(())
     }
 
     /// Plays each move in turn; on a refused one the line stops before it.
@@ -169,6 +183,10 @@ impl<G: Game> GameLine<G> {
     /// The position after `ply` moves (the latest, past the end).
     pub fn position(&self, ply: usize) -> &G {
         &self.positions[ply.min(self.moves.len())]
+    }
+
+    pub fn rules(&self) -> &G::Rules {
+        &self.rules
     }
 
     pub fn start_text(&self) -> Option<&PositionText> {

@@ -2,6 +2,7 @@
 //! buffers, game results, rule options, the `Game` trait and the generic text
 //! forms of moves and positions. Nothing here knows a concrete game.
 
+pub mod any_line;
 pub mod binary_file;
 pub mod color;
 pub mod coord;
@@ -21,6 +22,7 @@ pub mod tablebase;
 pub mod text;
 pub mod zobrist;
 
+pub use any_line::AnyLine;
 pub use color::Color;
 pub use coord::Coord;
 pub use game::{Game, MoveHint, PositionError, game_status, mirror};

@@ -4,6 +4,7 @@
 //! evaluation.
 
 use super::Output;
+use super::registry::EngineGame;
 use crate::core::{Bench, Searchable};
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::parse_position;
@@ -37,53 +38,57 @@ pub fn run_game(game: GameId, depth: Option<u32>, stop: &AtomicBool) -> Vec<Benc
     impl GameVisitor for Run<'_> {
         type Output = Vec<BenchLine>;
         fn visit<G: Searchable>(self) -> Self::Output {
-            let rules = G::Rules::default();
-            G::BENCH
-                .positions
-                .iter()
-                .take_while(|_| !self.1.load(Ordering::Relaxed))
-                .map(|&p| {
-                    let pos = if p == "startpos" {
-                        G::start(&rules)
-                    } else {
-                        let t =
-                            parse_position(p).unwrap_or_else(|e| panic!("bench position {p}: {e}"));
-                        G::from_text(&t, &rules)
-                            .unwrap_or_else(|e| panic!("bench position {p}: {e}"))
-                    };
-                    let history = crate::core::History::starting_at(&pos);
-                    // A fresh table per position, one thread: the same
-                    // nodes on every run.
-                    let tt = Tt::new(16);
-                    let ctx = Context {
-                        tt: &tt,
-                        stop: self.1,
-                        limits: &Limits::depth(self.0.unwrap_or(G::BENCH.depth)),
-                        settings: Settings::default(),
-                    };
-                    let start = Instant::now();
-                    let r = search::search(&pos, &history, &ctx, |_| {});
-                    BenchLine {
-                        position: format!("{} {p}", G::NAME),
-                        nodes: r.nodes,
-                        millis: start.elapsed().as_millis() as u64,
-                    }
-                })
-                .collect()
+            positions::<G>(self.0, self.1)
         }
     }
     game.visit(Run(depth, stop))
 }
 
+/// `run_game` for the game `G`.
+pub fn positions<G: Searchable>(depth: Option<u32>, stop: &AtomicBool) -> Vec<BenchLine> {
+    let rules = G::Rules::default();
+    G::BENCH
+        .positions
+        .iter()
+        .take_while(|_| !stop.load(Ordering::Relaxed))
+        .map(|&p| {
+            let pos = if p == "startpos" {
+                G::start(&rules)
+            } else {
+                let t = parse_position(p).unwrap_or_else(|e| panic!("bench position {p}: {e}"));
+                G::from_text(&t, &rules).unwrap_or_else(|e| panic!("bench position {p}: {e}"))
+            };
+            let history = crate::core::History::starting_at(&pos);
+            // A fresh table per position, one thread: the same
+            // nodes on every run.
+            let tt = Tt::new(16);
+            let ctx = Context {
+                tt: &tt,
+                stop,
+                limits: &Limits::depth(depth.unwrap_or(G::BENCH.depth)),
+                settings: Settings::default(),
+            };
+            let start = Instant::now();
+            let r = search::search(&pos, &history, &ctx, |_| {});
+            BenchLine {
+                position: format!("{} {p}", G::NAME),
+                nodes: r.nodes,
+                millis: start.elapsed().as_millis() as u64,
+            }
+        })
+        .collect()
+}
+
 /// The whole bench, printed line by line; returns the node total. A
 /// `stop` ends it early: the total then counts what was searched and is
 /// marked partial.
-pub fn run(out: &Output, depth: Option<u32>, stop: &AtomicBool) -> u64 {
+/// The games are a registry's (Koma's: `Registry::koma().games()`).
+pub fn run(games: &[EngineGame], out: &Output, depth: Option<u32>, stop: &AtomicBool) -> u64 {
     let start = Instant::now();
     let mut total = 0;
-    for &g in GameId::ALL {
+    for game in games {
         let (mut nodes, mut ms) = (0, 0);
-        for line in run_game(g, depth, stop) {
+        for line in (game.bench)(depth, stop) {
             out.line(format_args!(
                 "info string bench {} nodes {}",
                 line.position, line.nodes
@@ -92,7 +97,8 @@ pub fn run(out: &Output, depth: Option<u32>, stop: &AtomicBool) -> u64 {
             ms += line.millis;
         }
         out.line(format_args!(
-            "info string bench {g} nodes {nodes} time {ms} nps {}",
+            "info string bench {} nodes {nodes} time {ms} nps {}",
+            game.name,
             nodes * 1000 / ms.max(1)
         ));
         total += nodes;

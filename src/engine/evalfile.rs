@@ -1,17 +1,18 @@
 //! The `EvalFile` option: a weights file for the current game, read and
 //! checked whole before anything changes, then put in force for that game
 //! (the process has one evaluation per game). An empty value puts the
-//! built-in weights back.
+//! built-in weights back. The registry's entry of a game points here.
 
 use crate::eval::Evaluation;
-use crate::games::{GameId, GameVisitor};
 use std::path::Path;
 
 /// Puts checked weights in force; fails only past the number of distinct
 /// weight sets one process keeps.
 pub type Install = Box<dyn FnOnce() -> Result<(), String> + Send>;
 
-fn prepare_for<G: Evaluation>(path: &str) -> Result<Install, String> {
+/// Reads and checks the weights file `path` of `G` (empty: the built-in
+/// weights); the error says what is wrong with the file.
+pub fn prepare<G: Evaluation>(path: &str) -> Result<Install, String> {
     if path.is_empty() {
         return Ok(Box::new(|| {
             G::reset_weights();
@@ -20,17 +21,4 @@ fn prepare_for<G: Evaluation>(path: &str) -> Result<Install, String> {
     }
     let w = G::read_weights(Path::new(path))?;
     Ok(Box::new(move || G::put_weights(w)))
-}
-
-/// Reads and checks the weights file `path` of `game` (empty: the
-/// built-in weights); the error says what is wrong with the file.
-pub fn prepare(game: GameId, path: &str) -> Result<Install, String> {
-    struct Prepare<'a>(&'a str);
-    impl GameVisitor for Prepare<'_> {
-        type Output = Result<Install, String>;
-        fn visit<G: Evaluation>(self) -> Self::Output {
-            prepare_for::<G>(self.0)
-        }
-    }
-    game.visit(Prepare(path))
 }

@@ -2,7 +2,7 @@
 //! given as text.
 
 use super::options::OptionStore;
-use super::session::new_session;
+use super::registry::Registry;
 use crate::core::MAX_PERFT_DEPTH;
 use crate::games::GameId;
 use crate::protocol::{PositionCommand, PositionStart, parse_move, parse_position};
@@ -35,8 +35,9 @@ pub fn perft(
             "perft depth {depth}: at most {MAX_PERFT_DEPTH} plies"
         ));
     }
-    let options = OptionStore::new();
-    let mut session = new_session(game, &options.rule_values(game))?;
+    let registry = Registry::koma();
+    let entry = (registry.game(game.name())).ok_or("the registry holds every game")?;
+    let mut session = (entry.new_session)(&OptionStore::new(registry).rule_values(entry))?;
     let start = match fen {
         Some(f) => PositionStart::Fen(parse_position(f).map_err(|e| e.to_string())?),
         None => PositionStart::StartPos,
@@ -45,7 +46,7 @@ pub fn perft(
         .iter()
         .map(|m| parse_move(m).map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
-    session.set_position(&PositionCommand { start, moves })?;
+    (session.set_position(&PositionCommand { start, moves })).map_err(|e| e.to_string())?;
     let t = Instant::now();
     let count = session.perft_job(depth)(&AtomicBool::new(false));
     Ok(PerftRun {

@@ -1,6 +1,6 @@
-//! The engine: one protocol loop over any reader and writer, a session per
-//! selected game (built through `GameId::visit`), the search thread,
-//! options, and the `bench` and `perft` jobs.
+//! The engine: one protocol loop over any reader and writer and any
+//! registry of games, a session per selected game (made by its registry
+//! entry), the search thread, options, and the `bench` and `perft` jobs.
 
 pub mod bench;
 pub mod display;
@@ -9,8 +9,11 @@ pub mod jobs;
 pub mod memory;
 pub mod options;
 pub mod output;
+pub mod refused;
+pub mod registry;
 pub mod session;
 pub mod uci;
 
 pub use output::Output;
+pub use registry::Registry;
 pub use uci::{Engine, run};

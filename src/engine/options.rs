@@ -1,8 +1,9 @@
 //! The engine's options: its own (variant, overhead) and every game's rule
-//! options, each with its current value.
+//! options and table files, of the games of its registry, each with its
+//! current value.
 
+use super::registry::{EngineGame, Registry};
 use crate::core::{OptionSpec, OptionValue};
-use crate::games::GameId;
 use crate::search::Skill;
 
 pub const VARIANT: &str = "UCI_Variant";
@@ -21,15 +22,11 @@ pub struct OptionStore {
     entries: Vec<(OptionSpec, OptionValue)>,
 }
 
-fn variant_names() -> &'static [&'static str] {
-    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| GameId::ALL.iter().map(|g| g.name()).collect())
-}
-
 impl OptionStore {
-    pub fn new() -> OptionStore {
+    pub fn new(registry: &'static Registry) -> OptionStore {
+        let default = registry.default_game().name;
         let mut specs = vec![
-            OptionSpec::combo(VARIANT, GameId::DEFAULT.name(), variant_names()),
+            OptionSpec::combo(VARIANT, default, registry.names()),
             OptionSpec::spin(MOVE_OVERHEAD, 30, 0, 5000),
             OptionSpec::spin(HASH, 16, 1, 65536),
             OptionSpec::button(CLEAR_HASH),
@@ -38,13 +35,13 @@ impl OptionStore {
             OptionSpec::combo(SKILL, "hard", Skill::NAMES),
             OptionSpec::text(EVAL_FILE, ""),
         ];
-        for &g in GameId::ALL {
-            if let Some(name) = super::session::table_option(g) {
+        for g in registry.games() {
+            if let Some(name) = g.table_option() {
                 specs.push(OptionSpec::text(name, ""));
             }
         }
-        for g in GameId::ALL {
-            for s in g.rule_specs() {
+        for g in registry.games() {
+            for s in g.rule_specs {
                 if !specs.iter().any(|x| x.name == s.name) {
                     specs.push(s.clone());
                 }
@@ -112,16 +109,9 @@ impl OptionStore {
     }
 
     /// The current values of `game`'s rule options.
-    pub fn rule_values(&self, game: GameId) -> Vec<(&'static str, OptionValue)> {
-        game.rule_specs()
-            .iter()
+    pub fn rule_values(&self, game: &EngineGame) -> Vec<(&'static str, OptionValue)> {
+        (game.rule_specs.iter())
             .filter_map(|s| self.get(s.name).map(|v| (s.name, v.clone())))
             .collect()
-    }
-}
-
-impl Default for OptionStore {
-    fn default() -> Self {
-        Self::new()
     }
 }

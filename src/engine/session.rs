@@ -1,19 +1,17 @@
 //! One game being played: its rules, the current position and its history.
-//! The engine holds the selected game as a `Box<dyn Session>`, made through
-//! `GameId::visit`; `GameSession<G>` is monomorphised, so nothing below it
-//! pays dynamic dispatch.
+//! The engine holds the selected game as a `Box<dyn Session>`, made by its
+//! registry entry (`registry`); `GameSession<G>` is monomorphised, so
+//! nothing below it pays dynamic dispatch.
 
 use super::Output;
 use super::display;
 use crate::core::tablebase::best_move;
 use crate::core::{
-    Color, End, GameLine, History, LineError, OptionValue, ReplayError, Rules, Searchable,
-    SharedTable, TableValue, Tablebase, perft, perft_divide_until,
+    AnyLine, End, GameLine, History, LineError, MoveText, PositionError, PositionText, ReplayError,
+    Searchable, SharedTable, TableValue, Tablebase, perft, perft_divide_until,
 };
-use crate::games::{GameId, GameVisitor};
 use crate::protocol::{InfoLine, InfoScore, PositionCommand, PositionStart, Reply};
 use crate::search::{self, Context, Limits, MATE, Report, Settings, Tt, score::mate_moves};
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -31,22 +29,85 @@ pub struct SearchJob {
     pub hold: Arc<AtomicBool>,
 }
 
+/// One game being played, of a game chosen at run time.
 pub trait Session: Send {
-    fn game(&self) -> GameId;
-    /// Replaces the position, or changes nothing and says why.
-    fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), String>;
-    /// The board, the position string and the state of the game, for `d`.
-    fn display(&self) -> String;
+    /// The game's moves and positions.
+    fn line(&self) -> &dyn AnyLine;
+    fn line_mut(&mut self) -> &mut dyn AnyLine;
     /// A perft of the current position, to run on any thread: it counts
     /// until done or until its stop flag is set.
     fn perft_job(&self, depth: u32) -> PerftJob;
     fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>>;
-    /// The end of the game by its rules, history included.
-    fn status(&self) -> Option<End>;
-    fn side_to_move(&self) -> Color;
-    /// Uses a table of this game loaded by `load_table` (`None`: none).
+    /// Uses a table of this game loaded by its registry entry (`None`:
+    /// none).
     fn set_table(&mut self, table: Option<SharedTable>);
+
+    /// Replaces the position, or changes nothing and says why.
+    fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), PositionRefused> {
+        let start = match &cmd.start {
+            PositionStart::StartPos => None,
+            PositionStart::Fen(t) => Some(t),
+        };
+        (self.line_mut().replay(start, &cmd.moves)).map_err(|e| PositionRefused::of(e, start))
+    }
+
+    /// The board, the position string and the state of the game, for `d`.
+    fn display(&self) -> String {
+        let line = self.line();
+        let now = line.position_text(line.plies());
+        display::render(&now, line.files(), line.ranks(), line.status())
+    }
 }
+
+/// Why a `position` command was refused. Its words are the protocol's
+/// reply (`info string error: …`), ending with the token they are about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionRefused {
+    /// The start is not a position of the game: the game's words, and the
+    /// board field of the position string.
+    Start {
+        game: &'static str,
+        error: PositionError,
+        board: String,
+    },
+    /// A move that is not legal where it is played.
+    Illegal(MoveText),
+    /// A move after the end of the game.
+    AfterEnd { mv: MoveText, end: End },
+}
+
+impl PositionRefused {
+    /// Why the line of `start` and some moves was refused.
+    pub fn of(e: LineError, start: Option<&PositionText>) -> PositionRefused {
+        match e {
+            LineError::Position { game, error } => {
+                let board = start.map(|t| t.to_string()).unwrap_or_default();
+                let board = board.split(' ').next().unwrap_or("").to_string();
+                PositionRefused::Start { game, error, board }
+            }
+            LineError::Move(ReplayError::Illegal { mv, .. }) => PositionRefused::Illegal(mv),
+            LineError::Move(ReplayError::AfterEnd { mv, end, .. }) => {
+                PositionRefused::AfterEnd { mv, end }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for PositionRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionRefused::Start { game, error, board } => {
+                write!(f, "invalid {game} position ({error}) at {board}")
+            }
+            PositionRefused::Illegal(mv) => write!(f, "illegal move at {mv}"),
+            PositionRefused::AfterEnd { mv, end } => {
+                write!(f, "illegal move, the game is over ({end}) at {mv}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionRefused {}
 
 /// A perft to run: given the stop flag, the count.
 pub type PerftJob = Box<dyn FnOnce(&AtomicBool) -> PerftCount + Send>;
@@ -62,21 +123,7 @@ pub struct PerftCount {
     pub partial: Option<String>,
 }
 
-/// The engine option naming `game`'s table file, if it has one.
-pub fn table_option(game: GameId) -> Option<&'static str> {
-    game.table().map(|t| t.option)
-}
-
-/// Loads `game`'s table from a file, checked by the game.
-pub fn load_table(game: GameId, path: &Path) -> Result<SharedTable, String> {
-    match game.table() {
-        Some(t) => (t.load)(path),
-        None => Err(format!("{game} has no table of solved positions")),
-    }
-}
-
 pub struct GameSession<G: Searchable> {
-    rules: G::Rules,
     line: GameLine<G>,
     table: Option<Arc<dyn Tablebase<G>>>,
 }
@@ -85,60 +132,18 @@ impl<G: Searchable> GameSession<G> {
     pub fn new(rules: G::Rules) -> Self {
         GameSession {
             line: GameLine::new(&rules),
-            rules,
             table: None,
         }
     }
 }
 
-/// A session for `game` with the given rule option values.
-pub fn new_session(
-    game: GameId,
-    rules: &[(&'static str, OptionValue)],
-) -> Result<Box<dyn Session>, String> {
-    struct Make<'a>(&'a [(&'static str, OptionValue)]);
-    impl GameVisitor for Make<'_> {
-        type Output = Result<Box<dyn Session>, String>;
-        fn visit<G: Searchable>(self) -> Self::Output {
-            Ok(Box::new(GameSession::<G>::new(G::Rules::from_values(
-                self.0,
-            )?)))
-        }
-    }
-    game.visit(Make(rules))
-}
-
 impl<G: Searchable> Session for GameSession<G> {
-    fn game(&self) -> GameId {
-        GameId::from_name(G::NAME).unwrap_or(GameId::DEFAULT)
+    fn line(&self) -> &dyn AnyLine {
+        &self.line
     }
 
-    fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), String> {
-        let start = match &cmd.start {
-            PositionStart::StartPos => None,
-            PositionStart::Fen(t) => Some(t),
-        };
-        // The protocol's errors end with the token they are about.
-        self.line = GameLine::from_text(start, &cmd.moves, &self.rules).map_err(|e| match e {
-            LineError::Position { .. } => {
-                let board = start.map(|t| t.to_string()).unwrap_or_default();
-                format!("{e} at {}", board.split(' ').next().unwrap_or(""))
-            }
-            LineError::Move(ReplayError::Illegal { mv, .. }) => format!("illegal move at {mv}"),
-            LineError::Move(ReplayError::AfterEnd { mv, end, .. }) => {
-                format!("illegal move, the game is over ({end}) at {mv}")
-            }
-        })?;
-        Ok(())
-    }
-
-    fn display(&self) -> String {
-        display::render(
-            &self.line.current().to_text(),
-            G::FILES,
-            G::RANKS,
-            self.status(),
-        )
+    fn line_mut(&mut self) -> &mut dyn AnyLine {
+        &mut self.line
     }
 
     fn perft_job(&self, depth: u32) -> PerftJob {
@@ -172,19 +177,11 @@ impl<G: Searchable> Session for GameSession<G> {
     fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>> {
         let root = self.line.current().clone();
         let history = self.line.history().clone();
-        let over = self.status().is_some();
+        let over = self.line.status().is_some();
         let table = self.table.clone();
         std::thread::Builder::new()
             .name("search".into())
             .spawn(move || run_search(root, history, over, table, job))
-    }
-
-    fn status(&self) -> Option<End> {
-        self.line.status()
-    }
-
-    fn side_to_move(&self) -> Color {
-        self.line.current().side_to_move()
     }
 
     fn set_table(&mut self, table: Option<SharedTable>) {

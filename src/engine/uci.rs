@@ -6,10 +6,11 @@
 use super::options::{
     CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
 };
-use super::session::{PerftJob, SearchJob, Session, load_table, new_session, table_option};
+use super::refused::{HashRefused, OptionRefused};
+use super::registry::{EngineGame, Registry};
+use super::session::{PerftJob, SearchJob, Session};
 use super::{Output, bench, evalfile, memory};
 use crate::core::{Color, OptionValue, Outcome, SharedTable};
-use crate::games::GameId;
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
 use crate::protocol::options::option_line;
 use crate::protocol::{Command, GoParams, QueryKind, parse_command};
@@ -30,12 +31,12 @@ enum OptionChange {
     ClearHash,
     /// A game's table option: the table loaded, `None` for an empty value.
     Table {
-        game: GameId,
+        game: &'static str,
         name: &'static str,
         value: OptionValue,
         table: Option<SharedTable>,
     },
-    Variant(OptionValue, Box<dyn Session>),
+    Variant(OptionValue, &'static EngineGame, Box<dyn Session>),
     /// `EvalFile`: the weights read and checked, to put in force.
     Eval(OptionValue, evalfile::Install),
     /// Any other option; `session` is the current game started again
@@ -66,14 +67,18 @@ struct SearchControl {
 
 pub struct Engine {
     out: Output,
+    /// The games it can play.
+    registry: &'static Registry,
     options: OptionStore,
+    /// The selected game, and the game being played of it.
+    game: &'static EngineGame,
     session: Box<dyn Session>,
     search: Option<Running>,
     /// Kept between searches of one game; cleared by a new game.
     tt: Arc<Tt>,
     /// The tables loaded through each game's table option, kept across
     /// sessions.
-    tables: Vec<(GameId, SharedTable)>,
+    tables: Vec<(&'static str, SharedTable)>,
     debug: bool,
 }
 
@@ -84,14 +89,18 @@ pub enum Flow {
 }
 
 impl Engine {
-    pub fn new(out: Output) -> Engine {
-        let options = OptionStore::new();
-        let session = new_session(GameId::DEFAULT, &options.rule_values(GameId::DEFAULT))
+    /// An engine playing the games of `registry`, its default selected.
+    pub fn new(out: Output, registry: &'static Registry) -> Engine {
+        let options = OptionStore::new(registry);
+        let game = registry.default_game();
+        let session = (game.new_session)(&options.rule_values(game))
             .unwrap_or_else(|e| panic!("default rules are valid: {e}"));
         let tt = Arc::new(Tt::new(options.int(HASH) as usize));
         Engine {
             out,
+            registry,
             options,
+            game,
             session,
             search: None,
             tt,
@@ -100,15 +109,15 @@ impl Engine {
         }
     }
 
-    /// Makes `session` current, with its game's table if one is loaded.
-    fn install(&mut self, mut session: Box<dyn Session>) {
-        let game = session.game();
+    /// Makes `session` of `game` current, with the game's table if one is
+    /// loaded.
+    fn install(&mut self, game: &'static EngineGame, mut session: Box<dyn Session>) {
         session.set_table(
-            self.tables
-                .iter()
-                .find(|(g, _)| *g == game)
+            (self.tables.iter())
+                .find(|(g, _)| *g == game.name)
                 .map(|(_, t)| t.clone()),
         );
+        self.game = game;
         self.session = session;
     }
 
@@ -211,8 +220,9 @@ impl Engine {
             Command::Bench => {
                 self.stop_search();
                 let out = self.out.clone();
+                let games = self.registry.games();
                 self.spawn_job("bench", move |stop| {
-                    bench::run(&out, None, stop);
+                    bench::run(games, &out, None, stop);
                 });
             }
         }
@@ -234,69 +244,59 @@ impl Engine {
         }
     }
 
-    fn prepare_option(&self, name: &str, raw: Option<&str>) -> Result<OptionChange, String> {
-        let (name, value) = self.options.check(name, raw)?;
+    fn prepare_option(&self, name: &str, raw: Option<&str>) -> Result<OptionChange, OptionRefused> {
+        let (name, value) = self
+            .options
+            .check(name, raw)
+            .map_err(OptionRefused::Value)?;
         match name {
             HASH => {
-                let tt = new_table(value.as_int().unwrap_or(16) as usize).map_err(|e| {
-                    format!(
-                        "{e}; the table stays at {} MB at {value}",
-                        self.options.int(HASH)
-                    )
-                })?;
-                return Ok(OptionChange::Hash(tt, value));
+                return match new_table(value.as_int().unwrap_or(16) as usize) {
+                    Ok(tt) => Ok(OptionChange::Hash(tt, value)),
+                    Err(why) => Err(OptionRefused::Hash {
+                        why,
+                        kept_mb: self.options.int(HASH),
+                        value,
+                    }),
+                };
             }
             CLEAR_HASH => return Ok(OptionChange::ClearHash),
             EVAL_FILE => {
                 let path = value.as_str().unwrap_or("");
-                let game = self.session.game();
-                let install = evalfile::prepare(game, path).map_err(|e| {
-                    format!(
-                        "cannot use {path} as EvalFile: {e}; {game} keeps the evaluation it had"
-                    )
-                })?;
+                let install =
+                    (self.game.prepare_eval(path)).map_err(|why| OptionRefused::EvalFile {
+                        path: path.to_string(),
+                        game: self.game.name,
+                        why,
+                    })?;
                 return Ok(OptionChange::Eval(value, install));
             }
             _ => {}
         }
-        if let Some(&game) = GameId::ALL.iter().find(|&&g| table_option(g) == Some(name)) {
-            let path = value.as_str().unwrap_or("");
-            let table = if path.is_empty() {
-                None
-            } else {
-                let t = load_table(game, std::path::Path::new(path)).map_err(|e| {
-                    let kept = if self.tables.iter().any(|(g, _)| *g == game) {
-                        "the table loaded before stays"
-                    } else {
-                        "the game goes on without a table"
-                    };
-                    format!("cannot use {path} as {name}: {e}; {kept} at {path}")
-                })?;
-                Some(t)
-            };
-            return Ok(OptionChange::Table {
-                game,
-                name,
-                value,
-                table,
-            });
+        let mut games = self.registry.games().iter();
+        if let Some(owner) = games.find(|g| g.table_option() == Some(name)) {
+            return self.prepare_table(owner, name, value);
         }
         if name == VARIANT {
-            let game = value
-                .as_str()
-                .and_then(GameId::from_name)
-                .ok_or_else(|| format!("unknown variant at {value}"))?;
-            let session = new_session(game, &self.options.rule_values(game))?;
-            return Ok(OptionChange::Variant(value, session));
+            let game = (value.as_str())
+                .and_then(|n| self.registry.game(n))
+                .ok_or_else(|| OptionRefused::UnknownVariant(value.clone()))?;
+            let session = (game.new_session)(&self.options.rule_values(game))
+                .map_err(|why| OptionRefused::Rules { why, option: None })?;
+            return Ok(OptionChange::Variant(value, game, session));
         }
         // New rules for the current game mean a new game from its start.
-        let game = self.session.game();
-        let session = if game.rule_specs().iter().any(|s| s.name == name) {
+        let game = self.game;
+        let session = if game.rule_specs.iter().any(|s| s.name == name) {
             let mut rules = self.options.rule_values(game);
             for r in rules.iter_mut().filter(|r| r.0 == name) {
                 r.1 = value.clone();
             }
-            Some(new_session(game, &rules).map_err(|e| format!("{e} at {name}"))?)
+            let refused = |why| OptionRefused::Rules {
+                why,
+                option: Some(name),
+            };
+            Some((game.new_session)(&rules).map_err(refused)?)
         } else {
             None
         };
@@ -304,6 +304,36 @@ impl Engine {
             name,
             value,
             session,
+        })
+    }
+
+    /// A game's table option: the table loaded (none for an empty value).
+    fn prepare_table(
+        &self,
+        owner: &EngineGame,
+        name: &'static str,
+        value: OptionValue,
+    ) -> Result<OptionChange, OptionRefused> {
+        let game = owner.name;
+        let path = value.as_str().unwrap_or("");
+        let table = if path.is_empty() {
+            None
+        } else {
+            let t = (owner.load_table(std::path::Path::new(path))).map_err(|why| {
+                OptionRefused::Table {
+                    name,
+                    path: path.to_string(),
+                    why,
+                    kept: self.tables.iter().any(|(g, _)| *g == game),
+                }
+            })?;
+            Some(t)
+        };
+        Ok(OptionChange::Table {
+            game,
+            name,
+            value,
+            table,
         })
     }
 
@@ -331,12 +361,12 @@ impl Engine {
                 if let Some(t) = &table {
                     self.tables.push((game, t.clone()));
                 }
-                if self.session.game() == game {
+                if self.game.name == game {
                     self.session.set_table(table);
                 }
             }
-            OptionChange::Variant(value, session) => {
-                self.install(session);
+            OptionChange::Variant(value, game, session) => {
+                self.install(game, session);
                 self.tt.clear();
                 self.options.set(VARIANT, value);
             }
@@ -347,16 +377,16 @@ impl Engine {
             } => {
                 self.options.set(name, value);
                 if let Some(s) = session {
-                    self.install(s);
+                    self.install(self.game, s);
                 }
             }
         }
     }
 
     fn try_reset_session(&mut self) -> Result<(), String> {
-        let game = self.session.game();
-        let s = new_session(game, &self.options.rule_values(game))?;
-        self.install(s);
+        let game = self.game;
+        let s = (game.new_session)(&self.options.rule_values(game))?;
+        self.install(game, s);
         Ok(())
     }
 
@@ -371,7 +401,7 @@ impl Engine {
         limits.depth = g.depth;
         limits.nodes = g.nodes;
         let overhead = self.options.int(MOVE_OVERHEAD).max(0) as u64;
-        let side = self.session.side_to_move().index();
+        let side = self.session.line().side_to_move().index();
         let budget = if let Some(mt) = g.movetime {
             let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
             Some((t, t))
@@ -452,10 +482,11 @@ impl Engine {
     }
 
     fn query(&self, q: QueryKind) {
-        let status = self.session.status();
+        let line = self.session.line();
+        let status = line.status();
         let answer = match q {
             QueryKind::GameOver => status.is_some().to_string(),
-            QueryKind::P1Turn => (self.session.side_to_move() == Color::First).to_string(),
+            QueryKind::P1Turn => (line.side_to_move() == Color::First).to_string(),
             QueryKind::Result => match status.map(|e| e.outcome) {
                 None => "none".into(),
                 Some(Outcome::Draw) => "draw".into(),
@@ -490,17 +521,15 @@ impl Engine {
 
 /// A transposition table of `mb` MB for the `Hash` option: refused when
 /// it is more than the memory available now, or when the allocation fails.
-fn new_table(mb: usize) -> Result<Tt, String> {
+fn new_table(mb: usize) -> Result<Tt, HashRefused> {
     let bytes = Tt::bytes_for(mb) as u64;
     if let Some(free) = memory::available_bytes()
         && bytes > free
     {
-        return Err(format!(
-            "a table of {mb} MB does not fit in the {} MB of memory available",
-            free >> 20
-        ));
+        let free_mb = free >> 20;
+        return Err(HashRefused::TooBig { mb, free_mb });
     }
-    Tt::try_new(mb).map_err(|_| format!("cannot allocate a table of {mb} MB"))
+    Tt::try_new(mb).map_err(|_| HashRefused::NoMemory { mb })
 }
 
 /// Counts a perft and prints it: one line per root move, a blank line and
@@ -532,9 +561,10 @@ fn print_perft(out: &Output, job: PerftJob, stop: &AtomicBool, debug: bool) {
     }
 }
 
-/// Runs the protocol on `input` and `output` until `quit` or end of input.
-pub fn run<R: Read>(input: R, output: Output) {
-    let mut engine = Engine::new(output.clone());
+/// Runs the protocol on `input` and `output` until `quit` or end of input,
+/// playing the games of `registry` (Koma's: `Registry::koma()`).
+pub fn run<R: Read>(registry: &'static Registry, input: R, output: Output) {
+    let mut engine = Engine::new(output.clone(), registry);
     let mut lines = LineReader::new(input, MAX_LINE);
     while let Some(line) = lines.next_line() {
         let flow = match line {

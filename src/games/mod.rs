@@ -40,6 +40,17 @@ pub trait SolverVisitor {
     fn visit<G: Searchable + Evaluation, S: Solver<G>>(self, solver: &S) -> Self::Output;
 }
 
+/// See `GameId::facts`.
+#[derive(Clone, Copy, Debug)]
+pub struct GameFacts {
+    /// `Game::ENDINGS`.
+    pub endings: &'static [EndReason],
+    /// The rule options the game reads.
+    pub rule_specs: &'static [OptionSpec],
+    pub files: u8,
+    pub ranks: u8,
+}
+
 impl GameId {
     /// In the order of `docs/rules/notation.md`.
     pub const ALL: &'static [GameId] = &[
@@ -118,28 +129,32 @@ impl GameId {
         }
     }
 
-    /// The endings of this game's own rules (`Game::ENDINGS`).
-    pub fn endings(self) -> &'static [EndReason] {
-        struct Endings;
-        impl GameVisitor for Endings {
-            type Output = &'static [EndReason];
-            fn visit<G: Searchable>(self) -> Self::Output {
-                G::ENDINGS
+    /// What any layer may know of the game without its type, read in one
+    /// visit.
+    pub fn facts(self) -> GameFacts {
+        struct Facts;
+        impl GameVisitor for Facts {
+            type Output = GameFacts;
+            fn visit<G: Searchable>(self) -> GameFacts {
+                GameFacts {
+                    endings: G::ENDINGS,
+                    rule_specs: G::Rules::specs(),
+                    files: G::FILES,
+                    ranks: G::RANKS,
+                }
             }
         }
-        self.visit(Endings)
+        self.visit(Facts)
+    }
+
+    /// The endings of this game's own rules (`Game::ENDINGS`).
+    pub fn endings(self) -> &'static [EndReason] {
+        self.facts().endings
     }
 
     /// The rule options this game reads.
     pub fn rule_specs(self) -> &'static [OptionSpec] {
-        struct Specs;
-        impl GameVisitor for Specs {
-            type Output = &'static [OptionSpec];
-            fn visit<G: Searchable>(self) -> Self::Output {
-                G::Rules::specs()
-            }
-        }
-        self.visit(Specs)
+        self.facts().rule_specs
     }
 
     /// This game's rule options given by name with values as text (see

@@ -2,7 +2,7 @@
 //! buffers, and the real `koma` binary behind pipes.
 #![allow(dead_code)]
 
-use koma::engine::{Output, run};
+use koma::engine::{Output, Registry, run};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -101,7 +101,7 @@ pub fn converse_bytes(input: &[u8]) -> Vec<String> {
         sink: sink.clone(),
         wait_for: None,
     };
-    run(script, Output::new(sink.clone()));
+    run(Registry::koma(), script, Output::new(sink.clone()));
     let bytes = sink.0.lock().unwrap().clone();
     String::from_utf8(bytes)
         .unwrap()

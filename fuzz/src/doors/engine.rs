@@ -19,7 +19,7 @@ use arbitrary::{Arbitrary, Unstructured};
 use koma::core::{Game, History, MoveText, OptionKind, OptionValue, Rules, status_with_history};
 use koma::engine::options::{HASH, OptionStore, THREADS, VARIANT};
 use koma::engine::uci::Flow;
-use koma::engine::{Engine, Output};
+use koma::engine::{Engine, Output, Registry};
 use koma::games::{GameId, GameVisitor};
 use koma::protocol::{Command, Reply, parse_command, parse_position, parse_reply};
 use std::io::Write;
@@ -168,9 +168,9 @@ impl Driver {
     fn new() -> Driver {
         let sink = Sink::default();
         Driver {
-            engine: Engine::new(Output::new(sink.clone())),
+            engine: Engine::new(Output::new(sink.clone()), Registry::koma()),
             sink,
-            specs: OptionStore::new(),
+            specs: OptionStore::new(Registry::koma()),
             gos: Vec::new(),
             counts: 0,
             quit: false,

@@ -74,8 +74,8 @@ fn replays_on_the_board(text: &str, k: usize, r: &Record) {
     let loaded = load(text, k, Some(match_games)).unwrap_or_else(|e| panic!("record {k}: {e}"));
     assert_eq!(loaded.review.error, None, "record {k}");
     assert_eq!(loaded.review.check, Ok(()), "record {k}");
-    assert_eq!(loaded.play.plies(), r.moves.len(), "record {k}");
-    let status = loaded.play.status();
+    assert_eq!(loaded.play.line().plies(), r.moves.len(), "record {k}");
+    let status = loaded.play.line().status();
     let reason = r.tag("Termination").and_then(Reason::from_message);
     match (reason, status) {
         (Some(Reason::Rules(why)), Some(end)) => {

@@ -1,0 +1,149 @@
+//! The games an engine loop can play, each an entry made once for its
+//! type, so the loop itself names no game and dispatches on none:
+//! `Registry::koma()` holds Koma's games (made through `GameId::visit`),
+//! and a test can run the same loop over a registry of a game of its own.
+
+use super::bench::{self, BenchLine};
+use super::evalfile::{self, Install};
+use super::session::{GameSession, Session};
+use crate::core::{OptionSpec, OptionValue, Rules, Searchable, SharedTable, TableFile};
+use crate::eval::Evaluation;
+use crate::games::{GameId, GameVisitor};
+use std::path::Path;
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+
+/// Rule option values, by name, as the engine keeps them.
+pub type RuleSettings = [(&'static str, OptionValue)];
+
+/// Reads and checks a weights file of one game (see `evalfile`).
+pub type PrepareEval = fn(&str) -> Result<Install, String>;
+
+/// What the engine loop needs of one game.
+#[derive(Clone, Copy)]
+pub struct EngineGame {
+    pub name: &'static str,
+    /// The rule options the game reads.
+    pub rule_specs: &'static [OptionSpec],
+    /// A game from its start under these rule values (the others at
+    /// their defaults).
+    pub new_session: fn(&RuleSettings) -> Result<Box<dyn Session>, String>,
+    /// Reads and checks an `EvalFile` of this game (empty: the built-in
+    /// weights); `None` for a game without a weights file.
+    pub eval_file: Option<PrepareEval>,
+    /// The game's table of solved positions, for games that have one.
+    pub table: Option<TableFile>,
+    /// The game's bench (`Searchable::BENCH`), `bench::positions`.
+    pub bench: fn(Option<u32>, &AtomicBool) -> Vec<BenchLine>,
+}
+
+fn new_session<G: Searchable>(rules: &RuleSettings) -> Result<Box<dyn Session>, String> {
+    let rules = G::Rules::from_values(rules).map_err(|e| e.to_string())?;
+    Ok(Box::new(GameSession::<G>::new(rules)))
+}
+
+impl EngineGame {
+    /// A game that can be searched: no weights file, no table.
+    pub fn of<G: Searchable>() -> EngineGame {
+        EngineGame {
+            name: G::NAME,
+            rule_specs: G::Rules::specs(),
+            new_session: new_session::<G>,
+            eval_file: None,
+            table: None,
+            bench: bench::positions::<G>,
+        }
+    }
+
+    /// This game with `G`'s weights file as its `EvalFile`.
+    pub fn with_weights<G: Searchable + Evaluation>(self) -> EngineGame {
+        EngineGame {
+            eval_file: Some(evalfile::prepare::<G>),
+            ..self
+        }
+    }
+
+    /// The engine option naming the game's table file, if it has one.
+    pub fn table_option(&self) -> Option<&'static str> {
+        self.table.map(|t| t.option)
+    }
+
+    /// Loads the game's table from a file, checked by the game.
+    pub fn load_table(&self, path: &Path) -> Result<SharedTable, String> {
+        match self.table {
+            Some(t) => (t.load)(path),
+            None => Err(format!("{} has no table of solved positions", self.name)),
+        }
+    }
+
+    /// `eval_file`, or for a game without one: the built-in weights kept
+    /// for an empty value, any file refused.
+    pub fn prepare_eval(&self, path: &str) -> Result<Install, String> {
+        match self.eval_file {
+            Some(prepare) => prepare(path),
+            None if path.is_empty() => Ok(Box::new(|| Ok(()))),
+            None => Err(format!("{} has no weights file", self.name)),
+        }
+    }
+}
+
+/// The games of one engine and the one it starts with.
+pub struct Registry {
+    games: Vec<EngineGame>,
+    names: Vec<&'static str>,
+    default: usize,
+}
+
+impl Registry {
+    /// # Panics
+    /// When `default` is not one of `games`: an engine always has a game
+    /// selected.
+    pub fn new(games: Vec<EngineGame>, default: &str) -> Registry {
+        let default = (games.iter().position(|g| g.name == default))
+            .unwrap_or_else(|| panic!("the default game {default} is in the registry"));
+        Registry {
+            names: games.iter().map(|g| g.name).collect(),
+            games,
+            default,
+        }
+    }
+
+    /// Koma's games, in `GameId::ALL`'s order.
+    pub fn koma() -> &'static Registry {
+        struct Entry;
+        impl GameVisitor for Entry {
+            type Output = EngineGame;
+            fn visit<G: Searchable + Evaluation>(self) -> EngineGame {
+                EngineGame::of::<G>().with_weights::<G>()
+            }
+        }
+        static KOMA: OnceLock<Registry> = OnceLock::new();
+        KOMA.get_or_init(|| {
+            let entry = |&g: &GameId| EngineGame {
+                table: g.table(),
+                ..g.visit(Entry)
+            };
+            Registry::new(
+                GameId::ALL.iter().map(entry).collect(),
+                GameId::DEFAULT.name(),
+            )
+        })
+    }
+
+    pub fn games(&self) -> &[EngineGame] {
+        &self.games
+    }
+
+    /// Every game's name, as `UCI_Variant` lists them.
+    pub fn names(&self) -> &[&'static str] {
+        &self.names
+    }
+
+    pub fn default_game(&self) -> &EngineGame {
+        &self.games[self.default]
+    }
+
+    pub fn game(&self, name: &str) -> Option<&EngineGame> {
+        self.games.iter().find(|g| g.name == name)
+    }
+}
