@@ -57,11 +57,16 @@ fn move_texts_are_refused_unless_legal() {
 
 #[test]
 fn the_rule_options_are_kani_bond_any_type_default_false_and_kani_repetition_default_true() {
+    let declared: Vec<_> = KaniRules::specs()
+        .iter()
+        .map(|s| (s.name, s.kind.clone()))
+        .collect();
+    let check = |default| crate::core::OptionKind::Check { default };
     assert_eq!(
-        KaniRules::specs(),
+        declared,
         [
-            crate::core::OptionSpec::check("KaniBondAnyType", false),
-            crate::core::OptionSpec::check("KaniRepetition", true),
+            ("KaniBondAnyType", check(false)),
+            ("KaniRepetition", check(true)),
         ]
     );
     assert!(!rules().bond_any_type);
