@@ -31,10 +31,10 @@ use koma::engine::session::{GameSession, PositionRefused, SearchJob, Session};
 use koma::engine::{Engine, Output};
 use koma::protocol::record::{Record, RecordMove, parse_record};
 use koma::protocol::{Command, parse_command, parse_position};
-use koma::record::{RecordHeader, build};
 use koma::record::adjudicate::Adjudication;
-use koma::referee::matches::game::{GameEnd, GameSetup, play};
 use koma::record::opening::Opening;
+use koma::record::{RecordHeader, build};
+use koma::referee::matches::game::{GameEnd, GameSetup, play};
 use koma::search::{self, Context, Limits, Settings, Tt, score::mate_moves};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
@@ -675,9 +675,7 @@ fn a_referee_game_between_two_engine_processes_ends_by_hexapawns_rules() {
 /// The record of a finished game of Hexapawn, built by the code that
 /// builds the registry's games' records.
 fn built_record(line: &GameLine<Hexapawn>, end: End) -> Record {
-    use koma::client::clock::EngineLimits;
-    use koma::client::reason::{Ending, Reason};
-    use koma::record::RecordHeader;
+    use koma::client::reason::Ending;
     let limits = EngineLimits::default();
     let header = RecordHeader {
         fingerprint: None,
@@ -702,7 +700,7 @@ fn built_record(line: &GameLine<Hexapawn>, end: End) -> Record {
     let moves: Vec<RecordMove> = (line.moves().iter())
         .map(|&mv| RecordMove { mv, comment: None })
         .collect();
-    koma::record::build(&header, Some(&ending), &moves, 0)
+    build(&header, Some(&ending), &moves, 0)
 }
 
 #[test]
