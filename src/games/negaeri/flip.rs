@@ -169,20 +169,32 @@ pub fn level1_targets_both(
     kings: [Bitboard; 2],
     edge: bool,
 ) -> [Bitboard; 2] {
+    // The edge rule decided once, not in every direction.
+    if edge {
+        targets_both::<true>(colors, kings)
+    } else {
+        targets_both::<false>(colors, kings)
+    }
+}
+
+/// `level1_targets_both` with the edge rule `EDGE`.
+#[inline(always)]
+fn targets_both<const EDGE: bool>(colors: [Bitboard; 2], kings: [Bitboard; 2]) -> [Bitboard; 2] {
     let empty = ALL & !(colors[0] | colors[1]);
     let flippable = Two([colors[1] & !loyal(kings[1]), colors[0] & !loyal(kings[0])]);
-    if flippable.none() || empty == 0 {
+    let either = flippable.0[0] | flippable.0[1];
+    if either == 0 || empty == 0 {
         return [0, 0];
     }
     let ours = Two(colors);
-    let t = targets_along::<0>(ours, flippable, empty, edge)
-        .or(targets_along::<1>(ours, flippable, empty, edge))
-        .or(targets_along::<2>(ours, flippable, empty, edge))
-        .or(targets_along::<3>(ours, flippable, empty, edge))
-        .or(targets_along::<4>(ours, flippable, empty, edge))
-        .or(targets_along::<5>(ours, flippable, empty, edge))
-        .or(targets_along::<6>(ours, flippable, empty, edge))
-        .or(targets_along::<7>(ours, flippable, empty, edge));
+    let t = targets_along::<0, EDGE>(ours, flippable, either, empty)
+        .or(targets_along::<1, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<2, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<3, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<4, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<5, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<6, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<7, EDGE>(ours, flippable, either, empty));
     t.0
 }
 
@@ -218,16 +230,23 @@ impl Two {
 }
 
 /// `level1_targets_both` in direction `D` alone: the pieces of runs
-/// reached from an empty square that reach a closer.
+/// reached from an empty square that reach a closer. `either` is the two
+/// sides' `flippable` together (a test on it needs no vector lane read).
 #[inline(always)]
-fn targets_along<const D: usize>(ours: Two, flippable: Two, empty: Bitboard, edge: bool) -> Two {
+fn targets_along<const D: usize, const EDGE: bool>(
+    ours: Two,
+    flippable: Two,
+    either: Bitboard,
+    empty: Bitboard,
+) -> Two {
     let back = (D + 4) & 7;
-    let mut from_empty = Two::splat(shift(D, empty)).and(flippable);
-    if from_empty.none() {
+    let next_to_empty = shift(D, empty);
+    if next_to_empty & either == 0 {
         return Two::splat(0);
     }
+    let mut from_empty = Two::splat(next_to_empty).and(flippable);
     let mut closer = ours.shift(back);
-    if edge {
+    if EDGE {
         closer = closer.or(Two::splat(ALL & !shift(back, ALL)));
     }
     let mut to_closer = closer.and(flippable);
@@ -259,23 +278,34 @@ pub fn level1_drops(
     if flippable == 0 || empty == 0 {
         return 0;
     }
-    drops_along::<0>(ours, flippable, empty, edge)
-        | drops_along::<1>(ours, flippable, empty, edge)
-        | drops_along::<2>(ours, flippable, empty, edge)
-        | drops_along::<3>(ours, flippable, empty, edge)
-        | drops_along::<4>(ours, flippable, empty, edge)
-        | drops_along::<5>(ours, flippable, empty, edge)
-        | drops_along::<6>(ours, flippable, empty, edge)
-        | drops_along::<7>(ours, flippable, empty, edge)
+    // The edge rule decided once, not in every direction.
+    if edge {
+        drops::<true>(ours, flippable, empty)
+    } else {
+        drops::<false>(ours, flippable, empty)
+    }
+}
+
+/// `level1_drops` with the edge rule `EDGE`.
+#[inline(always)]
+fn drops<const EDGE: bool>(ours: Bitboard, flippable: Bitboard, empty: Bitboard) -> Bitboard {
+    drops_along::<0, EDGE>(ours, flippable, empty)
+        | drops_along::<1, EDGE>(ours, flippable, empty)
+        | drops_along::<2, EDGE>(ours, flippable, empty)
+        | drops_along::<3, EDGE>(ours, flippable, empty)
+        | drops_along::<4, EDGE>(ours, flippable, empty)
+        | drops_along::<5, EDGE>(ours, flippable, empty)
+        | drops_along::<6, EDGE>(ours, flippable, empty)
+        | drops_along::<7, EDGE>(ours, flippable, empty)
 }
 
 /// The pieces of `flippable` whose run going `D` ends on a closer: an
-/// own piece, or the edge when `edge` is on.
+/// own piece, or the edge when `EDGE` is on.
 #[inline(always)]
-fn closed_along<const D: usize>(ours: Bitboard, flippable: Bitboard, edge: bool) -> Bitboard {
+fn closed_along<const D: usize, const EDGE: bool>(ours: Bitboard, flippable: Bitboard) -> Bitboard {
     let back = (D + 4) & 7;
     let mut closer = shift(back, ours);
-    if edge {
+    if EDGE {
         closer |= ALL & !shift(back, ALL);
     }
     let mut to_closer = closer & flippable;
@@ -288,15 +318,14 @@ fn closed_along<const D: usize>(ours: Bitboard, flippable: Bitboard, edge: bool)
 
 /// `level1_drops` in direction `D` alone.
 #[inline(always)]
-fn drops_along<const D: usize>(
+fn drops_along<const D: usize, const EDGE: bool>(
     ours: Bitboard,
     flippable: Bitboard,
     empty: Bitboard,
-    edge: bool,
 ) -> Bitboard {
     // No flippable piece just past an empty square: no drop flips this way.
     if shift(D, empty) & flippable == 0 {
         return 0;
     }
-    shift((D + 4) & 7, closed_along::<D>(ours, flippable, edge)) & empty
+    shift((D + 4) & 7, closed_along::<D, EDGE>(ours, flippable)) & empty
 }
