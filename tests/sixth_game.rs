@@ -675,9 +675,7 @@ fn a_referee_game_between_two_engine_processes_ends_by_hexapawns_rules() {
 /// The record of a finished game of Hexapawn, built by the code that
 /// builds the registry's games' records.
 fn built_record(line: &GameLine<Hexapawn>, end: End) -> Record {
-    use koma::client::clock::EngineLimits;
-    use koma::client::reason::{Ending, Reason};
-    use koma::record::RecordHeader;
+    use koma::client::reason::Ending;
     let limits = EngineLimits::default();
     let header = RecordHeader {
         fingerprint: None,
@@ -702,7 +700,7 @@ fn built_record(line: &GameLine<Hexapawn>, end: End) -> Record {
     let moves: Vec<RecordMove> = (line.moves().iter())
         .map(|&mv| RecordMove { mv, comment: None })
         .collect();
-    koma::record::build(&header, Some(&ending), &moves, 0)
+    build(&header, Some(&ending), &moves, 0)
 }
 
 #[test]

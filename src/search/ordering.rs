@@ -38,6 +38,8 @@ pub struct Heuristics<M> {
     quiet: Vec<i32>,
     tactical: Vec<i32>,
     cont: Vec<i32>,
+    /// The continuation row of no move: zeros.
+    no_cont: Vec<i32>,
     keys: usize,
     cont_keys: usize,
 }
@@ -49,6 +51,7 @@ impl<M: Copy + Eq> Heuristics<M> {
             quiet: vec![0; 2 * keys],
             tactical: vec![0; 2 * keys],
             cont: vec![0; cont_keys * cont_keys],
+            no_cont: vec![0; cont_keys],
             keys,
             cont_keys,
         }
@@ -80,16 +83,18 @@ impl<M: Copy + Eq> Heuristics<M> {
         }
     }
 
-    pub fn is_killer(&self, ply: usize, m: M) -> bool {
-        self.killers[ply].contains(&Some(m))
-    }
-
     /// The quiet history as a node reads it: the rows of its side and of
     /// its two previous moves, found once for all its moves.
     #[inline]
     pub fn quiet_view(&self, side: usize, prev: [usize; 2], with_cont: bool) -> QuietHistory<'_> {
+        // No move before: a row of zeros, so that a move's sum needs no
+        // test per move.
         let row = |p: usize| {
-            (p < self.cont_keys).then(|| &self.cont[p * self.cont_keys..(p + 1) * self.cont_keys])
+            if p < self.cont_keys {
+                &self.cont[p * self.cont_keys..(p + 1) * self.cont_keys]
+            } else {
+                &self.no_cont[..]
+            }
         };
         QuietHistory {
             own: &self.quiet[side * self.keys..(side + 1) * self.keys],
@@ -102,7 +107,7 @@ impl<M: Copy + Eq> Heuristics<M> {
 /// One node's view of the quiet history (`Heuristics::quiet_view`).
 pub struct QuietHistory<'a> {
     own: &'a [i32],
-    cont: [Option<&'a [i32]>; 2],
+    cont: [&'a [i32]; 2],
     with_cont: bool,
 }
 
@@ -115,7 +120,7 @@ impl QuietHistory<'_> {
             return own;
         }
         let ck = pos.cont_key(m);
-        own + self.cont[0].map_or(0, |r| r[ck]) + self.cont[1].map_or(0, |r| r[ck])
+        own + self.cont[0][ck] + self.cont[1][ck]
     }
 }
 
@@ -153,12 +158,13 @@ pub fn score_moves<G: Searchable>(
     let side = pos.side_to_move().index();
     pos.mark_tactical(moves, tactical);
     let quiet = h.quiet_view(side, node.prev, G::TUNING.continuation_history);
+    let killers = h.killers[node.ply];
     for (&m, &t) in moves.iter().zip(tactical.iter()) {
         let s = if node.hash_move == Some(pos.move_id(m)) {
             HASH_MOVE
         } else if t {
             TACTICAL + h.tactical(side, pos.move_key(m))
-        } else if h.is_killer(node.ply, m) {
+        } else if killers.contains(&Some(m)) {
             KILLER
         } else {
             quiet.of(pos, m)

@@ -42,6 +42,18 @@ pub const fn orthogonal(b: Bitboard) -> Bitboard {
     (((b << 1) & !FILE_A) | ((b >> 1) & !FILE_E) | (b << 5) | (b >> 5)) & FULL
 }
 
+/// `NEIGHBOURS[s]`: `orthogonal` of the one square `s`, looked up (move
+/// generation asks it for every movement).
+pub static NEIGHBOURS: [Bitboard; SQUARES] = {
+    let mut t = [0; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        t[s] = orthogonal(1 << s);
+        s += 1;
+    }
+    t
+};
+
 /// One step toward rank 5, rank 1, file e, file a, of every square of a set.
 #[inline]
 pub const fn north(b: Bitboard) -> Bitboard {

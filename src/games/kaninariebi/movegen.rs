@@ -6,7 +6,8 @@
 
 use super::Move;
 use super::board::{
-    Bitboard, DIAGONAL, RIVER, Square, crab_targets, east, orthogonal, river_rest, squares, west,
+    Bitboard, DIAGONAL, NEIGHBOURS, RIVER, Square, crab_targets, east, orthogonal, river_rest,
+    squares, west,
 };
 use super::capture::{captured, targets};
 use crate::core::MoveSink;
@@ -70,11 +71,12 @@ impl Mover {
                 DIAGONAL[from.index()] & !occupied
             };
             let (plain, promote) = resting(reach, occupied, crab, self.promotion_zone);
-            for to in squares(plain) {
-                f(from, to, false);
-            }
-            for to in squares(promote) {
-                f(from, to, true);
+            // One call of `f` in the loop, so that it is inlined (called
+            // from two loops it was a call per movement).
+            for (to_set, promotes) in [(plain, false), (promote, true)] {
+                for to in squares(to_set) {
+                    f(from, to, promotes);
+                }
             }
         }
     }
@@ -103,7 +105,7 @@ impl Mover {
         } else {
             own & !shrimps
         };
-        if orthogonal(bt) & kin == 0 {
+        if NEIGHBOURS[to.index()] & kin == 0 {
             return 0;
         }
         let mut group = bt;

@@ -268,6 +268,23 @@ pub fn attacks(k: Kind, c: Color, s: usize, occupied: Bitboard) -> Bitboard {
     }
 }
 
+/// Whether a piece of `of(kind)` (for each kind) stands where it attacks
+/// `s`, `c` being the side whose pieces on `s` would reach it: the patterns
+/// are point-symmetric once the colour (the pawn's and tokin's forward) is
+/// swapped. The rook's and bishop's lines are found once for the Dragon
+/// and Horse too.
+#[inline]
+pub fn attacked(s: usize, c: Color, occupied: Bitboard, of: impl Fn(Kind) -> Bitboard) -> bool {
+    let lines = (rook_attacks(s, occupied) & (of(Kind::Rook) | of(Kind::Dragon)))
+        | (bishop_attacks(s, occupied) & (of(Kind::Bishop) | of(Kind::Horse)));
+    let steps = (pawn_pushes(1 << s, c) & of(Kind::Pawn))
+        | (KING[s] & of(Kind::King))
+        | (TOKIN[c.index()][s] & of(Kind::Tokin))
+        | (DIAG_STEP[s] & of(Kind::Dragon))
+        | (ORTHO_STEP[s] & of(Kind::Horse));
+    (lines | steps) != 0
+}
+
 /// Most pieces of one kind a hand can hold: every pawn of the set (13).
 pub const MAX_IN_HAND: usize = 13;
 

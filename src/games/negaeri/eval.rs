@@ -149,14 +149,17 @@ pub fn terms<A: Terms>(pos: &Negaeri, a: &mut A) {
     side_terms(a, pos, them, -1);
     a.add(TEMPO, 1);
     let edge = pos.rules.edge;
-    let (ours, theirs) = (pos.colors[us.index()], pos.colors[them.index()]);
-    if has_hand(pos, us) {
-        let (t, _) = flip::level1(ours, theirs, pos.king(them), edge);
-        a.scaled(64, |a| a.add(THREAT_US, flip_swing(pos, t)));
+    let colors = [pos.colors[us.index()], pos.colors[them.index()]];
+    let hands = [has_hand(pos, us), has_hand(pos, them)];
+    if hands == [false, false] {
+        return;
     }
-    if has_hand(pos, them) {
-        let (t, _) = flip::level1(theirs, ours, pos.king(us), edge);
-        a.scaled(64, |a| a.add(THREAT_THEM, -flip_swing(pos, t)));
+    let [t_us, t_them] = flip::level1_targets_both(colors, [pos.king(us), pos.king(them)], edge);
+    if hands[0] {
+        a.scaled(64, |a| a.add(THREAT_US, flip_swing(pos, t_us)));
+    }
+    if hands[1] {
+        a.scaled(64, |a| a.add(THREAT_THEM, -flip_swing(pos, t_them)));
     }
 }
 

@@ -154,67 +154,178 @@ fn shift(d: usize, b: Bitboard) -> Bitboard {
     }
 }
 
-/// What one drop of the side owning `ours` could flip at level 1, over all
-/// drop squares at once (bit-parallel along each direction, as Othello
-/// programs find their moves): `(targets, drops)`, the enemy pieces some
-/// drop would sandwich, and the empty squares whose drop flips something.
-/// `theirs` are the enemy pieces, `their_king` the enemy King's square set.
-/// Having something in hand to drop is the caller's business. Chains
-/// (levels 2 and up) are not followed.
+/// What one drop of each side could flip at level 1, over all drop
+/// squares at once (bit-parallel along each direction, as Othello programs
+/// find their moves): `[0]` the enemy pieces some drop of the side owning
+/// `colors[0]` would sandwich, `[1]` the same for the other side; `kings`
+/// each side's King square set. Having something in hand to drop is the
+/// caller's business; chains (levels 2 and up) are not followed. The two
+/// sides are worked out lane by lane with the same operations, which the
+/// compiler does as one vector operation each, and each direction is its
+/// own instance (the shifts and the edge's closers constants).
 #[inline]
-pub fn level1(
+pub fn level1_targets_both(
+    colors: [Bitboard; 2],
+    kings: [Bitboard; 2],
+    edge: bool,
+) -> [Bitboard; 2] {
+    // The edge rule decided once, not in every direction.
+    if edge {
+        targets_both::<true>(colors, kings)
+    } else {
+        targets_both::<false>(colors, kings)
+    }
+}
+
+/// `level1_targets_both` with the edge rule `EDGE`.
+#[inline(always)]
+fn targets_both<const EDGE: bool>(colors: [Bitboard; 2], kings: [Bitboard; 2]) -> [Bitboard; 2] {
+    let empty = ALL & !(colors[0] | colors[1]);
+    let flippable = Two([colors[1] & !loyal(kings[1]), colors[0] & !loyal(kings[0])]);
+    let either = flippable.0[0] | flippable.0[1];
+    if either == 0 || empty == 0 {
+        return [0, 0];
+    }
+    let ours = Two(colors);
+    let t = targets_along::<0, EDGE>(ours, flippable, either, empty)
+        .or(targets_along::<1, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<2, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<3, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<4, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<5, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<6, EDGE>(ours, flippable, either, empty))
+        .or(targets_along::<7, EDGE>(ours, flippable, either, empty));
+    t.0
+}
+
+/// Two bitboards, one per side, under the same operations.
+#[derive(Copy, Clone)]
+struct Two([Bitboard; 2]);
+
+impl Two {
+    #[inline(always)]
+    fn splat(b: Bitboard) -> Two {
+        Two([b, b])
+    }
+
+    #[inline(always)]
+    fn and(self, o: Two) -> Two {
+        Two([self.0[0] & o.0[0], self.0[1] & o.0[1]])
+    }
+
+    #[inline(always)]
+    fn or(self, o: Two) -> Two {
+        Two([self.0[0] | o.0[0], self.0[1] | o.0[1]])
+    }
+
+    #[inline(always)]
+    fn shift(self, d: usize) -> Two {
+        Two([shift(d, self.0[0]), shift(d, self.0[1])])
+    }
+
+    #[inline(always)]
+    fn none(self) -> bool {
+        self.0[0] | self.0[1] == 0
+    }
+}
+
+/// `level1_targets_both` in direction `D` alone: the pieces of runs
+/// reached from an empty square that reach a closer. `either` is the two
+/// sides' `flippable` together (a test on it needs no vector lane read).
+#[inline(always)]
+fn targets_along<const D: usize, const EDGE: bool>(
+    ours: Two,
+    flippable: Two,
+    either: Bitboard,
+    empty: Bitboard,
+) -> Two {
+    let back = (D + 4) & 7;
+    let next_to_empty = shift(D, empty);
+    if next_to_empty & either == 0 {
+        return Two::splat(0);
+    }
+    let mut from_empty = Two::splat(next_to_empty).and(flippable);
+    let mut closer = ours.shift(back);
+    if EDGE {
+        closer = closer.or(Two::splat(ALL & !shift(back, ALL)));
+    }
+    let mut to_closer = closer.and(flippable);
+    if to_closer.none() {
+        return Two::splat(0);
+    }
+    // A run holds at most 5 pieces on a 6-square line.
+    for _ in 0..4 {
+        from_empty = from_empty.or(from_empty.shift(D).and(flippable));
+        to_closer = to_closer.or(to_closer.shift(back).and(flippable));
+    }
+    from_empty.and(to_closer)
+}
+
+/// The empty squares where a drop of the side owning `ours` flips
+/// something at level 1, over all drop squares at once (`theirs` the enemy
+/// pieces, `their_king` the enemy King's square set): an empty square
+/// flips along a direction exactly when the square after it starts a run
+/// that reaches a closer, so only runs toward closers are followed.
+#[inline]
+pub fn level1_drops(
     ours: Bitboard,
     theirs: Bitboard,
     their_king: Bitboard,
     edge: bool,
-) -> (Bitboard, Bitboard) {
-    let loyal = loyal(their_king);
-    let flippable = theirs & !loyal;
+) -> Bitboard {
+    let flippable = theirs & !loyal(their_king);
     let empty = ALL & !(ours | theirs);
     if flippable == 0 || empty == 0 {
-        return (0, 0);
+        return 0;
     }
-    // One direction at a time, each its own instance: the shifts and the
-    // edge's closers are constants there, not a choice made per shift.
-    [
-        level1_along::<0>(ours, flippable, empty, edge),
-        level1_along::<1>(ours, flippable, empty, edge),
-        level1_along::<2>(ours, flippable, empty, edge),
-        level1_along::<3>(ours, flippable, empty, edge),
-        level1_along::<4>(ours, flippable, empty, edge),
-        level1_along::<5>(ours, flippable, empty, edge),
-        level1_along::<6>(ours, flippable, empty, edge),
-        level1_along::<7>(ours, flippable, empty, edge),
-    ]
-    .into_iter()
-    .fold((0, 0), |(t, d), (a, b)| (t | a, d | b))
+    // The edge rule decided once, not in every direction.
+    if edge {
+        drops::<true>(ours, flippable, empty)
+    } else {
+        drops::<false>(ours, flippable, empty)
+    }
 }
 
-/// `level1` in direction `D` alone.
+/// `level1_drops` with the edge rule `EDGE`.
 #[inline(always)]
-fn level1_along<const D: usize>(
-    ours: Bitboard,
-    flippable: Bitboard,
-    empty: Bitboard,
-    edge: bool,
-) -> (Bitboard, Bitboard) {
+fn drops<const EDGE: bool>(ours: Bitboard, flippable: Bitboard, empty: Bitboard) -> Bitboard {
+    drops_along::<0, EDGE>(ours, flippable, empty)
+        | drops_along::<1, EDGE>(ours, flippable, empty)
+        | drops_along::<2, EDGE>(ours, flippable, empty)
+        | drops_along::<3, EDGE>(ours, flippable, empty)
+        | drops_along::<4, EDGE>(ours, flippable, empty)
+        | drops_along::<5, EDGE>(ours, flippable, empty)
+        | drops_along::<6, EDGE>(ours, flippable, empty)
+        | drops_along::<7, EDGE>(ours, flippable, empty)
+}
+
+/// The pieces of `flippable` whose run going `D` ends on a closer: an
+/// own piece, or the edge when `EDGE` is on.
+#[inline(always)]
+fn closed_along<const D: usize, const EDGE: bool>(ours: Bitboard, flippable: Bitboard) -> Bitboard {
     let back = (D + 4) & 7;
-    // Runs of flippable pieces reached from an empty square...
-    let mut from_empty = shift(D, empty) & flippable;
-    if from_empty == 0 {
-        return (0, 0);
-    }
-    // ...and runs reaching a closing own piece (or the edge).
     let mut closer = shift(back, ours);
-    if edge {
+    if EDGE {
         closer |= ALL & !shift(back, ALL);
     }
     let mut to_closer = closer & flippable;
     // A run holds at most 5 pieces on a 6-square line.
     for _ in 0..4 {
-        from_empty |= shift(D, from_empty) & flippable;
         to_closer |= shift(back, to_closer) & flippable;
     }
-    let run = from_empty & to_closer;
-    (run, shift(back, run) & empty)
+    to_closer
+}
+
+/// `level1_drops` in direction `D` alone.
+#[inline(always)]
+fn drops_along<const D: usize, const EDGE: bool>(
+    ours: Bitboard,
+    flippable: Bitboard,
+    empty: Bitboard,
+) -> Bitboard {
+    // No flippable piece just past an empty square: no drop flips this way.
+    if shift(D, empty) & flippable == 0 {
+        return 0;
+    }
+    shift((D + 4) & 7, closed_along::<D, EDGE>(ours, flippable)) & empty
 }

@@ -462,12 +462,12 @@ impl Searchable for Negaeri {
         movegen::tactical(self, out);
     }
 
-    /// Drops flip exactly on `flip::level1`'s drop squares, found for the
+    /// Drops flip exactly on `flip::level1_drops`'s squares, found for the
     /// whole board once instead of once per drop.
     fn mark_tactical(&self, moves: &[Move], out: &mut Vec<bool>) {
         let us = self.side;
         let (ours, theirs) = (self.colors[us.index()], self.colors[us.opponent().index()]);
-        let (_, drops) = flip::level1(ours, theirs, self.king(us.opponent()), self.rules.edge);
+        let drops = flip::level1_drops(ours, theirs, self.king(us.opponent()), self.rules.edge);
         out.extend(moves.iter().map(|&m| match m {
             Move::Step { to, .. } => theirs & to.bit() != 0,
             Move::Drop { to, .. } => drops & to.bit() != 0,
@@ -498,13 +498,7 @@ impl Searchable for Negaeri {
             return false;
         }
         let k = king.trailing_zeros() as usize;
-        let occ = self.occupied();
-        // A piece of `them` on s attacks k exactly when the same kind of
-        // `us` on k reaches s: the patterns are point-symmetric once the
-        // colour (the pawn's and tokin's forward) is swapped.
-        Kind::ALL
-            .into_iter()
-            .any(|kind| board::attacks(kind, us, k, occ) & self.pieces_of(them, kind) != 0)
+        board::attacked(k, us, self.occupied(), |kind| self.pieces_of(them, kind))
     }
 
     /// Board moves and drops that do not flip are worked out on the
@@ -528,24 +522,19 @@ impl Searchable for Negaeri {
                 };
                 let ours = self.colors[us] ^ from.bit() ^ to.bit();
                 let occ = ours | (self.colors[them.index()] & !to.bit());
-                Kind::ALL.into_iter().any(|k| {
+                board::attacked(ek, them, occ, |k| {
                     // What stood on `to` (taken) is not ours.
-                    let mut mine = self.kinds[k.index()] & ours & !to.bit();
-                    if k == moved {
-                        mine |= to.bit();
-                    }
-                    board::attacks(k, them, ek, occ) & mine != 0
+                    let mine = self.kinds[k.index()] & ours & !to.bit();
+                    if k == moved { mine | to.bit() } else { mine }
                 })
             }
+            // The dropped piece, or an attack already standing (a drop
+            // opens no line).
             Move::Drop { kind, to } if !self.is_tactical(mv) => {
                 let occ = self.occupied() | to.bit();
-                if board::attacks(kind, them, ek, occ) & to.bit() != 0 {
-                    return true;
-                }
-                // Otherwise only an attack already standing (a drop opens
-                // no line).
-                Kind::ALL.into_iter().any(|k| {
-                    board::attacks(k, them, ek, occ) & self.kinds[k.index()] & self.colors[us] != 0
+                board::attacked(ek, them, occ, |k| {
+                    let mine = self.kinds[k.index()] & self.colors[us];
+                    if k == kind { mine | to.bit() } else { mine }
                 })
             }
             _ => self.play(mv).in_check(),

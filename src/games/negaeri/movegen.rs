@@ -98,7 +98,7 @@ pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
         .find(|k| pos.hands[us][k.index()] > 0)
     {
         let their_king = pos.king(c.opponent());
-        let (_, drops) = flip::level1(ours, theirs, their_king, pos.rules.edge);
+        let drops = flip::level1_drops(ours, theirs, their_king, pos.rules.edge);
         let flippable = theirs & !flip::loyal(their_king);
         let cost = eval::hand_value(kind) - eval::value(kind);
         let mut drop_list = MoveList::<(i32, Move), 36>::new();

@@ -6,45 +6,45 @@
 use super::margins::*;
 use super::node::{NodeKind, Window};
 use super::*;
+use crate::core::{MoveList, MoveSink};
 use crate::search::tt::Hit;
 
 /// The quiet and the tactical moves a node searched without a cutoff
 /// (the history punishes them when a later move cuts); at most 64 each.
-struct SearchedMoves<M> {
-    quiet: [Option<M>; 64],
-    tactical: [Option<M>; 64],
-    counts: [usize; 2],
+/// Lists that start empty without writing their room (a node that cuts at
+/// its first move never touches it).
+struct SearchedMoves<M: Copy> {
+    quiet: MoveList<M, 64>,
+    tactical: MoveList<M, 64>,
 }
 
 impl<M: Copy> Default for SearchedMoves<M> {
     fn default() -> Self {
         SearchedMoves {
-            quiet: [None; 64],
-            tactical: [None; 64],
-            counts: [0; 2],
+            quiet: MoveList::new(),
+            tactical: MoveList::new(),
         }
     }
 }
 
 impl<M: Copy> SearchedMoves<M> {
     fn push(&mut self, m: M, quiet: bool) {
-        let (list, n) = if quiet {
-            (&mut self.quiet, &mut self.counts[0])
+        let list = if quiet {
+            &mut self.quiet
         } else {
-            (&mut self.tactical, &mut self.counts[1])
+            &mut self.tactical
         };
-        if *n < list.len() {
-            list[*n] = Some(m);
-            *n += 1;
+        if list.len() < MoveList::<M, 64>::capacity() {
+            list.push(m);
         }
     }
 
     fn quiet(&self) -> impl Iterator<Item = &M> {
-        self.quiet[..self.counts[0]].iter().flatten()
+        self.quiet.iter()
     }
 
     fn tactical(&self) -> impl Iterator<Item = &M> {
-        self.tactical[..self.counts[1]].iter().flatten()
+        self.tactical.iter()
     }
 }
 

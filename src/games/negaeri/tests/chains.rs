@@ -185,8 +185,9 @@ fn levels_are_disjoint_and_flipped_pieces_are_the_movers_in_playouts() {
 
 #[test]
 fn level1_flip_sets_are_what_each_drop_square_flips_at_level_1() {
-    // `flip::level1` finds, for all drop squares at once, what the first
-    // level of `resolve` finds square by square.
+    // `flip::level1_targets_both` and `flip::level1_drops` find, for all
+    // drop squares at once, what the first level of `resolve` finds square
+    // by square.
     let mut rng = Lcg(77);
     let mut seen = 0;
     for r in [rules(), no_edge()] {
@@ -196,6 +197,7 @@ fn level1_flip_sets_are_what_each_drop_square_flips_at_level_1() {
                 if game_status(&p).is_some() {
                     break;
                 }
+                let mut each = [0; 2];
                 for c in Color::BOTH {
                     let (ours, theirs) = (p.pieces(c), p.pieces(c.opponent()));
                     let king = p.pieces_of(c.opponent(), Kind::King);
@@ -210,13 +212,23 @@ fn level1_flip_sets_are_what_each_drop_square_flips_at_level_1() {
                         }
                     }
                     assert_eq!(
-                        flip::level1(ours, theirs, king, r.edge),
-                        (targets, drops),
-                        "{} for the {c}",
+                        flip::level1_drops(ours, theirs, king, r.edge),
+                        drops,
+                        "drops of {} for the {c}",
                         p.to_text()
                     );
+                    each[c.index()] = targets;
                     seen += targets.count_ones();
                 }
+                let (first, second) = (Color::First, Color::Second);
+                let kings = [first, second].map(|c| p.pieces_of(c, Kind::King));
+                let colors = [p.pieces(first), p.pieces(second)];
+                assert_eq!(
+                    flip::level1_targets_both(colors, kings, r.edge),
+                    each,
+                    "targets of {}",
+                    p.to_text()
+                );
                 let mut moves = <Negaeri as Game>::MoveList::default();
                 p.generate(&mut moves);
                 p = p.play(moves[rng.below(moves.len())]);
