@@ -608,25 +608,30 @@ fn refereed_game(opening: &Opening, depth: u32) -> GameEnd {
     end
 }
 
-/// The game's record as the referee writes it, read back: its moves replay
-/// under the rules to the end the referee recorded.
-fn record_round_trip(end: &GameEnd, opening: &Opening) -> Record {
-    let none = EngineLimits::default();
-    let header = RecordHeader {
+/// A record's header for a game of Hexapawn outside a match.
+fn header<'a>(start: Option<&'a PositionText>, limits: &'a EngineLimits) -> RecordHeader<'a> {
+    RecordHeader {
         fingerprint: None,
-        event: "sixth game",
-        date: "2026.01.01",
+        event: "the sixth game",
+        date: "2026.12.04",
         round: 1,
         game: 1,
         pair: None,
         names: ["first", "second"],
         variant: Hexapawn::NAME,
         rules: &[],
-        start: opening.start.as_ref(),
-        limits: [&none, &none],
+        start,
+        limits: [limits, limits],
         max_plies: None,
         suite: None,
-    };
+    }
+}
+
+/// The game's record as the referee writes it, read back: its moves replay
+/// under the rules to the end the referee recorded.
+fn record_round_trip(end: &GameEnd, opening: &Opening) -> Record {
+    let none = EngineLimits::default();
+    let header = header(opening.start.as_ref(), &none);
     let record = build(&header, Some(&end.ending), &end.moves, opening.moves.len());
     let back = parse_record(&record.to_string()).expect("the record reads back");
     let moves: Vec<MoveText> = back.moves.iter().map(|m| m.mv).collect();
@@ -677,21 +682,7 @@ fn a_referee_game_between_two_engine_processes_ends_by_hexapawns_rules() {
 fn built_record(line: &GameLine<Hexapawn>, end: End) -> Record {
     use koma::client::reason::Ending;
     let limits = EngineLimits::default();
-    let header = RecordHeader {
-        fingerprint: None,
-        event: "the sixth game",
-        date: "2026.12.04",
-        round: 1,
-        game: 1,
-        pair: None,
-        names: ["first", "second"],
-        variant: Hexapawn::NAME,
-        rules: &[],
-        start: None,
-        limits: [&limits, &limits],
-        max_plies: None,
-        suite: None,
-    };
+    let header = header(None, &limits);
     let ending = Ending {
         outcome: end.outcome,
         reason: Reason::Rules(end.reason),

@@ -37,6 +37,18 @@ pub struct PieceFacts {
     pub art: PieceArt,
 }
 
+impl PieceFacts {
+    /// A piece drawn as a shogi piece, the most common drawing.
+    pub const fn shogi(letter: char, name: &'static str, moves: &'static str) -> PieceFacts {
+        PieceFacts {
+            letter,
+            name,
+            moves,
+            art: PieceArt::Shogi,
+        }
+    }
+}
+
 /// The board's drawings of a piece; a game picks the one that fits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

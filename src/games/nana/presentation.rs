@@ -2,33 +2,24 @@
 //! cube states' names, the cubes' names in hand, help, and the centre
 //! square crossed out.
 
-use crate::core::{HandName, Mark, MarkArt, MarkPlace, PieceArt, PieceFacts, Presentation};
-
-const fn piece(letter: char, name: &'static str, moves: &'static str) -> PieceFacts {
-    PieceFacts {
-        letter,
-        name,
-        moves,
-        art: PieceArt::Shogi,
-    }
-}
+use crate::core::{HandName, Mark, MarkArt, MarkPlace, PieceFacts, Presentation};
 
 pub const PRESENTATION: Presentation = Presentation {
     title: "Nana Shogi",
     pieces: &[
-        piece('K', "King", "one step in any direction"),
-        piece('R', "Rook", "one step orthogonally"),
-        piece('V', "Chariot", "1 or 2 squares straight forward or back"),
-        piece('W', "Swallow's wings", "one step left or right"),
-        piece('G', "Go-between", "one step forward or back"),
-        piece('B', "Bishop", "1 or 2 squares diagonally"),
-        piece(
+        PieceFacts::shogi('K', "King", "one step in any direction"),
+        PieceFacts::shogi('R', "Rook", "one step orthogonally"),
+        PieceFacts::shogi('V', "Chariot", "1 or 2 squares straight forward or back"),
+        PieceFacts::shogi('W', "Swallow's wings", "one step left or right"),
+        PieceFacts::shogi('G', "Go-between", "one step forward or back"),
+        PieceFacts::shogi('B', "Bishop", "1 or 2 squares diagonally"),
+        PieceFacts::shogi(
             'T',
             "Tile general",
             "one step diagonally forward, or straight back",
         ),
-        piece('C', "Cat's sword", "one step diagonally"),
-        piece('D', "Dog", "one step forward, or diagonally back"),
+        PieceFacts::shogi('C', "Cat's sword", "one step diagonally"),
+        PieceFacts::shogi('D', "Dog", "one step forward, or diagonally back"),
     ],
     promoted: &[],
     hand: &[

@@ -1,16 +1,7 @@
 //! How Negaeri Shogi shows itself on the board's page: names of the pieces
 //! and their promoted sides, help, and its chain's levels called flips.
 
-use crate::core::{HandName, PieceArt, PieceFacts, Presentation};
-
-const fn piece(letter: char, name: &'static str, moves: &'static str) -> PieceFacts {
-    PieceFacts {
-        letter,
-        name,
-        moves,
-        art: PieceArt::Shogi,
-    }
-}
+use crate::core::{HandName, PieceFacts, Presentation};
 
 const fn hand(letter: char, name: &'static str) -> HandName {
     HandName { letter, name }
@@ -19,19 +10,19 @@ const fn hand(letter: char, name: &'static str) -> HandName {
 pub const PRESENTATION: Presentation = Presentation {
     title: "Negaeri Shogi",
     pieces: &[
-        piece('K', "King", "one step in any direction"),
-        piece('P', "Pawn", "one step forward"),
-        piece('R', "Rook", "slides orthogonally"),
-        piece('B', "Bishop", "slides diagonally"),
+        PieceFacts::shogi('K', "King", "one step in any direction"),
+        PieceFacts::shogi('P', "Pawn", "one step forward"),
+        PieceFacts::shogi('R', "Rook", "slides orthogonally"),
+        PieceFacts::shogi('B', "Bishop", "slides diagonally"),
     ],
     promoted: &[
-        piece(
+        PieceFacts::shogi(
             'P',
             "Tokin",
             "one step forward, diagonally forward, sideways or back",
         ),
-        piece('R', "Dragon", "a Rook that also steps diagonally"),
-        piece('B', "Horse", "a Bishop that also steps orthogonally"),
+        PieceFacts::shogi('R', "Dragon", "a Rook that also steps diagonally"),
+        PieceFacts::shogi('B', "Horse", "a Bishop that also steps orthogonally"),
     ],
     hand: &[hand('P', "Pawn"), hand('R', "Rook"), hand('B', "Bishop")],
     help: &[
