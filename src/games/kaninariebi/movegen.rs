@@ -6,8 +6,7 @@
 
 use super::Move;
 use super::board::{
-    Bitboard, DIAGONAL, NEIGHBOURS, RIVER, Square, crab_targets, east, orthogonal, river_rest,
-    squares, west,
+    Bitboard, RIVER, Square, crab_targets, east, orthogonal, river_rest, squares, west,
 };
 use super::capture::{captured, targets};
 use crate::core::MoveSink;
@@ -68,7 +67,7 @@ impl Mover {
             let reach = if crab {
                 crab_targets(from, occupied)
             } else {
-                DIAGONAL[from.index()] & !occupied
+                from.diagonal() & !occupied
             };
             let (plain, promote) = resting(reach, occupied, crab, self.promotion_zone);
             // One call of `f` in the loop, so that it is inlined (called
@@ -105,7 +104,7 @@ impl Mover {
         } else {
             own & !shrimps
         };
-        if NEIGHBOURS[to.index()] & kin == 0 {
+        if to.neighbours() & kin == 0 {
             return 0;
         }
         let mut group = bt;
@@ -141,7 +140,7 @@ impl Mover {
         for from in squares(group) {
             let crab = shrimps & from.bit() == 0;
             let (plain, promote) = resting(
-                DIAGONAL[from.index()] & !occupied,
+                from.diagonal() & !occupied,
                 occupied,
                 crab,
                 self.promotion_zone,
@@ -238,7 +237,7 @@ impl Mover {
             if self.shrimps & from.bit() == 0 {
                 crab_targets(from, occupied) != 0
             } else {
-                DIAGONAL[from.index()] & !occupied != 0
+                from.diagonal() & !occupied != 0
             }
         })
     }
