@@ -88,6 +88,16 @@ fn slide(
     shift(reached, unit) & entry & empty
 }
 
+/// `slide` toward file i, by one subtraction: with the last file counted
+/// as occupied, subtracting twice the men clears each man's first
+/// occupied square toward file i (in its rank) and sets the empty ones
+/// before it, so the bits that change are that run and its end.
+#[inline(always)]
+fn slide_right(men: Bitboard, empty: Bitboard) -> Bitboard {
+    let stops = (FULL & !empty) | FILE_I;
+    ((stops - ((men & !FILE_I) << 1)) ^ stops) & empty
+}
+
 /// Squares one side's men slide to, and how many moves that is.
 pub fn reach(men: Bitboard, empty: Bitboard) -> (Bitboard, u32) {
     let higher = |b: Bitboard, k: u32| b << k;
@@ -100,7 +110,7 @@ pub fn reach(men: Bitboard, empty: Bitboard) -> (Bitboard, u32) {
     for along in [
         slide(men, empty, higher, rank, FULL),
         slide(men, empty, lower, rank, FULL),
-        slide(men, empty, higher, 1, FULL & !FILE_A),
+        slide_right(men, empty),
         slide(men, empty, lower, 1, FULL & !FILE_I),
     ] {
         squares |= along;
