@@ -62,16 +62,59 @@ impl<const CAP: usize> Active<CAP> {
 }
 
 impl<const IN: usize, const H: usize> Network<IN, H> {
+    /// Both views' hidden layers before any input (the side to move's
+    /// first): a game that finds its inputs on its own board adds them with
+    /// `add` and ends with `output`, listing nothing.
+    #[inline(always)]
+    pub fn start(&self) -> [[i16; H]; 2] {
+        [self.bias; 2]
+    }
+
+    /// Input `i` is on in the view whose hidden layer is `acc`.
+    #[inline(always)]
+    pub fn add(&self, acc: &mut [i16; H], i: usize) {
+        if let Some(w) = self.input.get(i) {
+            for (a, &w) in acc.iter_mut().zip(w) {
+                *a = a.wrapping_add(w);
+            }
+        }
+    }
+
+    /// One view's share of the output: its hidden layer clipped, times its
+    /// output weights.
+    #[inline(always)]
+    fn view_output(acc: &[i16; H], out: &[i16; H]) -> i32 {
+        let mut s: i32 = 0;
+        for (&a, &w) in acc.iter().zip(out) {
+            let h = i32::from(a).clamp(0, QA);
+            s = s.wrapping_add(h * i32::from(w));
+        }
+        s
+    }
+
+    /// The output sum in centipawns.
+    #[inline(always)]
+    fn scaled(sum: i32) -> i32 {
+        (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+
+    /// The evaluation in centipawns of both views' hidden layers, before
+    /// clipping.
+    #[inline(always)]
+    pub fn output(&self, hidden: &[[i16; H]; 2]) -> i32 {
+        let mut sum = self.output_bias;
+        for (acc, out) in hidden.iter().zip(&self.output) {
+            sum = sum.wrapping_add(Self::view_output(acc, out));
+        }
+        Self::scaled(sum)
+    }
+
     /// The hidden layer of one view, before clipping.
     #[inline(always)]
     fn hidden(&self, active: &[u16]) -> [i16; H] {
         let mut acc = self.bias;
         for &i in active {
-            if let Some(w) = self.input.get(i as usize) {
-                for (a, &w) in acc.iter_mut().zip(w) {
-                    *a = a.wrapping_add(w);
-                }
-            }
+            self.add(&mut acc, usize::from(i));
         }
         acc
     }
@@ -82,14 +125,9 @@ impl<const IN: usize, const H: usize> Network<IN, H> {
         let mut sum = self.output_bias;
         for v in 0..2 {
             let acc = self.hidden(active.view(v));
-            let mut s: i32 = 0;
-            for (&a, &w) in acc.iter().zip(&self.output[v]) {
-                let h = i32::from(a).clamp(0, QA);
-                s = s.wrapping_add(h * i32::from(w));
-            }
-            sum = sum.wrapping_add(s);
+            sum = sum.wrapping_add(Self::view_output(&acc, &self.output[v]));
         }
-        (i64::from(sum) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        Self::scaled(sum)
     }
 }
 

@@ -69,11 +69,11 @@ pub static ADJACENT: [Bitboard; SQUARES] = {
 crate::core::coord::square_type!(files: FILES, ranks: RANKS, bitboard: Bitboard);
 
 impl Square {
-    /// The neighbour in direction `d` (see `DIRS`), if on the board.
+    /// The square of an index below 81.
     #[inline]
-    pub fn step(self, d: usize) -> Option<Square> {
-        let n = NEIGHBOUR[d][self.index()];
-        (n != NONE).then_some(Square(n))
+    pub const fn from_index(i: usize) -> Square {
+        debug_assert!(i < SQUARES);
+        Square(i as u8)
     }
 }
 
@@ -99,7 +99,46 @@ const fn neighbours() -> [[u8; SQUARES]; 4] {
     t
 }
 
-static NEIGHBOUR: [[u8; SQUARES]; 4] = neighbours();
+/// `RAY[d][s]`: the squares from `s` (not included) to the edge in
+/// direction `DIRS[d]`.
+pub static RAY: [[Bitboard; SQUARES]; 4] = {
+    let t = neighbours();
+    let mut rays = [[0; SQUARES]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut s = 0;
+        while s < SQUARES {
+            let mut n = t[d][s];
+            while n != NONE {
+                rays[d][s] |= 1 << n;
+                n = t[d][n as usize];
+            }
+            s += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+/// The corners with their two neighbours, along the rank and along the
+/// file.
+pub const CORNERS: [[Bitboard; 3]; 4] = {
+    let mut t = [[0; 3]; 4];
+    let mut i = 0;
+    while i < 4 {
+        let (f, r) = ([0, 8, 0, 8][i], [0, 0, 8, 8][i]);
+        t[i] = [
+            Square::new(f, r).bit(),
+            Square::new(if f == 0 { 1 } else { 7 }, r).bit(),
+            Square::new(f, if r == 0 { 1 } else { 7 }).bit(),
+        ];
+        i += 1;
+    }
+    t
+};
+
+/// The four corner squares.
+pub const CORNER_SQUARES: Bitboard = CORNERS[0][0] | CORNERS[1][0] | CORNERS[2][0] | CORNERS[3][0];
 
 /// `CROSS[s]`: the other squares of the rank and file of `s`.
 pub static CROSS: [Bitboard; SQUARES] = {

@@ -1,7 +1,9 @@
 //! Custodian capture by the man that just moved: closed lines (or single
 //! men with `HasamiLines` off) in four directions, and corner captures.
 
-use super::board::{ADJACENT, Bitboard, FULL, Square, down, left, right, up};
+use super::board::{
+    ADJACENT, Bitboard, CORNER_SQUARES, CORNERS, FULL, RAY, Square, down, left, right, up,
+};
 use super::rules::HasamiRules;
 
 /// The enemy men captured when our man arrives on `to`; `mine` already has
@@ -13,45 +15,54 @@ pub fn captured(rules: &HasamiRules, mine: Bitboard, theirs: Bitboard, to: Squar
     if ADJACENT[to.index()] & theirs == 0 {
         return 0;
     }
-    let mut taken = 0;
-    for d in 0..4 {
-        let mut run: Bitboard = 0;
-        let mut len = 0;
-        let mut sq = to;
-        while let Some(next) = sq.step(d) {
-            if theirs & next.bit() != 0 {
-                run |= next.bit();
-                len += 1;
-                sq = next;
-            } else {
-                if mine & next.bit() != 0 && len > 0 && (rules.lines || len == 1) {
-                    taken |= run;
-                }
-                break;
-            }
-        }
-    }
+    let s = to.index();
+    let lines = rules.lines;
+    let mut taken = closed::<0>(lines, mine, theirs, s)
+        | closed::<1>(lines, mine, theirs, s)
+        | closed::<2>(lines, mine, theirs, s)
+        | closed::<3>(lines, mine, theirs, s);
     if rules.corners {
         taken |= corner_captures(mine, theirs, to);
     }
     taken
 }
 
+/// The run of enemy men from square `s` in direction `D` (`DIRS`) that a
+/// man of ours closes, or 0: the ray's squares before its first square
+/// not theirs, when that square is ours (an all-enemy ray meets the edge).
+/// Up and right go to higher indices, so that square is the lowest bit;
+/// down and left, the highest.
+#[inline(always)]
+fn closed<const D: usize>(lines: bool, mine: Bitboard, theirs: Bitboard, s: usize) -> Bitboard {
+    let ray = RAY[D][s];
+    let stop = ray & !theirs;
+    if stop == 0 {
+        return 0;
+    }
+    let (first, run) = if D == 0 || D == 2 {
+        let first = stop & stop.wrapping_neg();
+        (first, ray & (first - 1))
+    } else {
+        let first = 1 << (127 - stop.leading_zeros());
+        (first, ray & !(first | (first - 1)))
+    };
+    if first & mine != 0 && run != 0 && (lines || run.count_ones() == 1) {
+        run
+    } else {
+        0
+    }
+}
+
 /// Enemy men in a corner whose two neighbours are ours, one of them `to`.
 fn corner_captures(mine: Bitboard, theirs: Bitboard, to: Square) -> Bitboard {
-    const CORNERS: [(u8, u8); 4] = [(0, 0), (8, 0), (0, 8), (8, 8)];
+    if theirs & CORNER_SQUARES == 0 {
+        return 0;
+    }
     let mut taken = 0;
-    for (f, r) in CORNERS {
-        let corner = Square::new(f, r);
-        if theirs & corner.bit() == 0 {
-            continue;
-        }
-        // The corner's two neighbours: along its rank and along its file.
-        let along_rank = Square::new(if f == 0 { 1 } else { 7 }, r);
-        let along_file = Square::new(f, if r == 0 { 1 } else { 7 });
-        let both = along_rank.bit() | along_file.bit();
-        if (to == along_rank || to == along_file) && mine & both == both {
-            taken |= corner.bit();
+    for [corner, along_rank, along_file] in CORNERS {
+        let both = along_rank | along_file;
+        if theirs & corner != 0 && to.bit() & both != 0 && mine & both == both {
+            taken |= corner;
         }
     }
     taken
@@ -91,19 +102,15 @@ pub fn targets(rules: &HasamiRules, mine: Bitboard, theirs: Bitboard) -> Bitboar
         | up(closed_runs(rules.lines, mine, theirs, up))
         | left(closed_runs(rules.lines, mine, theirs, left))
         | right(closed_runs(rules.lines, mine, theirs, right));
-    if rules.corners {
-        const CORNERS: [(u8, u8); 4] = [(0, 0), (8, 0), (0, 8), (8, 8)];
-        for (f, r) in CORNERS {
-            if theirs & Square::new(f, r).bit() == 0 {
-                continue;
-            }
-            let a = Square::new(if f == 0 { 1 } else { 7 }, r).bit();
-            let b = Square::new(f, if r == 0 { 1 } else { 7 }).bit();
-            if mine & a != 0 {
-                t |= b;
-            }
-            if mine & b != 0 {
-                t |= a;
+    if rules.corners && theirs & CORNER_SQUARES != 0 {
+        for [corner, a, b] in CORNERS {
+            if theirs & corner != 0 {
+                if mine & a != 0 {
+                    t |= b;
+                }
+                if mine & b != 0 {
+                    t |= a;
+                }
             }
         }
     }

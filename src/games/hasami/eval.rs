@@ -3,7 +3,8 @@
 //! file (`weights.bin`, see `weights.md` for how it is made).
 
 use super::board::{
-    Bitboard, FULL, RANK_1, RANK_9, SQUARES, Square, down, left, right, squares, up,
+    Bitboard, CORNER_SQUARES, CORNERS, FILE_A, FILE_I, FILES, FULL, RANK_1, RANK_9, SQUARES, down,
+    left, right, squares, up,
 };
 use super::{Hasami, MEN, WinRule};
 use crate::core::{Color, Game};
@@ -63,19 +64,55 @@ static BUILT_IN: Weights = Weights::from_bytes_const(Hasami::NAME, include_bytes
 /// The weights in force (the `EvalFile` option replaces them).
 pub static WEIGHTS: Slot<Weights> = Slot::new(&BUILT_IN);
 
+/// The empty squares reached from `men` sliding over `empty` one way:
+/// `shift(b, k)` moves a set `k` squares that way, `unit` squares being
+/// one step, and `entry` holds the squares a step may arrive on (a step
+/// along a rank must not wrap to the next). Doubling steps (1, 2, then 4
+/// empty squares at once) cover the eight squares of a line in three
+/// rounds where a step at a time needs one round per square.
+#[inline(always)]
+fn slide(
+    men: Bitboard,
+    empty: Bitboard,
+    shift: impl Fn(Bitboard, u32) -> Bitboard,
+    unit: u32,
+    entry: Bitboard,
+) -> Bitboard {
+    let mut reached = men;
+    let mut open = empty & entry;
+    reached |= open & shift(reached, unit);
+    open &= shift(open, unit);
+    reached |= open & shift(reached, 2 * unit);
+    open &= shift(open, 2 * unit);
+    reached |= open & shift(reached, 4 * unit);
+    shift(reached, unit) & entry & empty
+}
+
+/// `slide` toward file i, by one subtraction: with the last file counted
+/// as occupied, subtracting twice the men clears each man's first
+/// occupied square toward file i (in its rank) and sets the empty ones
+/// before it, so the bits that change are that run and its end.
+#[inline(always)]
+fn slide_right(men: Bitboard, empty: Bitboard) -> Bitboard {
+    let stops = (FULL & !empty) | FILE_I;
+    ((stops - ((men & !FILE_I) << 1)) ^ stops) & empty
+}
+
 /// Squares one side's men slide to, and how many moves that is.
 pub fn reach(men: Bitboard, empty: Bitboard) -> (Bitboard, u32) {
+    let higher = |b: Bitboard, k: u32| b << k;
+    let lower = |b: Bitboard, k: u32| b >> k;
+    let rank = u32::from(FILES);
+    // In one direction an empty square is reached from the nearest man
+    // behind it only: the four sets are each counted once.
     let mut squares = 0;
     let mut n = 0;
-    for step in [up, down, right, left] {
-        // In one direction an empty square is reached from the nearest man
-        // behind it only: the fronts are disjoint, and counted once.
-        let mut along = 0;
-        let mut front = step(men) & empty;
-        while front != 0 {
-            along |= front;
-            front = step(front) & empty;
-        }
+    for along in [
+        slide(men, empty, higher, rank, FULL),
+        slide(men, empty, lower, rank, FULL),
+        slide_right(men, empty),
+        slide(men, empty, lower, 1, FULL & !FILE_I),
+    ] {
         squares |= along;
         n += along.count_ones();
     }
@@ -93,16 +130,11 @@ pub fn exposed(pos: &Hasami, ours: Bitboard, theirs: Bitboard, reach: Bitboard) 
         | exposed_along(lines, ours, theirs, landing, down, up)
         | exposed_along(lines, ours, theirs, landing, right, left)
         | exposed_along(lines, ours, theirs, landing, left, right);
-    if rules.corners {
-        const CORNERS: [(u8, u8); 4] = [(0, 0), (8, 0), (0, 8), (8, 8)];
-        for (f, r) in CORNERS {
-            let corner = Square::new(f, r).bit();
-            if ours & corner == 0 {
-                continue;
-            }
-            let a = Square::new(if f == 0 { 1 } else { 7 }, r).bit();
-            let b = Square::new(f, if r == 0 { 1 } else { 7 }).bit();
-            if (theirs & a != 0 && landing & b != 0) || (theirs & b != 0 && landing & a != 0) {
+    if rules.corners && ours & CORNER_SQUARES != 0 {
+        for [corner, a, b] in CORNERS {
+            if ours & corner != 0
+                && ((theirs & a != 0 && landing & b != 0) || (theirs & b != 0 && landing & a != 0))
+            {
                 taken |= corner;
             }
         }
@@ -146,7 +178,7 @@ fn goal<A: Terms>(a: &mut A, needed: i32, sign: i32) {
     }
 }
 
-const EDGES: Bitboard = RANK_1 | RANK_9 | super::board::FILE_A | super::board::FILE_I;
+const EDGES: Bitboard = RANK_1 | RANK_9 | FILE_A | FILE_I;
 
 /// The evaluation's terms, from the side to move's view.
 pub fn terms<A: Terms>(pos: &Hasami, a: &mut A) {

@@ -43,9 +43,10 @@ pub const fn orthogonal(b: Bitboard) -> Bitboard {
 }
 
 /// `NEIGHBOURS[s]`: `orthogonal` of the one square `s`, looked up (move
-/// generation asks it for every movement).
-pub static NEIGHBOURS: [Bitboard; SQUARES] = {
-    let mut t = [0; SQUARES];
+/// generation asks it for every movement). 32 rows, as `DIAGONAL`: see
+/// `Square::neighbours`.
+static NEIGHBOURS: [Bitboard; 32] = {
+    let mut t = [0; 32];
     let mut s = 0;
     while s < SQUARES {
         t[s] = orthogonal(1 << s);
@@ -53,6 +54,22 @@ pub static NEIGHBOURS: [Bitboard; SQUARES] = {
     }
     t
 };
+
+impl Square {
+    /// The orthogonal neighbours of the square. The tables have 32 rows
+    /// (rows 25..32 never read), so that the index masked to 5 bits needs
+    /// no bounds check.
+    #[inline]
+    pub fn neighbours(self) -> Bitboard {
+        NEIGHBOURS[self.index() & 31]
+    }
+
+    /// The diagonal neighbours of the square.
+    #[inline]
+    pub fn diagonal(self) -> Bitboard {
+        DIAGONAL[self.index() & 31]
+    }
+}
 
 /// One step toward rank 5, rank 1, file e, file a, of every square of a set.
 #[inline]
@@ -78,8 +95,8 @@ pub const fn west(b: Bitboard) -> Bitboard {
 /// Up, down, right, left: the four directions of a sandwich.
 pub const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 
-const fn diagonal_table() -> [Bitboard; SQUARES] {
-    let mut t = [0; SQUARES];
+const fn diagonal_table() -> [Bitboard; 32] {
+    let mut t = [0; 32];
     let mut s = 0;
     while s < SQUARES {
         let (f, r) = ((s % 5) as i8, (s / 5) as i8);
@@ -97,8 +114,9 @@ const fn diagonal_table() -> [Bitboard; SQUARES] {
     t
 }
 
-/// The diagonal neighbours of each square (a Shrimp's steps, a Bond's steps).
-pub static DIAGONAL: [Bitboard; SQUARES] = diagonal_table();
+/// The diagonal neighbours of each square (a Shrimp's steps, a Bond's
+/// steps), as `NEIGHBOURS`.
+static DIAGONAL: [Bitboard; 32] = diagonal_table();
 
 const fn crab_table() -> [[u8; 32]; 5] {
     let mut t = [[0u8; 32]; 5];
@@ -125,14 +143,42 @@ const fn crab_table() -> [[u8; 32]; 5] {
 
 /// `CRAB_SLIDE[file][rank occupancy]`: the files a Crab on `file` reaches
 /// along its rank, stopping before the first piece either way.
-static CRAB_SLIDE: [[u8; 32]; 5] = crab_table();
+const CRAB_SLIDE: [[u8; 32]; 5] = crab_table();
+
+/// `CRAB_REACH[s][occupancy of the rank of s]`: `CRAB_SLIDE` as squares,
+/// and `RANK_SHIFT[s]` the shift that brings the rank of `s` to bits 0..5.
+/// Both have 32 rows, so that a square's index masked to 5 bits needs no
+/// bounds check (rows 25..32 are never read).
+static CRAB_REACH: [[Bitboard; 32]; 32] = {
+    let mut t = [[0; 32]; 32];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut occ = 0;
+        while occ < 32 {
+            t[s][occ] = (CRAB_SLIDE[s % 5][occ] as Bitboard) << (5 * (s / 5));
+            occ += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
+static RANK_SHIFT: [u8; 32] = {
+    let mut t = [0; 32];
+    let mut s = 0;
+    while s < SQUARES {
+        t[s] = (5 * (s / 5)) as u8;
+        s += 1;
+    }
+    t
+};
 
 /// The empty squares a Crab on `from` slides to.
 #[inline]
 pub fn crab_targets(from: Square, occupied: Bitboard) -> Bitboard {
-    let shift = 5 * from.rank() as u32;
-    let rank_occ = (occupied >> shift) & 31;
-    (CRAB_SLIDE[from.file() as usize][rank_occ as usize] as Bitboard) << shift
+    let s = from.index() & 31;
+    let rank_occ = (occupied >> RANK_SHIFT[s]) & 31;
+    CRAB_REACH[s][rank_occ as usize]
 }
 
 /// The River file of a set, squeezed into 5 bits (bit k = rank k + 1).

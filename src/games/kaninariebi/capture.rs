@@ -3,7 +3,7 @@
 //! closed directly by an own piece is taken, the whole run. Only the moved
 //! piece is an end of the sandwich, and the board edge never is one.
 
-use super::board::{Bitboard, DIRS, NEIGHBOURS, SQUARES, Square};
+use super::board::{Bitboard, DIRS, SQUARES, Square};
 
 const fn ray_table() -> [[Bitboard; SQUARES]; 4] {
     let mut t = [[0; SQUARES]; 4];
@@ -37,7 +37,7 @@ static RAY: [[Bitboard; SQUARES]; 4] = ray_table();
 #[inline]
 pub fn captured(to: Square, mine: Bitboard, theirs: Bitboard) -> Bitboard {
     // No enemy next to `to`: no run starts (the usual case, checked first).
-    if NEIGHBOURS[to.index()] & theirs == 0 {
+    if to.neighbours() & theirs == 0 {
         return 0;
     }
     let s = to.index();

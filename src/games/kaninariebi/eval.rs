@@ -3,11 +3,11 @@
 //! weights file (`weights.bin`, see `weights.md` for how it is made).
 
 use super::KaniNariEbi;
-use super::board::{self, Bitboard, DIAGONAL, east, north, south, squares, west};
+use super::board::{self, Bitboard, east, north, south, squares, west};
 use super::movegen::{PIECES, resting};
 use crate::core::{Color, Game};
 use crate::eval::file::Params;
-use crate::eval::net::Active;
+use crate::eval::net::{Active, Network};
 use crate::eval::{Slot, Sum, Terms};
 use crate::games::sandwich::exposed_along;
 
@@ -78,27 +78,25 @@ static BUILT_IN: Weights =
 /// The weights in force (the `EvalFile` option replaces them).
 pub static WEIGHTS: Slot<Weights> = Slot::new(&BUILT_IN);
 
-/// `LANE[c][s]`: the squares of the rank of `s` from beside it up to and
-/// including `c`'s promotion column.
-static LANE: [[Bitboard; board::SQUARES]; 2] = {
-    let mut t = [[0; board::SQUARES]; 2];
-    let mut s = 0;
-    while s < board::SQUARES {
-        let (f, r) = (s % 5, s / 5);
-        let mut g = f + 1;
-        while g < 5 {
-            t[0][s] |= 1 << (r * 5 + g);
-            g += 1;
-        }
-        let mut g = 0;
-        while g < f {
-            t[1][s] |= 1 << (r * 5 + g);
-            g += 1;
-        }
-        s += 1;
-    }
-    t
+/// `ADVANCE_BITS[c]`: the files whose Crabs count 1, 2 and 4 in `c`'s
+/// advance (file a..e are 0..4 for the first player, 4..0 for the second),
+/// so that the advance is three bit counts.
+const ADVANCE_BITS: [[Bitboard; 3]; 2] = {
+    let a = board::FILE_A;
+    [
+        [a << 1 | a << 3, a << 2 | a << 3, a << 4],
+        [a << 1 | a << 3, a << 1 | a << 2, a],
+    ]
 };
+
+/// The squares with a piece of `pieces` further along their rank in the
+/// direction opposite to `step`: up to four steps, in three shifts.
+#[inline(always)]
+fn before(pieces: Bitboard, step: impl Fn(Bitboard) -> Bitboard) -> Bitboard {
+    let x = step(pieces);
+    let x = x | step(x);
+    x | step(step(x))
+}
 
 /// What one side's normal movements reach.
 pub struct Reach {
@@ -110,6 +108,7 @@ pub struct Reach {
     promo_ready: u32,
 }
 
+#[inline(always)]
 pub fn reach(own: Bitboard, shrimps: Bitboard, enemy: Bitboard, zone: Bitboard) -> Reach {
     let occupied = own | enemy;
     let mut r = Reach {
@@ -122,7 +121,7 @@ pub fn reach(own: Bitboard, shrimps: Bitboard, enemy: Bitboard, zone: Bitboard) 
         let to = if crab {
             board::crab_targets(from, occupied)
         } else {
-            DIAGONAL[from.index()] & !occupied
+            from.diagonal() & !occupied
         };
         let (plain, promote) = resting(to, occupied, crab, zone);
         r.squares |= plain;
@@ -139,7 +138,7 @@ pub fn reach(own: Bitboard, shrimps: Bitboard, enemy: Bitboard, zone: Bitboard) 
 
 /// The pieces of `ours` that a movement of the other side onto one of
 /// `their_reach` would sandwich against a piece of `theirs`.
-#[inline]
+#[inline(always)]
 pub fn exposed(ours: Bitboard, theirs: Bitboard, their_reach: Bitboard) -> Bitboard {
     let landing = !(ours | theirs) & their_reach;
     exposed_along(ours, theirs, landing, north, south)
@@ -150,6 +149,7 @@ pub fn exposed(ours: Bitboard, theirs: Bitboard, their_reach: Bitboard) -> Bitbo
 
 /// The terms that do not depend on who is to move, for side `c`, counted
 /// `sign` times.
+#[inline(always)]
 fn side_terms<A: Terms>(a: &mut A, pos: &KaniNariEbi, c: Color, r: &Reach, sign: i32) {
     let own = pos.pieces(c);
     let shrimps = pos.shrimps(c);
@@ -165,18 +165,19 @@ fn side_terms<A: Terms>(a: &mut A, pos: &KaniNariEbi, c: Color, r: &Reach, sign:
         _ => a.add(SHRIMP_TWO, sign),
     }
     let enemy = pos.pieces(c.opponent());
-    let (mut advance, mut open) = (0, 0);
-    for sq in squares(crabs) {
-        advance += match c {
-            Color::First => sq.file(),
-            Color::Second => board::FILES - 1 - sq.file(),
-        } as i32;
-        if LANE[c.index()][sq.index()] & enemy == 0 {
-            open += 1;
-        }
-    }
-    a.add(CRAB_ADVANCE, sign * advance);
-    a.add(CRAB_OPEN, sign * open);
+    let [one, two, four] = ADVANCE_BITS[c.index()];
+    let advance = (crabs & one).count_ones()
+        + 2 * (crabs & two).count_ones()
+        + 4 * (crabs & four).count_ones();
+    // A lane is open with no enemy piece between the Crab and the
+    // promotion column: the first player's lie east, the second's west.
+    let blocked = match c {
+        Color::First => before(enemy, west),
+        Color::Second => before(enemy, east),
+    };
+    let open = (crabs & !blocked).count_ones();
+    a.add(CRAB_ADVANCE, sign * advance as i32);
+    a.add(CRAB_OPEN, sign * open as i32);
     a.add(PROMO_READY, sign * r.promo_ready as i32);
     a.add(MOBILITY, sign * r.movements as i32);
     a.add(
@@ -269,8 +270,35 @@ pub fn evaluate_with(pos: &KaniNariEbi, w: &Weights) -> i32 {
     terms(pos, &mut s);
     crate::eval::bounded(match &w.net {
         None => s.total,
-        Some(net) => s.total.wrapping_add(net.evaluate(&inputs(pos))),
+        Some(net) => s.total.wrapping_add(net_output(pos, net)),
     })
+}
+
+/// `net.evaluate(&inputs(pos))`, the inputs added as the board's pieces
+/// are found instead of listed first (both views in one pass; the sums
+/// wrap, so their order does not matter).
+#[inline(always)]
+pub fn net_output(pos: &KaniNariEbi, net: &Network<INPUTS, HIDDEN>) -> i32 {
+    let us = pos.side_to_move();
+    let mut hidden = net.start();
+    for (side, c) in [us, us.opponent()].into_iter().enumerate() {
+        let shrimps = pos.shrimps(c);
+        for sq in squares(pos.pieces(c)) {
+            let kind = usize::from(shrimps & sq.bit() != 0);
+            let (s, turned) = (sq.index(), board::SQUARES - 1 - sq.index());
+            let (s0, s1) = match us {
+                Color::First => (s, turned),
+                Color::Second => (turned, s),
+            };
+            // In the other view this piece is on the other side.
+            net.add(&mut hidden[0], (side * 2 + kind) * board::SQUARES + s0);
+            net.add(
+                &mut hidden[1],
+                ((1 - side) * 2 + kind) * board::SQUARES + s1,
+            );
+        }
+    }
+    net.output(&hidden)
 }
 
 crate::impl_evaluation!(KaniNariEbi, self);

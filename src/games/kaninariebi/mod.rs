@@ -31,7 +31,7 @@ use crate::core::{
     StepText,
 };
 use crate::games::{ShippedSuite, endings};
-use board::{Bitboard, DIAGONAL, RIVER, ZOBRIST, ZOBRIST_SIDE, crab_targets, river_rest};
+use board::{Bitboard, RIVER, ZOBRIST, ZOBRIST_SIDE, crab_targets, river_rest};
 use movegen::{Mover, has_won};
 
 /// The opening suites shipped for this game (`tools/openings/make.sh` makes
@@ -237,7 +237,7 @@ impl KaniNariEbi {
         let reach = if !bond && self.shrimps & m.from.bit() == 0 {
             crab_targets(m.from, occupied)
         } else {
-            DIAGONAL[m.from.index()] & !occupied
+            m.from.diagonal() & !occupied
         };
         let mut via: Vec<Coord> = board::squares(reach & RIVER)
             .filter(|e| river_rest(occupied, e.bit()) & m.to.bit() != 0)

@@ -6,8 +6,7 @@
 
 use super::Move;
 use super::board::{
-    Bitboard, DIAGONAL, NEIGHBOURS, RIVER, Square, crab_targets, east, orthogonal, river_rest,
-    squares, west,
+    Bitboard, RIVER, Square, crab_targets, east, orthogonal, river_rest, squares, west,
 };
 use super::capture::{captured, targets};
 use crate::core::MoveSink;
@@ -58,24 +57,34 @@ pub fn resting(
 }
 
 impl Mover {
-    /// Calls `f(from, to, promote)` for every normal movement, `to` being
-    /// the resting square.
+    /// Calls `f(from, to, promote, kin)` for every normal movement, `to`
+    /// being the resting square and `kin` the other own pieces the moved
+    /// piece bonds with (rule 6): those of the kind it rests as, or all with
+    /// `KaniBondAnyType`. `kin` is found once per piece and choice of
+    /// promotion, not per movement.
     #[inline(always)]
-    fn movements(&self, mut f: impl FnMut(Square, Square, bool)) {
+    fn movements(&self, mut f: impl FnMut(Square, Square, bool, Bitboard)) {
         let occupied = self.own | self.enemy;
         for from in squares(self.own) {
-            let crab = self.shrimps & from.bit() == 0;
+            let bf = from.bit();
+            let crab = self.shrimps & bf == 0;
             let reach = if crab {
                 crab_targets(from, occupied)
             } else {
-                DIAGONAL[from.index()] & !occupied
+                from.diagonal() & !occupied
             };
             let (plain, promote) = resting(reach, occupied, crab, self.promotion_zone);
+            let (others, shrimps) = (self.own & !bf, self.shrimps & !bf);
+            let (kin, kin_promoted) = match (self.any_type, crab) {
+                (true, _) => (others, others),
+                (false, true) => (others & !shrimps, shrimps),
+                (false, false) => (shrimps, shrimps),
+            };
             // One call of `f` in the loop, so that it is inlined (called
             // from two loops it was a call per movement).
-            for (to_set, promotes) in [(plain, false), (promote, true)] {
+            for (to_set, promotes, kin) in [(plain, false, kin), (promote, true, kin_promoted)] {
                 for to in squares(to_set) {
-                    f(from, to, promotes);
+                    f(from, to, promotes, kin);
                 }
             }
         }
@@ -91,24 +100,17 @@ impl Mover {
         (own, shrimps)
     }
 
-    /// The moved piece's Bond group on `to` (rule 6): own pieces of its type
-    /// (of any type with `KaniBondAnyType`) orthogonally connected to it, or
-    /// 0 when it has no such neighbour. Captures take enemy pieces only, so
+    /// The moved piece's Bond group on `to` (rule 6): it and the pieces of
+    /// `kin` (as `movements` gives it) orthogonally connected to it, or 0
+    /// when it has no such neighbour. Captures take enemy pieces only, so
     /// the group is the same before and after them.
     #[inline(always)]
-    fn group(&self, own: Bitboard, shrimps: Bitboard, to: Square) -> Bitboard {
-        let bt = to.bit();
-        let kin = if self.any_type {
-            own
-        } else if shrimps & bt != 0 {
-            shrimps
-        } else {
-            own & !shrimps
-        };
-        if NEIGHBOURS[to.index()] & kin == 0 {
+    fn group(to: Square, kin: Bitboard) -> Bitboard {
+        if to.neighbours() & kin == 0 {
             return 0;
         }
-        let mut group = bt;
+        let kin = kin | to.bit();
+        let mut group = to.bit();
         loop {
             let grown = (group | orthogonal(group)) & kin;
             if grown == group {
@@ -141,7 +143,7 @@ impl Mover {
         for from in squares(group) {
             let crab = shrimps & from.bit() == 0;
             let (plain, promote) = resting(
-                DIAGONAL[from.index()] & !occupied,
+                from.diagonal() & !occupied,
                 occupied,
                 crab,
                 self.promotion_zone,
@@ -165,8 +167,7 @@ impl Mover {
     #[inline(always)]
     fn turns<const ONLY_TACTICAL: bool, S: MoveSink<Move>>(&self, out: &mut S) {
         let first_targets = targets(self.own, self.enemy);
-        self.movements(|from, to, promote| {
-            let (own, shrimps) = self.moved(from, to, promote);
+        self.movements(|from, to, promote, kin| {
             let takes = first_targets & to.bit() != 0;
             let mut first = Move::single(from, to, promote);
             if takes || promote {
@@ -175,10 +176,11 @@ impl Mover {
             if !ONLY_TACTICAL || first.tactical() {
                 out.push(first);
             }
-            let group = self.group(own, shrimps, to);
+            let group = Self::group(to, kin);
             if group == 0 {
                 return;
             }
+            let (own, shrimps) = self.moved(from, to, promote);
             // A winning movement ends the turn.
             let enemy = if takes {
                 self.enemy & !captured(to, own, self.enemy)
@@ -238,20 +240,20 @@ impl Mover {
             if self.shrimps & from.bit() == 0 {
                 crab_targets(from, occupied) != 0
             } else {
-                DIAGONAL[from.index()] & !occupied != 0
+                from.diagonal() & !occupied != 0
             }
         })
     }
 
     pub fn count(&self) -> usize {
         let mut n = 0;
-        self.movements(|from, to, promote| {
+        self.movements(|from, to, promote, kin| {
             n += 1;
-            let (own, shrimps) = self.moved(from, to, promote);
-            let group = self.group(own, shrimps, to);
+            let group = Self::group(to, kin);
             if group == 0 {
                 return;
             }
+            let (own, shrimps) = self.moved(from, to, promote);
             let Some(enemy) = self.bond_board(own, shrimps, to) else {
                 return;
             };

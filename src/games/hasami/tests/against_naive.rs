@@ -112,6 +112,8 @@ fn check_exposed(p: &Hasami) {
     let (reach, mobility) = eval::reach(p.men(them), empty);
     // The mobility term counts each move of the other side once.
     assert_eq!(mobility as usize, moves.len(), "{}", p.to_text());
+    let arrivals = moves.iter().fold(0, |b, m| b | m.to.bit());
+    assert_eq!(reach, arrivals, "{}", p.to_text());
     assert_eq!(
         eval::exposed(p, p.men(us), p.men(them), reach),
         taken,

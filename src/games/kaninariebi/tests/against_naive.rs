@@ -178,3 +178,64 @@ fn the_evaluation_sees_every_piece_a_movement_could_sandwich() {
         }
     }
 }
+
+/// The evaluation's Crab terms (bit counts) against counting Crab by
+/// Crab, and its network summed from the board against the listed inputs.
+fn check_eval_parts(p: &KaniNariEbi) {
+    let mut d = crate::eval::Dense::<{ eval::TERMS }>::default();
+    eval::terms(p, &mut d);
+    let term = |name: &str| d.features[eval::NAMES.iter().position(|n| *n == name).unwrap()];
+    let us = p.side_to_move();
+    let (mut advance, mut open) = (0, 0);
+    for (c, sign) in [(us, 1), (us.opponent(), -1)] {
+        let enemy = p.pieces(c.opponent());
+        for sq in board::squares(p.crabs(c)) {
+            let (f, r) = (sq.file(), sq.rank());
+            let (gain, mut lane) = match c {
+                Color::First => (f, f + 1..5),
+                Color::Second => (4 - f, 0..f),
+            };
+            advance += sign * i32::from(gain);
+            if lane.all(|g| enemy & Square::new(g, r).bit() == 0) {
+                open += sign;
+            }
+        }
+    }
+    let s = p.to_text();
+    assert_eq!(term("crab_advance"), advance as f32, "{s}");
+    assert_eq!(term("crab_open"), open as f32, "{s}");
+    let net = eval::WEIGHTS
+        .get()
+        .net
+        .as_ref()
+        .expect("the built-in network");
+    assert_eq!(
+        eval::net_output(p, net),
+        net.evaluate(&eval::inputs(p)),
+        "{s}"
+    );
+}
+
+#[test]
+fn the_evaluation_counts_as_piece_by_piece() {
+    let mut rng = Lcg(31);
+    for r in [rules(), any_type()] {
+        for _game in 0..30 {
+            let mut p = KaniNariEbi::start(&r);
+            for _ply in 0..150 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                check_eval_parts(&p);
+                let mut moves = <KaniNariEbi as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+        for _ in 0..1000 {
+            if let Some(p) = random_position(&mut rng, &r) {
+                check_eval_parts(&p);
+            }
+        }
+    }
+}
