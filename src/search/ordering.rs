@@ -176,45 +176,20 @@ pub fn score_moves<G: Searchable>(
 /// Moves the best-scored move from `i..` to `i` (with its score and flag).
 pub fn pick<M: Copy>(moves: &mut [M], scores: &mut [i32], tactical: &mut [bool], i: usize) {
     let mut best = i;
-    // This runs for every move searched, over every move not yet tried.
-    match scores.get(i..moves.len()) {
-        Some(rest) if rest.len() >= TWO_PASSES => best += first_best(rest),
-        // A short list in one pass, the best score kept in hand.
-        _ => {
-            if let (Some(&first), Some(rest)) = (scores.get(i), scores.get(i + 1..moves.len())) {
-                let mut best_score = first;
-                for (j, &s) in rest.iter().enumerate() {
-                    if s > best_score {
-                        best = i + 1 + j;
-                        best_score = s;
-                    }
-                }
+    // The best score kept in hand, the slice bounded once: this loop runs
+    // for every move searched, over every move not yet tried.
+    if let (Some(&first), Some(rest)) = (scores.get(i), scores.get(i + 1..moves.len())) {
+        let mut best_score = first;
+        for (j, &s) in rest.iter().enumerate() {
+            if s > best_score {
+                best = i + 1 + j;
+                best_score = s;
             }
         }
     }
     moves.swap(i, best);
     scores.swap(i, best);
     tactical.swap(i, best);
-}
-
-/// From this many scores on, `pick` reads them twice (`first_best`).
-const TWO_PASSES: usize = 16;
-
-/// The place of the first of the highest scores (0 for none): the list is
-/// read twice, for the highest score and then for the block of eight that
-/// first holds it, each pass without a branch or a place kept per score
-/// (four scores at a time), which in a long list costs less than one pass
-/// keeping the best score and its place in hand.
-fn first_best(scores: &[i32]) -> usize {
-    let top = scores.iter().fold(i32::MIN, |m, &s| m.max(s));
-    let mut base = 0;
-    for block in scores.chunks_exact(8) {
-        if block.iter().fold(false, |hit, &s| hit | (s == top)) {
-            break;
-        }
-        base += 8;
-    }
-    base + scores[base..].iter().position(|&s| s == top).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -234,25 +209,5 @@ mod tests {
         assert_eq!(moves, ['b', 'd', 'a', 'e', 'f', 'c']);
         assert_eq!(scores, [9, 9, 5, 5, 0, -3]);
         assert_eq!(tactical, [true, false, false, true, false, false]);
-    }
-
-    /// Long lists (read twice, in blocks) and short ones (read once) give
-    /// the first of the best, as do lists of any length given to
-    /// `first_best`.
-    #[test]
-    fn lists_of_any_length_give_the_first_of_the_best() {
-        let scores: Vec<i32> = (0..40).map(|k| (k * 7919 % 13) - 6).collect();
-        for n in 0..scores.len() {
-            let s = &scores[..n];
-            let top = s.iter().max();
-            let want = s.iter().position(|x| Some(x) == top).unwrap_or(0);
-            assert_eq!(super::first_best(s), want, "{n}");
-            let (mut moves, mut scores, mut tactical) =
-                ((0..n).collect::<Vec<_>>(), s.to_vec(), vec![false; n]);
-            if n > 0 {
-                pick(&mut moves, &mut scores, &mut tactical, 0);
-                assert_eq!(moves[0], want, "{n}");
-            }
-        }
     }
 }
