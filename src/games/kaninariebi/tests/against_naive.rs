@@ -157,26 +157,7 @@ fn check_exposed(p: &KaniNariEbi) {
 
 #[test]
 fn the_evaluation_sees_every_piece_a_movement_could_sandwich() {
-    let mut rng = Lcg(5);
-    for r in [rules(), any_type()] {
-        for _game in 0..30 {
-            let mut p = KaniNariEbi::start(&r);
-            for _ply in 0..150 {
-                if game_status(&p).is_some() {
-                    break;
-                }
-                check_exposed(&p);
-                let mut moves = <KaniNariEbi as Game>::MoveList::default();
-                p.generate(&mut moves);
-                p = p.play(moves[rng.below(moves.len())]);
-            }
-        }
-        for _ in 0..1000 {
-            if let Some(p) = random_position(&mut rng, &r) {
-                check_exposed(&p);
-            }
-        }
-    }
+    on_sampled_positions(5, check_exposed);
 }
 
 /// The evaluation's Crab terms (bit counts) against counting Crab by
@@ -218,7 +199,13 @@ fn check_eval_parts(p: &KaniNariEbi) {
 
 #[test]
 fn the_evaluation_counts_as_piece_by_piece() {
-    let mut rng = Lcg(31);
+    on_sampled_positions(31, check_eval_parts);
+}
+
+/// `check` on positions of random games from the start and on random
+/// positions, under both rule sets.
+fn on_sampled_positions(seed: u64, check: fn(&KaniNariEbi)) {
+    let mut rng = Lcg(seed);
     for r in [rules(), any_type()] {
         for _game in 0..30 {
             let mut p = KaniNariEbi::start(&r);
@@ -226,7 +213,7 @@ fn the_evaluation_counts_as_piece_by_piece() {
                 if game_status(&p).is_some() {
                     break;
                 }
-                check_eval_parts(&p);
+                check(&p);
                 let mut moves = <KaniNariEbi as Game>::MoveList::default();
                 p.generate(&mut moves);
                 p = p.play(moves[rng.below(moves.len())]);
@@ -234,7 +221,7 @@ fn the_evaluation_counts_as_piece_by_piece() {
         }
         for _ in 0..1000 {
             if let Some(p) = random_position(&mut rng, &r) {
-                check_eval_parts(&p);
+                check(&p);
             }
         }
     }
