@@ -12,8 +12,8 @@ use std::time::Duration;
 pub(super) const ABOUT: &str = "Plays matches between engines that speak Koma's protocol, checks every move with \
 Koma's rules library, and reports results (Elo, LOS, pentanomial pairs, SPRT).";
 
-/// `--rule`'s help: every game's rule options with their values, as the
-/// registry has them.
+/// `--rule`'s help: every game's rule options with their values and what
+/// each decides, as the registry has them.
 fn rule_help() -> String {
     let mut s = "A rule option of the game: applied by the referee and sent to every engine. \
                  Repeat for several. By --variant (the default value first):"
@@ -24,11 +24,13 @@ fn rule_help() -> String {
             s += &format!("\n  {g}: none");
             continue;
         }
-        let options: Vec<String> = specs
-            .iter()
-            .map(|o| format!("{}={}", o.name, values(&o.kind)))
-            .collect();
-        s += &format!("\n  {g}: {}", options.join(" "));
+        s += &format!("\n  {g}:");
+        for o in specs {
+            s += &format!("\n    {}={}", o.name, values(&o.kind));
+            if !o.help.is_empty() {
+                s += &format!("\n        {}", o.help);
+            }
+        }
     }
     s
 }
@@ -350,20 +352,35 @@ mod tests {
     use super::*;
 
     /// `--rule`'s help is read from the registry: every game with every
-    /// rule option it reads, each value it takes.
+    /// rule option it reads, each value it takes, and what it decides.
     #[test]
     fn the_rule_help_lists_every_games_rule_options() {
         let help = rule_help();
         for &g in GameId::ALL {
-            let line = help
+            // The game's block: its line, two spaces in, and the deeper
+            // lines under it.
+            let game: String = help
                 .lines()
-                .find(|l| l.trim_start().starts_with(&format!("{g}: ")))
-                .unwrap_or_else(|| panic!("{g} missing: {help}"));
+                .skip_while(|l| !l.starts_with(&format!("  {g}:")))
+                .enumerate()
+                .take_while(|(i, l)| *i == 0 || l.starts_with("    "))
+                .map(|(_, l)| l.trim_start().to_string() + "\n")
+                .collect();
+            assert!(!game.is_empty(), "{g} missing: {help}");
+            let game = game.trim_end();
+            if g.rule_specs().is_empty() {
+                assert_eq!(game, format!("{g}: none"));
+            }
             for spec in g.rule_specs() {
-                assert!(line.contains(&format!("{}=", spec.name)), "{line}");
+                let line = game
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(&format!("{}=", spec.name)))
+                    .unwrap_or_else(|| panic!("{} missing: {game}", spec.name));
                 if let OptionKind::Combo { values, .. } = spec.kind {
                     assert!(values.iter().all(|v| line.contains(v)), "{line}");
                 }
+                assert!(!spec.help.is_empty(), "{} has no description", spec.name);
+                assert!(game.contains(spec.help), "{game}");
             }
         }
     }
