@@ -100,7 +100,19 @@ pub fn hand_value(k: Kind) -> i32 {
 /// material: each is lost by the opponent and gained, promoted, by the
 /// mover.
 pub fn flip_swing(pos: &Negaeri, flipped: Bitboard) -> i32 {
-    Kind::ALL
+    // The King never flips (and is worth nothing here).
+    const FLIPPABLE: [Kind; 6] = [
+        Kind::Pawn,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Tokin,
+        Kind::Dragon,
+        Kind::Horse,
+    ];
+    if flipped == 0 {
+        return 0;
+    }
+    FLIPPABLE
         .into_iter()
         .map(|k| {
             (pos.kinds[k.index()] & flipped).count_ones() as i32 * (value(k) + value(k.promoted()))
