@@ -539,7 +539,12 @@ impl Searchable for KaniNariEbi {
 
     #[inline]
     fn move_key(&self, mv: Move) -> usize {
-        let bond = (mv.0 >> 22) & 1;
-        (((mv.0 >> (11 * bond)) & 0x7ff) | bond << 11) as usize
+        // With a Bond, its movement and the Bond bit (bit 22 brought to 11).
+        let key = if mv.0 & BOND != 0 {
+            (mv.0 >> 11) & 0xfff
+        } else {
+            mv.0 & 0x7ff
+        };
+        key as usize
     }
 }
