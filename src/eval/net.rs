@@ -80,6 +80,16 @@ impl<const IN: usize, const H: usize> Network<IN, H> {
         }
     }
 
+    /// `add` of an input the caller knows is in the table: one past it
+    /// panics instead of being skipped, so that a loop of these keeps its
+    /// sums in registers (a skip is a second path they must merge from).
+    #[inline(always)]
+    pub fn add_known(&self, acc: &mut [i16; H], i: usize) {
+        for (a, &w) in acc.iter_mut().zip(&self.input[i]) {
+            *a = a.wrapping_add(w);
+        }
+    }
+
     /// One view's share of the output: its hidden layer clipped, times its
     /// output weights.
     #[inline(always)]

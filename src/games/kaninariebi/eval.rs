@@ -279,26 +279,39 @@ pub fn evaluate_with(pos: &KaniNariEbi, w: &Weights) -> i32 {
 /// wrap, so their order does not matter).
 #[inline(always)]
 pub fn net_output(pos: &KaniNariEbi, net: &Network<INPUTS, HIDDEN>) -> i32 {
+    // One loop per side to move, so that each has its squares' turning
+    // fixed instead of choosing it per piece.
+    match pos.side_to_move() {
+        Color::First => hidden_sums::<false>(pos, net),
+        Color::Second => hidden_sums::<true>(pos, net),
+    }
+}
+
+/// `net_output` with the side to move the second player (`TURNED`: its
+/// view turns the board) or the first.
+#[inline(always)]
+fn hidden_sums<const TURNED: bool>(pos: &KaniNariEbi, net: &Network<INPUTS, HIDDEN>) -> i32 {
     let us = pos.side_to_move();
-    let mut hidden = net.start();
+    let [mut own_view, mut other_view] = net.start();
+    let last = board::SQUARES - 1;
     for (side, c) in [us, us.opponent()].into_iter().enumerate() {
         let shrimps = pos.shrimps(c);
-        for sq in squares(pos.pieces(c)) {
-            let kind = usize::from(shrimps & sq.bit() != 0);
-            let (s, turned) = (sq.index(), board::SQUARES - 1 - sq.index());
-            let (s0, s1) = match us {
-                Color::First => (s, turned),
-                Color::Second => (turned, s),
-            };
-            // In the other view this piece is on the other side.
-            net.add(&mut hidden[0], (side * 2 + kind) * board::SQUARES + s0);
-            net.add(
-                &mut hidden[1],
-                ((1 - side) * 2 + kind) * board::SQUARES + s1,
-            );
+        for (kind, set) in [(0, pos.pieces(c) & !shrimps), (1, shrimps)] {
+            // In the other view these pieces are the other side's.
+            let first0 = (side * 2 + kind) * board::SQUARES;
+            let first1 = ((1 - side) * 2 + kind) * board::SQUARES;
+            for sq in squares(set) {
+                let (s0, s1) = if TURNED {
+                    (last - sq.index(), sq.index())
+                } else {
+                    (sq.index(), last - sq.index())
+                };
+                net.add_known(&mut own_view, first0 + s0);
+                net.add_known(&mut other_view, first1 + s1);
+            }
         }
     }
-    net.output(&hidden)
+    net.output(&[own_view, other_view])
 }
 
 crate::impl_evaluation!(KaniNariEbi, self);

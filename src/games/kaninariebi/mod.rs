@@ -88,7 +88,10 @@ impl Movement {
 /// legal turn has exactly one packing, so turns compare as integers. Bit 23
 /// is a note move generation adds, a function of the position and the
 /// turn: set when the turn captures or promotes (`is_tactical` reads it
-/// instead of playing the turn). Equality and hashing ignore it.
+/// instead of playing the turn). Bits 24..31 are another such note, the
+/// turn's `cont_key` (the search asks it of every move it orders, and the
+/// kind the piece rests as is a look at the board). Equality and hashing
+/// ignore both notes.
 #[derive(Copy, Clone)]
 pub struct Move(u32);
 
@@ -96,6 +99,10 @@ const BOND: u32 = 1 << 22;
 const TACTICAL: u32 = 1 << 23;
 /// The bits that name the turn.
 const TURN: u32 = TACTICAL - 1;
+/// Where the note of the turn's `cont_key` starts.
+const CONT_SHIFT: u32 = 24;
+/// The bits of that note.
+const CONT: u32 = 0xff << CONT_SHIFT;
 
 impl PartialEq for Move {
     #[inline]
@@ -119,10 +126,23 @@ impl Move {
     }
 
     /// This turn's normal movement followed by a Bond movement (the
-    /// tactical note kept).
+    /// notes kept, the `cont_key` one counting the Bond).
     #[inline]
     pub const fn with_bond(self, from: Square, to: Square, promote: bool) -> Move {
-        Move((self.0 & (0x7ff | TACTICAL)) | Movement { from, to, promote }.pack() << 11 | BOND)
+        Move(
+            (self.0 & (0x7ff | TACTICAL | CONT))
+                | Movement { from, to, promote }.pack() << 11
+                | BOND
+                | 1 << CONT_SHIFT,
+        )
+    }
+
+    /// The single movement noted with its `cont_key`, `shrimp` saying
+    /// whether the piece rests as a Shrimp.
+    #[inline]
+    pub const fn noted_cont(self, shrimp: bool) -> Move {
+        let to = (self.0 >> 5) & 31;
+        Move(self.0 | (to * 4 + 2 * shrimp as u32) << CONT_SHIFT)
     }
 
     /// The turn noted as capturing or promoting.
@@ -445,10 +465,9 @@ impl Searchable for KaniNariEbi {
             "2S2/1s1C1/S3c/1c1s1/C3c b 20",
         ],
     };
-    /// Turns without a Bond: the normal movement's `from * 25 + to` and its
-    /// promotion bit (0..1250); turns with a Bond: 1250 plus the same index
-    /// of the Bond movement.
-    const MOVE_KEYS: usize = 2 * 2 * board::SQUARES * board::SQUARES;
+    /// Turns without a Bond: the normal movement as packed (11 bits);
+    /// turns with a Bond: 2048 plus the Bond movement as packed.
+    const MOVE_KEYS: usize = 2 << 11;
     /// The normal movement's resting square, the kind the piece rests as,
     /// and whether a Bond follows.
     const CONT_KEYS: usize = 4 * board::SQUARES;
@@ -511,19 +530,21 @@ impl Searchable for KaniNariEbi {
         mv.0 & TURN
     }
 
+    /// As generation noted it (`mv` must come from `generate` or
+    /// `find_move`).
+    #[inline]
     fn cont_key(&self, mv: Move) -> usize {
-        let m = mv.first();
-        let shrimp = m.promote || self.shrimps & m.from.bit() != 0;
-        m.to.index() * 4 + usize::from(shrimp) * 2 + usize::from(mv.bond().is_some())
+        (mv.0 >> CONT_SHIFT) as usize
     }
 
+    #[inline]
     fn move_key(&self, mv: Move) -> usize {
-        let key = |m: Movement| {
-            (m.from.index() * board::SQUARES + m.to.index()) * 2 + usize::from(m.promote)
+        // With a Bond, its movement and the Bond bit (bit 22 brought to 11).
+        let key = if mv.0 & BOND != 0 {
+            (mv.0 >> 11) & 0xfff
+        } else {
+            mv.0 & 0x7ff
         };
-        match mv.bond() {
-            None => key(mv.first()),
-            Some(b) => 2 * board::SQUARES * board::SQUARES + key(b),
-        }
+        key as usize
     }
 }

@@ -169,7 +169,8 @@ impl Mover {
         let first_targets = targets(self.own, self.enemy);
         self.movements(|from, to, promote, kin| {
             let takes = first_targets & to.bit() != 0;
-            let mut first = Move::single(from, to, promote);
+            let shrimp = promote || self.shrimps & from.bit() != 0;
+            let mut first = Move::single(from, to, promote).noted_cont(shrimp);
             if takes || promote {
                 first = first.noted_tactical();
             }

@@ -268,21 +268,45 @@ pub fn attacks(k: Kind, c: Color, s: usize, occupied: Bitboard) -> Bitboard {
     }
 }
 
+const fn lines_in(dirs: [usize; 4]) -> [Bitboard; SQUARES] {
+    let mut t = [0; SQUARES];
+    let mut s = 0;
+    while s < SQUARES {
+        let mut i = 0;
+        while i < 4 {
+            t[s] |= RAY[dirs[i]][s];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// The rook's and the bishop's lines through each square to the edges,
+/// whatever stands on them.
+static ROOK_LINES: [Bitboard; SQUARES] = lines_in([0, 2, 4, 6]);
+static BISHOP_LINES: [Bitboard; SQUARES] = lines_in([1, 3, 5, 7]);
+
 /// Whether a piece of `of(kind)` (for each kind) stands where it attacks
 /// `s`, `c` being the side whose pieces on `s` would reach it: the patterns
 /// are point-symmetric once the colour (the pawn's and tokin's forward) is
 /// swapped. The rook's and bishop's lines are found once for the Dragon
-/// and Horse too.
+/// and Horse too, and only with such a piece somewhere on them: most
+/// calls (every quiet move the search asks `gives_check` of) find none.
 #[inline]
 pub fn attacked(s: usize, c: Color, occupied: Bitboard, of: impl Fn(Kind) -> Bitboard) -> bool {
-    let lines = (rook_attacks(s, occupied) & (of(Kind::Rook) | of(Kind::Dragon)))
-        | (bishop_attacks(s, occupied) & (of(Kind::Bishop) | of(Kind::Horse)));
     let steps = (pawn_pushes(1 << s, c) & of(Kind::Pawn))
         | (KING[s] & of(Kind::King))
         | (TOKIN[c.index()][s] & of(Kind::Tokin))
         | (DIAG_STEP[s] & of(Kind::Dragon))
         | (ORTHO_STEP[s] & of(Kind::Horse));
-    (lines | steps) != 0
+    if steps != 0 {
+        return true;
+    }
+    let rooks = of(Kind::Rook) | of(Kind::Dragon);
+    let bishops = of(Kind::Bishop) | of(Kind::Horse);
+    (ROOK_LINES[s] & rooks != 0 && rook_attacks(s, occupied) & rooks != 0)
+        || (BISHOP_LINES[s] & bishops != 0 && bishop_attacks(s, occupied) & bishops != 0)
 }
 
 /// Most pieces of one kind a hand can hold: every pawn of the set (13).

@@ -100,7 +100,19 @@ pub fn hand_value(k: Kind) -> i32 {
 /// material: each is lost by the opponent and gained, promoted, by the
 /// mover.
 pub fn flip_swing(pos: &Negaeri, flipped: Bitboard) -> i32 {
-    Kind::ALL
+    // The King never flips (and is worth nothing here).
+    const FLIPPABLE: [Kind; 6] = [
+        Kind::Pawn,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Tokin,
+        Kind::Dragon,
+        Kind::Horse,
+    ];
+    if flipped == 0 {
+        return 0;
+    }
+    FLIPPABLE
         .into_iter()
         .map(|k| {
             (pos.kinds[k.index()] & flipped).count_ones() as i32 * (value(k) + value(k.promoted()))
@@ -112,48 +124,60 @@ fn has_hand(pos: &Negaeri, c: Color) -> bool {
     pos.hands[c.index()].iter().any(|&n| n > 0)
 }
 
-fn side_terms<A: Terms>(a: &mut A, pos: &Negaeri, c: Color, sign: i32) {
+/// One side's King terms: own pieces next to its King (guards), enemy
+/// pieces next to it (attackers), and its pieces on the edge that are not
+/// loyal (counted by the caller only while the opponent has something to
+/// drop).
+#[inline(always)]
+fn king_counts(pos: &Negaeri, c: Color) -> [i32; 3] {
     let ours = pos.pieces(c);
     let theirs = pos.pieces(c.opponent());
-    for k in Kind::ALL {
-        if k != Kind::King {
-            a.add(
-                BOARD[k.index()],
-                sign * pos.pieces_of(c, k).count_ones() as i32,
-            );
-        }
-    }
-    for k in Kind::HAND {
-        a.add(IN_HAND[k.index()], sign * pos.in_hand(c, k) as i32);
-    }
     let king = pos.pieces_of(c, Kind::King);
     let zone = match king {
         0 => 0,
         b => KING[b.trailing_zeros() as usize],
     };
-    a.add(GUARD, sign * (zone & ours).count_ones() as i32);
-    a.add(KING_ATTACKER, -sign * (zone & theirs).count_ones() as i32);
-    if has_hand(pos, c.opponent()) {
-        a.add(
-            EDGE_EXPOSED,
-            -sign * (ours & EDGE & !zone & !king).count_ones() as i32,
-        );
-    }
+    [
+        (zone & ours).count_ones() as i32,
+        (zone & theirs).count_ones() as i32,
+        (ours & EDGE & !zone & !king).count_ones() as i32,
+    ]
 }
 
-/// The evaluation's terms, from the side to move's view.
+/// The evaluation's terms, from the side to move's view. Each count term
+/// is added once, as our count less theirs: the same sum (and features) as
+/// adding each side's count with its sign, with half the additions.
 pub fn terms<A: Terms>(pos: &Negaeri, a: &mut A) {
     let us = pos.side_to_move();
     let them = us.opponent();
-    side_terms(a, pos, us, 1);
-    side_terms(a, pos, them, -1);
-    a.add(TEMPO, 1);
-    let edge = pos.rules.edge;
-    let colors = [pos.colors[us.index()], pos.colors[them.index()]];
+    let (ours, theirs) = (pos.colors[us.index()], pos.colors[them.index()]);
+    for k in Kind::ALL {
+        if k != Kind::King {
+            let kind = pos.kinds[k.index()];
+            let n = (kind & ours).count_ones() as i32 - (kind & theirs).count_ones() as i32;
+            a.add(BOARD[k.index()], n);
+        }
+    }
+    for k in Kind::HAND {
+        a.add(
+            IN_HAND[k.index()],
+            i32::from(pos.in_hand(us, k)) - i32::from(pos.in_hand(them, k)),
+        );
+    }
     let hands = [has_hand(pos, us), has_hand(pos, them)];
+    let [guard_us, attackers_us, edge_us] = king_counts(pos, us);
+    let [guard_them, attackers_them, edge_them] = king_counts(pos, them);
+    a.add(GUARD, guard_us - guard_them);
+    a.add(KING_ATTACKER, attackers_them - attackers_us);
+    // Exposed while the opponent has something to drop.
+    let exposed = i32::from(hands[1]) * edge_us - i32::from(hands[0]) * edge_them;
+    a.add(EDGE_EXPOSED, -exposed);
+    a.add(TEMPO, 1);
     if hands == [false, false] {
         return;
     }
+    let edge = pos.rules.edge;
+    let colors = [ours, theirs];
     let [t_us, t_them] = flip::level1_targets_both(colors, [pos.king(us), pos.king(them)], edge);
     if hands[0] {
         a.scaled(64, |a| a.add(THREAT_US, flip_swing(pos, t_us)));

@@ -97,6 +97,52 @@ pub fn resolve(
     limit: u8,
 ) -> Flips {
     let mut flips = Flips::default();
+    flips.all = resolve_levels(
+        dropped,
+        ours,
+        theirs,
+        their_king,
+        edge,
+        limit,
+        |level, next| {
+            flips.levels[level] = next;
+        },
+    );
+    flips
+}
+
+/// Every piece `resolve` flips, the levels not kept (playing a drop needs
+/// no more).
+#[inline]
+pub fn resolve_all(
+    dropped: usize,
+    ours: Bitboard,
+    theirs: Bitboard,
+    their_king: Bitboard,
+    edge: bool,
+    limit: u8,
+) -> Bitboard {
+    resolve_levels(dropped, ours, theirs, their_king, edge, limit, |_, _| {})
+}
+
+/// `resolve`'s work: calls `level(n - 1, pieces)` for each level `n` that
+/// flips something and returns every flipped piece.
+#[inline(always)]
+fn resolve_levels(
+    dropped: usize,
+    ours: Bitboard,
+    theirs: Bitboard,
+    their_king: Bitboard,
+    edge: bool,
+    limit: u8,
+    mut level_found: impl FnMut(usize, Bitboard),
+) -> Bitboard {
+    // Without an enemy neighbour nothing flips, loyal or not: the usual
+    // drop, told before the King's neighbourhood is looked up.
+    if KING[dropped] & theirs == 0 {
+        return 0;
+    }
+    let mut all = 0;
     let loyal = loyal(their_king);
     let mut ours = ours | (1 << dropped);
     let mut theirs = theirs;
@@ -112,13 +158,13 @@ pub fn resolve(
         if next == 0 {
             break;
         }
-        flips.levels[level] = next;
-        flips.all |= next;
+        level_found(level, next);
+        all |= next;
         ours |= next;
         theirs &= !next;
         frontier = next;
     }
-    flips
+    all
 }
 
 /// Whether a drop on `dropped` flips anything (level 1 decides it).

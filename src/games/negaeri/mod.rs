@@ -143,7 +143,8 @@ impl Negaeri {
     }
 
     /// What a move flips, level by level (nothing unless it is a drop).
-    /// For statistics and tests; `play` applies the same resolution.
+    /// For statistics and tests; `play` applies the same resolution
+    /// (`flip::resolve_all`).
     pub fn flips(&self, mv: Move) -> Flips {
         match mv {
             Move::Drop { to, .. } => {
@@ -295,11 +296,17 @@ impl Game for Negaeri {
                 let n = p.hands[us][k] as usize;
                 hash ^= ZOBRIST_HAND[us][k][n] ^ ZOBRIST_HAND[us][k][n.saturating_sub(1)];
                 p.hands[us][k] = p.hands[us][k].saturating_sub(1);
-                let flips = self.flips(mv);
+                let flipped = flip::resolve_all(
+                    to.index(),
+                    self.colors[us],
+                    self.colors[them],
+                    self.king(self.side.opponent()),
+                    self.rules.edge,
+                    self.rules.chain_limit,
+                );
                 p.kinds[k] |= to.bit();
                 p.colors[us] |= to.bit();
                 hash ^= ZOBRIST_PIECE[us][k][to.index()];
-                let flipped = flips.all;
                 if flipped != 0 {
                     // Promoted pieces keep their kind and only change side;
                     // the others move to their promoted kind. (The King

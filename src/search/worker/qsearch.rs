@@ -29,9 +29,16 @@ impl<G: Searchable> Worker<'_, G> {
         }
         // No special case for a King in check here: searching every reply
         // found a few more mates but lost games (measured, see the log).
+        let stand = known_eval.unwrap_or_else(|| pos.evaluate());
+        // Standing pat, the node needs no tactical move: only whether it
+        // has a move at all (having none loses) and the limits. Otherwise
+        // an empty tactical list asks the same.
+        let stands = stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX;
         let mut moves = G::MoveList::default();
-        pos.generate_tactical(&mut moves);
-        if moves.is_empty() && !pos.has_moves() {
+        if !stands {
+            pos.generate_tactical(&mut moves);
+        }
+        if (stands || moves.is_empty()) && !pos.has_moves() {
             return -(MATE - ply as Score);
         }
         if ply > 0
@@ -39,8 +46,7 @@ impl<G: Searchable> Worker<'_, G> {
         {
             return end_score::<G>(end, pos.side_to_move(), ply);
         }
-        let stand = known_eval.unwrap_or_else(|| pos.evaluate());
-        if stand >= beta || ply >= MAX_PLY - 1 || qply >= QS_MAX {
+        if stands {
             return stand;
         }
         alpha = alpha.max(stand);

@@ -202,6 +202,45 @@ fn the_evaluation_counts_as_piece_by_piece() {
     on_sampled_positions(31, check_eval_parts);
 }
 
+/// The keys the search reads from a generated turn's notes, against the
+/// turn's movements and the board.
+fn check_keys(p: &KaniNariEbi) {
+    let mut moves = <KaniNariEbi as Game>::MoveList::default();
+    p.generate(&mut moves);
+    let mut tactical = <KaniNariEbi as Game>::MoveList::default();
+    p.generate_tactical(&mut tactical);
+    let s = p.to_text();
+    let mut keys = std::collections::BTreeSet::new();
+    for &m in moves.iter().chain(tactical.iter()) {
+        let f = m.first();
+        let shrimp = f.promote || p.shrimps & f.from.bit() != 0;
+        let cont = f.to.index() * 4 + usize::from(shrimp) * 2 + usize::from(m.bond().is_some());
+        assert_eq!(p.cont_key(m), cont, "{m:?} in {s}");
+        let key = match m.bond() {
+            None => f,
+            Some(b) => b,
+        };
+        let key = (
+            key.from.index(),
+            key.to.index(),
+            key.promote,
+            m.bond().is_some(),
+        );
+        keys.insert((p.move_key(m), key));
+        assert!(p.move_key(m) < KaniNariEbi::MOVE_KEYS, "{m:?} in {s}");
+    }
+    // One key for each movement keyed, and the other way round.
+    let by_key: BTreeMap<_, _> = keys.iter().copied().collect();
+    let by_movement: BTreeMap<_, _> = keys.iter().map(|&(k, m)| (m, k)).collect();
+    assert_eq!(by_key.len(), keys.len(), "{s}");
+    assert_eq!(by_movement.len(), keys.len(), "{s}");
+}
+
+#[test]
+fn the_noted_keys_are_those_of_the_turn_on_the_board() {
+    on_sampled_positions(47, check_keys);
+}
+
 /// `check` on positions of random games from the start and on random
 /// positions, under both rule sets.
 fn on_sampled_positions(seed: u64, check: fn(&KaniNariEbi)) {

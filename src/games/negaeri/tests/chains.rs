@@ -237,3 +237,43 @@ fn level1_flip_sets_are_what_each_drop_square_flips_at_level_1() {
     }
     assert!(seen > 1000);
 }
+
+#[test]
+fn resolve_all_is_the_union_of_resolves_levels() {
+    // `play` flips `flip::resolve_all`'s pieces, without the levels.
+    let mut rng = Lcg(91);
+    let mut flipped = 0;
+    for r in [rules(), no_edge(), limit(2)] {
+        for _ in 0..40 {
+            let mut p = Negaeri::start(&r);
+            for _ in 0..80 {
+                if game_status(&p).is_some() {
+                    break;
+                }
+                for c in Color::BOTH {
+                    let (ours, theirs) = (p.pieces(c), p.pieces(c.opponent()));
+                    let king = p.pieces_of(c.opponent(), Kind::King);
+                    for s in 0..36 {
+                        if (ours | theirs) & (1 << s) != 0 {
+                            continue;
+                        }
+                        let f = flip::resolve(s, ours, theirs, king, r.edge, r.chain_limit);
+                        let union = f.levels.iter().fold(0, |a, &l| a | l);
+                        assert_eq!(f.all, union, "{} on {s}", p.to_text());
+                        assert_eq!(
+                            flip::resolve_all(s, ours, theirs, king, r.edge, r.chain_limit),
+                            union,
+                            "{} on {s}",
+                            p.to_text()
+                        );
+                        flipped += union.count_ones();
+                    }
+                }
+                let mut moves = <Negaeri as Game>::MoveList::default();
+                p.generate(&mut moves);
+                p = p.play(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    assert!(flipped > 1000);
+}

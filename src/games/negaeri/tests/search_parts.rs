@@ -92,3 +92,65 @@ fn the_null_move_is_offered_only_with_a_piece_in_hand_and_no_pass_before() {
     assert_eq!(after_pass.passes(), 1);
     assert!(after_pass.play_null().is_none(), "right after a pass");
 }
+
+/// The evaluation's count terms as each side's counts with its sign, the
+/// way they read in the rules of the evaluation, against `eval::terms`
+/// (which adds our count less theirs once), on random playouts; the flip
+/// threats are left to their own tests.
+#[test]
+fn the_count_terms_are_each_sides_counts_with_its_sign() {
+    use crate::eval::Evaluation;
+    let at = |name: &str| eval::NAMES.iter().position(|&n| n == name).unwrap();
+    let board = [
+        (Kind::Pawn, "pawn"),
+        (Kind::Rook, "rook"),
+        (Kind::Bishop, "bishop"),
+        (Kind::Tokin, "tokin"),
+        (Kind::Dragon, "dragon"),
+        (Kind::Horse, "horse"),
+    ];
+    let hand = [
+        (Kind::Pawn, "pawn_in_hand"),
+        (Kind::Rook, "rook_in_hand"),
+        (Kind::Bishop, "bishop_in_hand"),
+    ];
+    let mut rng = Lcg(61);
+    for _ in 0..30 {
+        let mut p = Negaeri::start(&rules());
+        for _ in 0..100 {
+            if game_status(&p).is_some() {
+                break;
+            }
+            let mut expected = [0f32; eval::TERMS];
+            let us = p.side_to_move();
+            for (c, sign) in [(us, 1.0), (us.opponent(), -1.0)] {
+                for (k, name) in board {
+                    expected[at(name)] += sign * p.pieces_of(c, k).count_ones() as f32;
+                }
+                for (k, name) in hand {
+                    expected[at(name)] += sign * f32::from(p.in_hand(c, k));
+                }
+                let king = p.pieces_of(c, Kind::King);
+                let zone = board::squares(king).fold(0, |z, s| z | board::KING[s.index()]);
+                let (ours, theirs) = (p.pieces(c), p.pieces(c.opponent()));
+                expected[at("guard")] += sign * (zone & ours).count_ones() as f32;
+                expected[at("king_attacker")] -= sign * (zone & theirs).count_ones() as f32;
+                let held = Kind::HAND.iter().any(|&k| p.in_hand(c.opponent(), k) > 0);
+                if held {
+                    let exposed = ours & board::EDGE & !zone & !king;
+                    expected[at("edge_exposed")] -= sign * exposed.count_ones() as f32;
+                }
+            }
+            expected[at("tempo")] += 1.0;
+            let mut got = [0f32; eval::TERMS];
+            p.features(&mut got);
+            for name in ["threat_us", "threat_them"] {
+                expected[at(name)] = got[at(name)];
+            }
+            assert_eq!(got, expected, "{}", p.to_text());
+            let mut moves = <Negaeri as Game>::MoveList::default();
+            p.generate(&mut moves);
+            p = p.play(moves[rng.below(moves.len())]);
+        }
+    }
+}
