@@ -160,9 +160,7 @@ pub fn score_moves<G: Searchable>(
     let quiet = h.quiet_view(side, node.prev, G::TUNING.continuation_history);
     let killers = h.killers[node.ply];
     for (&m, &t) in moves.iter().zip(tactical.iter()) {
-        let s = if node.hash_move == Some(pos.move_id(m)) {
-            HASH_MOVE
-        } else if t {
+        let s = if t {
             TACTICAL + h.tactical(side, pos.move_key(m))
         } else if killers.contains(&Some(m)) {
             KILLER
@@ -170,6 +168,15 @@ pub fn score_moves<G: Searchable>(
             quiet.of(pos, m)
         };
         scores.push(s);
+    }
+    // The hash move's score replaces what the loop gave it: the many nodes
+    // without one then ask no move its id.
+    if let Some(id) = node.hash_move {
+        for (s, &m) in scores.iter_mut().zip(moves) {
+            if pos.move_id(m) == id {
+                *s = HASH_MOVE;
+            }
+        }
     }
 }
 
