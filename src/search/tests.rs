@@ -529,7 +529,8 @@ fn a_move_that_repeats_a_position_costs_the_side_to_move_the_contempt() {
 
 /// `ordering::score_moves` gives every move the score of the plain reading
 /// (hash move, then tactical, killer and quiet history, tested move by
-/// move in that order), on random positions of every game with random
+/// move in that order) and returns the move `pick` brings forward first,
+/// on random positions of every game with random
 /// histories, killers, previous moves and hash moves (none, one of the
 /// list's, and one that is not there).
 struct Scores;
@@ -570,7 +571,11 @@ impl GameVisitor for Scores {
                 ply,
                 prev,
             };
-            ordering::score_moves(&pos, &moves, &node, &h, &mut scores, &mut tactical);
+            let first = ordering::score_moves(&pos, &moves, &node, &h, &mut scores, &mut tactical);
+            let mut picked = moves.to_vec();
+            let (mut s, mut t) = (scores.clone(), tactical.clone());
+            ordering::pick(&mut picked, &mut s, &mut t, 0);
+            assert_eq!(picked[0], moves[first], "first pick in {}", pos.to_text());
             for (i, &m) in moves.iter().enumerate() {
                 let expected = if node.hash_move == Some(pos.move_id(m)) {
                     hashes += 1;
