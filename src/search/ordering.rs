@@ -144,7 +144,9 @@ pub fn quiet_history<G: Searchable>(
         .of(pos, m)
 }
 
-/// Scores every move of `moves` into `scores` for `pick`.
+/// Scores every move of `moves` into `scores` for `pick`, and returns the
+/// index `pick` would bring forward first (the first of the best scores),
+/// found on the way (`place` it instead of picking the first move).
 pub fn score_moves<G: Searchable>(
     pos: &G,
     moves: &[G::Move],
@@ -152,25 +154,42 @@ pub fn score_moves<G: Searchable>(
     h: &Heuristics<G::Move>,
     scores: &mut Vec<i32>,
     tactical: &mut Vec<bool>,
-) {
+) -> usize {
     scores.clear();
     tactical.clear();
     let side = pos.side_to_move().index();
     pos.mark_tactical(moves, tactical);
     let quiet = h.quiet_view(side, node.prev, G::TUNING.continuation_history);
     let killers = h.killers[node.ply];
-    for (&m, &t) in moves.iter().zip(tactical.iter()) {
-        let s = if node.hash_move == Some(pos.move_id(m)) {
-            HASH_MOVE
-        } else if t {
+    let (mut best, mut best_score) = (0, i32::MIN);
+    for (j, (&m, &t)) in moves.iter().zip(tactical.iter()).enumerate() {
+        let s = if t {
             TACTICAL + h.tactical(side, pos.move_key(m))
         } else if killers.contains(&Some(m)) {
             KILLER
         } else {
             quiet.of(pos, m)
         };
+        if s > best_score {
+            (best, best_score) = (j, s);
+        }
         scores.push(s);
     }
+    // The hash move's score replaces what the loop gave it: the many nodes
+    // without one then ask no move its id. No other score reaches
+    // HASH_MOVE, so the first hash move is the first of the best.
+    if let Some(id) = node.hash_move {
+        let mut found = false;
+        for (j, (s, &m)) in scores.iter_mut().zip(moves).enumerate() {
+            if pos.move_id(m) == id {
+                *s = HASH_MOVE;
+                if !found {
+                    (best, found) = (j, true);
+                }
+            }
+        }
+    }
+    best
 }
 
 /// Moves the best-scored move from `i..` to `i` (with its score and flag).
@@ -187,6 +206,19 @@ pub fn pick<M: Copy>(moves: &mut [M], scores: &mut [i32], tactical: &mut [bool],
             }
         }
     }
+    place(moves, scores, tactical, i, best);
+}
+
+/// Moves the move at `best` to `i` (with its score and flag), as `pick`
+/// does once it has found `best`.
+#[inline]
+pub fn place<M: Copy>(
+    moves: &mut [M],
+    scores: &mut [i32],
+    tactical: &mut [bool],
+    i: usize,
+    best: usize,
+) {
     moves.swap(i, best);
     scores.swap(i, best);
     tactical.swap(i, best);

@@ -526,3 +526,77 @@ fn a_move_that_repeats_a_position_costs_the_side_to_move_the_contempt() {
     assert_eq!(hasami, -Hasami::TUNING.contempt);
     const { assert!(Hasami::TUNING.contempt > 0) };
 }
+
+/// `ordering::score_moves` gives every move the score of the plain reading
+/// (hash move, then tactical, killer and quiet history, tested move by
+/// move in that order) and returns the move `pick` brings forward first,
+/// on random positions of every game with random
+/// histories, killers, previous moves and hash moves (none, one of the
+/// list's, and one that is not there).
+struct Scores;
+
+impl GameVisitor for Scores {
+    type Output = usize;
+    fn visit<G: Searchable>(self) -> usize {
+        use ordering::{HASH_MOVE, Heuristics, KILLER, Node, TACTICAL, quiet_history};
+        let mut rng = Lcg(31);
+        let mut h = Heuristics::<G::Move>::new(G::MOVE_KEYS, G::CONT_KEYS);
+        let (mut scores, mut tactical) = (vec![], vec![]);
+        let mut hashes = 0;
+        for pos in sample::<G>(80, 9) {
+            let mut moves = G::MoveList::default();
+            pos.generate(&mut moves);
+            let side = pos.side_to_move().index();
+            for _ in 0..40 {
+                let m = moves[rng.below(moves.len())];
+                let bonus = rng.below(4000) as i32 - 2000;
+                h.update_quiet(side, pos.move_key(m), bonus);
+                h.update_tactical(side, pos.move_key(m), bonus);
+                let prev = rng.below(G::CONT_KEYS);
+                h.update_cont(prev, pos.cont_key(m), bonus);
+            }
+            let ply = rng.below(4);
+            h.add_killer(ply, moves[rng.below(moves.len())]);
+            let prev = [0, 1].map(|_| match rng.below(4) {
+                0 => ordering::NO_CONT,
+                _ => rng.below(G::CONT_KEYS),
+            });
+            let hash_move = match rng.below(3) {
+                0 => None,
+                1 => Some(pos.move_id(moves[rng.below(moves.len())])),
+                _ => Some(u32::MAX >> 8),
+            };
+            let node = Node {
+                hash_move,
+                ply,
+                prev,
+            };
+            let first = ordering::score_moves(&pos, &moves, &node, &h, &mut scores, &mut tactical);
+            let mut picked = moves.to_vec();
+            let (mut s, mut t) = (scores.clone(), tactical.clone());
+            ordering::pick(&mut picked, &mut s, &mut t, 0);
+            assert_eq!(picked[0], moves[first], "first pick in {}", pos.to_text());
+            for (i, &m) in moves.iter().enumerate() {
+                let expected = if node.hash_move == Some(pos.move_id(m)) {
+                    hashes += 1;
+                    HASH_MOVE
+                } else if pos.is_tactical(m) {
+                    TACTICAL + h.tactical(side, pos.move_key(m))
+                } else if h.killers[ply].contains(&Some(m)) {
+                    KILLER
+                } else {
+                    quiet_history(&pos, m, &node, &h)
+                };
+                assert_eq!(scores[i], expected, "{:?} in {}", m, pos.to_text());
+            }
+        }
+        hashes
+    }
+}
+
+#[test]
+fn move_scores_are_those_of_the_plain_reading_in_every_game() {
+    for &g in GameId::ALL {
+        assert!(g.visit(Scores) > 10, "{g}: too few hash moves scored");
+    }
+}

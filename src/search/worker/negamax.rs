@@ -198,7 +198,8 @@ impl<G: Searchable> Worker<'_, G> {
         let mut scores = std::mem::take(&mut self.scores[ply]);
         let mut tactical = std::mem::take(&mut self.tactical[ply]);
         let node = self.ordering_node(ply, f.hash_move());
-        ordering::score_moves(pos, &moves, &node, &self.heur, &mut scores, &mut tactical);
+        let first =
+            ordering::score_moves(pos, &moves, &node, &self.heur, &mut scores, &mut tactical);
 
         // Step 9. The move loop.
         let original_alpha = alpha;
@@ -212,7 +213,10 @@ impl<G: Searchable> Worker<'_, G> {
         let mut skip_quiets = false;
         let lmp_limit = (LMP_BASE + depth * depth) as usize;
         for i in 0..moves.len() {
-            if !skip_quiets {
+            if i == 0 {
+                // Scoring found the first pick.
+                ordering::place(&mut moves, &mut scores, &mut tactical, 0, first);
+            } else if !skip_quiets {
                 ordering::pick(&mut moves, &mut scores, &mut tactical, i);
             }
             let m = moves[i];
