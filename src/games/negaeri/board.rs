@@ -28,6 +28,13 @@ pub const EDGE: Bitboard = {
 
 crate::core::coord::square_type!(files: FILES, ranks: RANKS, bitboard: Bitboard);
 
+/// The square with index `i` (below `SQUARES`), for the packed move.
+#[inline]
+pub(super) const fn square_at(i: u8) -> Square {
+    debug_assert!((i as usize) < SQUARES);
+    Square(i)
+}
+
 /// The kinds of piece. The three that can be in hand come first, so a hand
 /// is indexed by kind; `promoted(k) = k + 4` for those three.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -20,6 +20,7 @@ mod board;
 pub mod eval;
 mod flip;
 mod movegen;
+mod packed_move;
 mod presentation;
 mod rules;
 #[cfg(test)]
@@ -28,6 +29,7 @@ mod text;
 
 pub use board::{Kind, Square};
 pub use flip::Flips;
+pub use packed_move::{Action, Move};
 pub use presentation::PRESENTATION;
 pub use rules::{MAX_CHAIN, NegaeriRules};
 
@@ -47,16 +49,6 @@ pub const SUITES: &[ShippedSuite] = &[ShippedSuite {
 
 /// Two passes in a row, decided by the pieces on the board.
 pub const DOUBLE_PASS: EndReason = EndReason::Game("two passes in a row");
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
-    /// A board move (a capture when `to` holds an enemy piece).
-    Step { from: Square, to: Square },
-    /// A drop of an unpromoted piece from hand on an empty square.
-    Drop { kind: Kind, to: Square },
-    /// Only when there is no board move and no drop.
-    Pass,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Negaeri {
@@ -146,8 +138,8 @@ impl Negaeri {
     /// For statistics and tests; `play` applies the same resolution
     /// (`flip::resolve_all`).
     pub fn flips(&self, mv: Move) -> Flips {
-        match mv {
-            Move::Drop { to, .. } => {
+        match mv.action() {
+            Action::Drop { to, .. } => {
                 let us = self.side;
                 flip::resolve(
                     to.index(),
@@ -267,8 +259,9 @@ impl Game for Negaeri {
         let them = 1 - us;
         let mut p = self.clone();
         let mut hash = self.hash;
-        match mv {
-            Move::Step { from, to } => {
+        match mv.action() {
+            Action::Step { kind: k, from, to } => {
+                debug_assert_eq!(self.kind_at(from), Some(k), "{mv:?}");
                 if self.colors[them] & to.bit() != 0 {
                     if let Some(taken) = self.kind_at(to) {
                         p.kinds[taken.index()] ^= to.bit();
@@ -283,15 +276,13 @@ impl Game for Negaeri {
                     }
                     p.colors[them] ^= to.bit();
                 }
-                if let Some(k) = self.kind_at(from) {
-                    let path = from.bit() | to.bit();
-                    p.kinds[k.index()] ^= path;
-                    hash ^= ZOBRIST_PIECE[us][k.index()][from.index()]
-                        ^ ZOBRIST_PIECE[us][k.index()][to.index()];
-                }
+                let path = from.bit() | to.bit();
+                p.kinds[k.index()] ^= path;
+                hash ^= ZOBRIST_PIECE[us][k.index()][from.index()]
+                    ^ ZOBRIST_PIECE[us][k.index()][to.index()];
                 p.colors[us] ^= from.bit() | to.bit();
             }
-            Move::Drop { kind, to } => {
+            Action::Drop { kind, to } => {
                 let k = kind.index();
                 let n = p.hands[us][k] as usize;
                 hash ^= ZOBRIST_HAND[us][k][n] ^ ZOBRIST_HAND[us][k][n.saturating_sub(1)];
@@ -332,9 +323,9 @@ impl Game for Negaeri {
                     p.colors[us] |= flipped;
                 }
             }
-            Move::Pass => {}
+            Action::Pass => {}
         }
-        let passes = if mv == Move::Pass {
+        let passes = if mv == Move::PASS {
             (self.passes + 1).min(2)
         } else {
             0
@@ -380,31 +371,31 @@ impl Game for Negaeri {
     }
 
     fn move_text(&self, mv: Move) -> MoveText {
-        match mv {
-            Move::Step { from, to } => MoveText::Step(StepText {
+        match mv.action() {
+            Action::Step { from, to, .. } => MoveText::Step(StepText {
                 from: from.coord(),
                 to: to.coord(),
                 promote: false,
             }),
-            Move::Drop { kind, to } => MoveText::Drop {
+            Action::Drop { kind, to } => MoveText::Drop {
                 piece: kind.letter(),
                 to: to.coord(),
             },
-            Move::Pass => MoveText::Pass,
+            Action::Pass => MoveText::Pass,
         }
     }
 
     fn find_move(&self, text: &MoveText) -> Option<Move> {
         let mv = match *text {
-            MoveText::Step(s) if !s.promote => Move::Step {
-                from: Square::from_coord(s.from)?,
-                to: Square::from_coord(s.to)?,
-            },
-            MoveText::Drop { piece, to } => Move::Drop {
-                kind: Kind::from_letter(piece, false).filter(|k| *k != Kind::King)?,
-                to: Square::from_coord(to)?,
-            },
-            MoveText::Pass => Move::Pass,
+            MoveText::Step(s) if !s.promote => {
+                let from = Square::from_coord(s.from)?;
+                Move::step(self.kind_at(from)?, from, Square::from_coord(s.to)?)
+            }
+            MoveText::Drop { piece, to } => Move::drop(
+                Kind::from_letter(piece, false).filter(|k| *k != Kind::King)?,
+                Square::from_coord(to)?,
+            ),
+            MoveText::Pass => Move::PASS,
             _ => return None,
         };
         let mut moves = Self::MoveList::default();
@@ -436,11 +427,12 @@ impl Searchable for Negaeri {
             "2bkr+R/3pp+B/5+P/+RPp1BP/+PPPPPP/1RKB2[p] b 0 8",
         ],
     };
-    /// Board moves `from * 36 + to`, then drops `1296 + kind * 36 + to`,
-    /// then the pass.
-    const MOVE_KEYS: usize = board::SQUARES * board::SQUARES + 3 * board::SQUARES + 1;
-    /// Piece kind (7) or dropped kind (3) by destination, then the pass.
-    const CONT_KEYS: usize = 10 * board::SQUARES + 1;
+    /// `Move::key`: the from square (or dropped kind, or pass) times 64,
+    /// plus the destination.
+    const MOVE_KEYS: usize = packed_move::KEYS;
+    /// `Move::cont_key`: piece kind (7) or dropped kind (3) by
+    /// destination, then the pass.
+    const CONT_KEYS: usize = packed_move::CONT_KEYS;
     const CHECKS: bool = true;
 
     /// A pass for null-move pruning, only for a side holding a piece in
@@ -475,25 +467,25 @@ impl Searchable for Negaeri {
         let us = self.side;
         let (ours, theirs) = (self.colors[us.index()], self.colors[us.opponent().index()]);
         let drops = flip::level1_drops(ours, theirs, self.king(us.opponent()), self.rules.edge);
-        out.extend(moves.iter().map(|&m| match m {
-            Move::Step { to, .. } => theirs & to.bit() != 0,
-            Move::Drop { to, .. } => drops & to.bit() != 0,
-            Move::Pass => false,
+        out.extend(moves.iter().map(|&m| match m.action() {
+            Action::Step { to, .. } => theirs & to.bit() != 0,
+            Action::Drop { to, .. } => drops & to.bit() != 0,
+            Action::Pass => false,
         }));
     }
 
     fn is_tactical(&self, mv: Move) -> bool {
         let us = self.side;
-        match mv {
-            Move::Step { to, .. } => self.colors[us.opponent().index()] & to.bit() != 0,
-            Move::Drop { to, .. } => flip::flips_any(
+        match mv.action() {
+            Action::Step { to, .. } => self.colors[us.opponent().index()] & to.bit() != 0,
+            Action::Drop { to, .. } => flip::flips_any(
                 to.index(),
                 self.colors[us.index()],
                 self.colors[us.opponent().index()],
                 self.king(us.opponent()),
                 self.rules.edge,
             ),
-            Move::Pass => false,
+            Action::Pass => false,
         }
     }
 
@@ -519,14 +511,15 @@ impl Searchable for Negaeri {
             return false;
         }
         let ek = their_king.trailing_zeros() as usize;
-        match mv {
-            Move::Step { from, to } => {
+        match mv.action() {
+            Action::Step {
+                kind: moved,
+                from,
+                to,
+            } => {
                 if to.bit() == their_king {
                     return false;
                 }
-                let Some(moved) = self.kind_at(from) else {
-                    return false;
-                };
                 let ours = self.colors[us] ^ from.bit() ^ to.bit();
                 let occ = ours | (self.colors[them.index()] & !to.bit());
                 board::attacked(ek, them, occ, |k| {
@@ -537,7 +530,7 @@ impl Searchable for Negaeri {
             }
             // The dropped piece, or an attack already standing (a drop
             // opens no line).
-            Move::Drop { kind, to } if !self.is_tactical(mv) => {
+            Action::Drop { kind, to } if !self.is_tactical(mv) => {
                 let occ = self.occupied() | to.bit();
                 board::attacked(ek, them, occ, |k| {
                     let mine = self.kinds[k.index()] & self.colors[us];
@@ -549,22 +542,10 @@ impl Searchable for Negaeri {
     }
 
     fn cont_key(&self, mv: Move) -> usize {
-        const SQ: usize = board::SQUARES;
-        match mv {
-            Move::Step { from, to } => {
-                self.kind_at(from).map_or(0, |k| k.index()) * SQ + to.index()
-            }
-            Move::Drop { kind, to } => (Kind::ALL.len() + kind.index()) * SQ + to.index(),
-            Move::Pass => (Kind::ALL.len() + 3) * SQ,
-        }
+        mv.cont_key()
     }
 
     fn move_key(&self, mv: Move) -> usize {
-        const SQ: usize = board::SQUARES;
-        match mv {
-            Move::Step { from, to } => from.index() * SQ + to.index(),
-            Move::Drop { kind, to } => SQ * SQ + kind.index() * SQ + to.index(),
-            Move::Pass => SQ * SQ + 3 * SQ,
-        }
+        mv.key()
     }
 }

@@ -16,7 +16,7 @@ pub fn generate<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
         for from in squares(pos.kinds[k.index()] & ours) {
             let targets = attacks(k, c, from.index(), occupied) & !ours;
             for to in squares(targets) {
-                out.push(Move::Step { from, to });
+                out.push(Move::step(k, from, to));
                 any = true;
             }
         }
@@ -25,13 +25,13 @@ pub fn generate<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
     for k in Kind::HAND {
         if pos.hands[c.index()][k.index()] > 0 {
             for to in squares(empty) {
-                out.push(Move::Drop { kind: k, to });
+                out.push(Move::drop(k, to));
                 any = true;
             }
         }
     }
     if !any {
-        out.push(Move::Pass);
+        out.push(Move::PASS);
     }
 }
 
@@ -89,7 +89,7 @@ pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
                 } else {
                     16 * eval::value(victim) - eval::value(k) / 16
                 };
-                list.push((score, Move::Step { from, to }));
+                list.push((score, Move::step(k, from, to)));
             }
         }
     }
@@ -108,7 +108,7 @@ pub fn tactical<S: MoveSink<Move>>(pos: &Negaeri, out: &mut S) {
             let flipped = flip::sandwiched(to.index(), ours | to.bit(), flippable, pos.rules.edge);
             let gain = eval::flip_swing(pos, flipped) - cost;
             if gain >= MIN_FLIP_GAIN {
-                drop_list.push((gain, Move::Drop { kind, to }));
+                drop_list.push((gain, Move::drop(kind, to)));
             }
         }
         drop_list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));

@@ -37,7 +37,7 @@ fn move_keys_are_dense_and_distinct() {
         assert!(k < Negaeri::MOVE_KEYS);
         assert!(seen.insert(k), "{m:?}");
     }
-    assert_eq!(p.move_key(Move::Pass), Negaeri::MOVE_KEYS - 1);
+    assert_eq!(p.move_key(Move::PASS), Negaeri::MOVE_KEYS - 1);
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn the_null_move_is_offered_only_with_a_piece_in_hand_and_no_pass_before() {
         "only the opponent holds a piece"
     );
     assert!(game("Kf1 ka6 Rc3", "", 'w').play_null().is_none());
-    let after_pass = game("Kf1 ka6 Rc3", "P", 'b').play(Move::Pass);
+    let after_pass = game("Kf1 ka6 Rc3", "P", 'b').play(Move::PASS);
     assert_eq!(after_pass.passes(), 1);
     assert!(after_pass.play_null().is_none(), "right after a pass");
 }
