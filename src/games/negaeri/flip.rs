@@ -233,14 +233,10 @@ fn targets_both<const EDGE: bool>(colors: [Bitboard; 2], kings: [Bitboard; 2]) -
         return [0, 0];
     }
     let ours = Two(colors);
-    let t = targets_along::<0, EDGE>(ours, flippable, either, empty)
-        .or(targets_along::<1, EDGE>(ours, flippable, either, empty))
-        .or(targets_along::<2, EDGE>(ours, flippable, either, empty))
-        .or(targets_along::<3, EDGE>(ours, flippable, either, empty))
-        .or(targets_along::<4, EDGE>(ours, flippable, either, empty))
-        .or(targets_along::<5, EDGE>(ours, flippable, either, empty))
-        .or(targets_along::<6, EDGE>(ours, flippable, either, empty))
-        .or(targets_along::<7, EDGE>(ours, flippable, either, empty));
+    let t = targets_line::<0, EDGE>(ours, flippable, either, empty)
+        .or(targets_line::<1, EDGE>(ours, flippable, either, empty))
+        .or(targets_line::<2, EDGE>(ours, flippable, either, empty))
+        .or(targets_line::<3, EDGE>(ours, flippable, either, empty));
     t.0
 }
 
@@ -264,9 +260,12 @@ impl Two {
         Two([self.0[0] | o.0[0], self.0[1] | o.0[1]])
     }
 
+    /// `n` steps in direction `d` as bare bit shifts: squares leaving the
+    /// board wrap or stay, so the result is only read through a `Fill`'s
+    /// masks.
     #[inline(always)]
-    fn shift(self, d: usize) -> Two {
-        Two([shift(d, self.0[0]), shift(d, self.0[1])])
+    fn raw_shift(self, d: usize, n: u32) -> Two {
+        Two([raw_shift(d, n, self.0[0]), raw_shift(d, n, self.0[1])])
     }
 
     #[inline(always)]
@@ -275,36 +274,99 @@ impl Two {
     }
 }
 
-/// `level1_targets_both` in direction `D` alone: the pieces of runs
-/// reached from an empty square that reach a closer. `either` is the two
-/// sides' `flippable` together (a test on it needs no vector lane read).
+/// `b` moved `n` steps in direction `d` as a bare bit shift (`shift`
+/// without its masks).
 #[inline(always)]
-fn targets_along<const D: usize, const EDGE: bool>(
+fn raw_shift(d: usize, n: u32, b: Bitboard) -> Bitboard {
+    const DELTA: [i32; 8] = [6, 7, 1, -5, -6, -7, -1, 5];
+    let k = DELTA[d] * n as i32;
+    if k > 0 { b << k } else { b >> -k }
+}
+
+/// Runs of flippable pieces followed in one direction, doubling the
+/// distance covered at each step after the first (1, then 2 and 2: every
+/// run of up to 6) where a plain fill takes one step at a time.
+#[derive(Copy, Clone)]
+struct Fill {
+    /// The direction (`DIRS` order).
+    d: usize,
+    /// Flippable pieces one step `d` past a square of the board.
+    one: Two,
+    /// Those whose square one step back is one too (two steps back is
+    /// then a square of the board).
+    two: Two,
+}
+
+impl Fill {
+    #[inline(always)]
+    fn new(d: usize, flippable: Two) -> Self {
+        let one = flippable.and(Two::splat(shift(d, ALL)));
+        Fill {
+            d,
+            one,
+            two: one.and(one.raw_shift(d, 1)),
+        }
+    }
+
+    /// The flippable pieces one step `d` past a square of `b`.
+    #[inline(always)]
+    fn next_to(self, b: Two) -> Two {
+        b.raw_shift(self.d, 1).and(self.one)
+    }
+
+    /// The flippable pieces reached from `seed` (flippable pieces) going
+    /// `d` without leaving a run.
+    #[inline(always)]
+    fn from(self, seed: Two) -> Two {
+        let g = seed.or(self.next_to(seed));
+        let g = g.or(g.raw_shift(self.d, 2).and(self.two));
+        g.or(g.raw_shift(self.d, 2).and(self.two))
+    }
+}
+
+/// `level1_targets_both` along the line of direction `D` (below 4) and its
+/// opposite: the two directions share the fills' masks.
+#[inline(always)]
+fn targets_line<const D: usize, const EDGE: bool>(
     ours: Two,
     flippable: Two,
     either: Bitboard,
     empty: Bitboard,
 ) -> Two {
-    let back = (D + 4) & 7;
-    let next_to_empty = shift(D, empty);
+    let forth = Fill::new(D, flippable);
+    let back = Fill::new(D + 4, flippable);
+    targets_along::<EDGE>(ours, flippable, either, empty, forth, back).or(targets_along::<EDGE>(
+        ours, flippable, either, empty, back, forth,
+    ))
+}
+
+/// `level1_targets_both` in `forth`'s direction alone (`back` the
+/// opposite one): the pieces of runs reached from an empty square that
+/// reach a closer. `either` is the two sides' `flippable` together (a test
+/// on it needs no vector lane read).
+#[inline(always)]
+fn targets_along<const EDGE: bool>(
+    ours: Two,
+    flippable: Two,
+    either: Bitboard,
+    empty: Bitboard,
+    forth: Fill,
+    back: Fill,
+) -> Two {
+    let next_to_empty = shift(forth.d, empty);
     if next_to_empty & either == 0 {
         return Two::splat(0);
     }
-    let mut from_empty = Two::splat(next_to_empty).and(flippable);
-    let mut closer = ours.shift(back);
+    let from_empty = Two::splat(next_to_empty).and(flippable);
+    let mut to_closer = back.next_to(ours);
     if EDGE {
-        closer = closer.or(Two::splat(ALL & !shift(back, ALL)));
+        // Flippable pieces with no square past them going `forth`.
+        to_closer = to_closer.or(flippable.and(Two::splat(ALL & !shift(back.d, ALL))));
     }
-    let mut to_closer = closer.and(flippable);
     if to_closer.none() {
         return Two::splat(0);
     }
-    // A run holds at most 5 pieces on a 6-square line.
-    for _ in 0..4 {
-        from_empty = from_empty.or(from_empty.shift(D).and(flippable));
-        to_closer = to_closer.or(to_closer.shift(back).and(flippable));
-    }
-    from_empty.and(to_closer)
+    forth.from(from_empty).and(back.from(to_closer))
 }
 
 /// The empty squares where a drop of the side owning `ours` flips

@@ -239,6 +239,55 @@ fn level1_flip_sets_are_what_each_drop_square_flips_at_level_1() {
 }
 
 #[test]
+fn level1_targets_on_random_boards_are_what_each_drop_square_flips() {
+    // Boards no game reaches too (long runs, crowded lines, no King):
+    // `flip::level1_targets_both`'s fills against `resolve` square by
+    // square, for both sides at once.
+    let mut rng = Lcg(123);
+    let mut seen = 0;
+    for edge in [true, false] {
+        for _ in 0..4000 {
+            let mut colors = [0u64; 2];
+            // Fuller boards in some draws, sparser in others.
+            let empty_odds = 1 + rng.below(6);
+            for s in 0..36 {
+                match rng.below(2 + empty_odds) {
+                    0 => colors[0] |= 1 << s,
+                    1 => colors[1] |= 1 << s,
+                    _ => {}
+                }
+            }
+            let kings = colors.map(|c| match c.count_ones() {
+                n if n > 0 && rng.below(4) != 0 => {
+                    let mut b = c;
+                    for _ in 0..rng.below(n as usize) {
+                        b &= b - 1;
+                    }
+                    b & b.wrapping_neg()
+                }
+                _ => 0,
+            });
+            let mut each = [0; 2];
+            for (c, targets) in each.iter_mut().enumerate() {
+                let (ours, theirs) = (colors[c], colors[1 - c]);
+                for s in 0..36 {
+                    if (ours | theirs) & (1 << s) == 0 {
+                        *targets |= flip::resolve(s, ours, theirs, kings[1 - c], edge, 1).all;
+                    }
+                }
+                seen += targets.count_ones();
+            }
+            assert_eq!(
+                flip::level1_targets_both(colors, kings, edge),
+                each,
+                "colors {colors:#x?} kings {kings:#x?} edge {edge}"
+            );
+        }
+    }
+    assert!(seen > 10000, "{seen}");
+}
+
+#[test]
 fn resolve_all_is_the_union_of_resolves_levels() {
     // `play` flips `flip::resolve_all`'s pieces, without the levels.
     let mut rng = Lcg(91);
