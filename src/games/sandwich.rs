@@ -54,3 +54,27 @@ pub fn exposed_along<B: Bits>(
         hit = grown;
     }
 }
+
+/// `exposed_along` on lines too short for a run of more than `MEN` men
+/// between a landing square and an enemy man (lines `MEN + 2` squares
+/// long), in a fixed number of steps and without a branch: whether a run
+/// is there is the board's chance, and a mispredicted branch costs more
+/// than the steps.
+#[inline(always)]
+pub fn exposed_along_within<B: Bits, const MEN: usize>(
+    ours: B,
+    theirs: B,
+    landing: B,
+    fwd: impl Fn(B) -> B,
+    back: impl Fn(B) -> B,
+) -> B {
+    let mut run = ours & back(theirs);
+    for _ in 1..MEN {
+        run = run | (ours & back(run));
+    }
+    let mut hit = fwd(back(run) & landing) & run;
+    for _ in 1..MEN {
+        hit = hit | (fwd(hit) & run);
+    }
+    hit
+}

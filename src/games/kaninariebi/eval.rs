@@ -9,7 +9,7 @@ use crate::core::{Color, Game};
 use crate::eval::file::Params;
 use crate::eval::net::{Active, Network};
 use crate::eval::{Slot, Sum, Terms};
-use crate::games::sandwich::exposed_along;
+use crate::games::sandwich::exposed_along_within;
 
 /// The terms, in the order of the weights file.
 pub const TERMS: usize = 15;
@@ -116,22 +116,18 @@ pub fn reach(own: Bitboard, shrimps: Bitboard, enemy: Bitboard, zone: Bitboard) 
         movements: 0,
         promo_ready: 0,
     };
+    // Without branches on the piece's kind or its promotions: which one a
+    // square holds is the board's chance, and a mispredicted branch costs
+    // more than looking up both kinds' steps.
     for from in squares(own) {
         let crab = shrimps & from.bit() == 0;
-        let to = if crab {
-            board::crab_targets(from, occupied)
-        } else {
-            from.diagonal() & !occupied
-        };
+        let kind = u32::from(crab).wrapping_neg();
+        let to =
+            (board::crab_targets(from, occupied) & kind) | (from.diagonal() & !occupied & !kind);
         let (plain, promote) = resting(to, occupied, crab, zone);
         r.squares |= plain;
-        r.movements += plain.count_ones();
-        // Promotions are rare: no bit count (a long one without a popcount
-        // instruction) for the many pieces that have none.
-        if promote != 0 {
-            r.movements += promote.count_ones();
-            r.promo_ready += 1;
-        }
+        r.movements += plain.count_ones() + promote.count_ones();
+        r.promo_ready += u32::from(promote != 0);
     }
     r
 }
@@ -140,11 +136,13 @@ pub fn reach(own: Bitboard, shrimps: Bitboard, enemy: Bitboard, zone: Bitboard) 
 /// `their_reach` would sandwich against a piece of `theirs`.
 #[inline(always)]
 pub fn exposed(ours: Bitboard, theirs: Bitboard, their_reach: Bitboard) -> Bitboard {
+    // A line of five squares holds at most three men between a landing
+    // square and an enemy man.
     let landing = !(ours | theirs) & their_reach;
-    exposed_along(ours, theirs, landing, north, south)
-        | exposed_along(ours, theirs, landing, south, north)
-        | exposed_along(ours, theirs, landing, east, west)
-        | exposed_along(ours, theirs, landing, west, east)
+    exposed_along_within::<_, 3>(ours, theirs, landing, north, south)
+        | exposed_along_within::<_, 3>(ours, theirs, landing, south, north)
+        | exposed_along_within::<_, 3>(ours, theirs, landing, east, west)
+        | exposed_along_within::<_, 3>(ours, theirs, landing, west, east)
 }
 
 /// The terms that do not depend on who is to move, for side `c`, counted
@@ -288,28 +286,29 @@ pub fn net_output(pos: &KaniNariEbi, net: &Network<INPUTS, HIDDEN>) -> i32 {
 }
 
 /// `net_output` with the side to move the second player (`TURNED`: its
-/// view turns the board) or the first.
+/// view turns the board) or the first. One loop over every piece, its side
+/// and kind found by arithmetic: loops per side and kind would end after a
+/// number of pieces the branch predictor cannot know.
 #[inline(always)]
 fn hidden_sums<const TURNED: bool>(pos: &KaniNariEbi, net: &Network<INPUTS, HIDDEN>) -> i32 {
     let us = pos.side_to_move();
     let [mut own_view, mut other_view] = net.start();
     let last = board::SQUARES - 1;
-    for (side, c) in [us, us.opponent()].into_iter().enumerate() {
-        let shrimps = pos.shrimps(c);
-        for (kind, set) in [(0, pos.pieces(c) & !shrimps), (1, shrimps)] {
-            // In the other view these pieces are the other side's.
-            let first0 = (side * 2 + kind) * board::SQUARES;
-            let first1 = ((1 - side) * 2 + kind) * board::SQUARES;
-            for sq in squares(set) {
-                let (s0, s1) = if TURNED {
-                    (last - sq.index(), sq.index())
-                } else {
-                    (sq.index(), last - sq.index())
-                };
-                net.add_known(&mut own_view, first0 + s0);
-                net.add_known(&mut other_view, first1 + s1);
-            }
-        }
+    let theirs = pos.pieces(us.opponent());
+    let shrimps = pos.shrimps(us) | pos.shrimps(us.opponent());
+    for sq in squares(pos.pieces(us) | theirs) {
+        let side = (theirs >> sq.index() & 1) as usize;
+        let kind = (shrimps >> sq.index() & 1) as usize;
+        // In the other view these pieces are the other side's.
+        let first0 = (side * 2 + kind) * board::SQUARES;
+        let first1 = ((1 - side) * 2 + kind) * board::SQUARES;
+        let (s0, s1) = if TURNED {
+            (last - sq.index(), sq.index())
+        } else {
+            (sq.index(), last - sq.index())
+        };
+        net.add_known(&mut own_view, first0 + s0);
+        net.add_known(&mut other_view, first1 + s1);
     }
     net.output(&[own_view, other_view])
 }

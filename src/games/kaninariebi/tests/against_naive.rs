@@ -265,3 +265,29 @@ fn on_sampled_positions(seed: u64, check: fn(&KaniNariEbi)) {
         }
     }
 }
+
+/// The evaluation's sandwich threats in three fixed steps per direction
+/// (`exposed_along_within`) are those grown until they stop
+/// (`exposed_along`), on random boards: a five-square line holds no longer
+/// run between a landing square and an enemy man.
+#[test]
+fn the_sandwich_threats_in_fixed_steps_are_the_grown_ones() {
+    use super::board::{FULL, east, north, south, west};
+    use crate::games::sandwich::{exposed_along, exposed_along_within};
+    let mut rng = Lcg(49);
+    for _ in 0..200_000 {
+        let (a, b, c) = (rng.next() as u32, rng.next() as u32, rng.next() as u32);
+        let ours = a & FULL;
+        let theirs = b & FULL & !ours;
+        let landing = c & FULL & !(ours | theirs);
+        type Step = fn(u32) -> u32;
+        let dirs: [(Step, Step); 4] = [(north, south), (south, north), (east, west), (west, east)];
+        for (fwd, back) in dirs {
+            assert_eq!(
+                exposed_along_within::<u32, 3>(ours, theirs, landing, fwd, back),
+                exposed_along(ours, theirs, landing, fwd, back),
+                "ours {ours:#x} theirs {theirs:#x} landing {landing:#x}"
+            );
+        }
+    }
+}
