@@ -295,10 +295,9 @@ fn hidden_sums<const TURNED: bool>(pos: &KaniNariEbi, net: &Network<INPUTS, HIDD
     let [mut own_view, mut other_view] = net.start();
     let last = board::SQUARES - 1;
     let theirs = pos.pieces(us.opponent());
-    let shrimps = pos.shrimps(us) | pos.shrimps(us.opponent());
     for sq in squares(pos.pieces(us) | theirs) {
         let side = (theirs >> sq.index() & 1) as usize;
-        let kind = (shrimps >> sq.index() & 1) as usize;
+        let kind = (pos.shrimps >> sq.index() & 1) as usize;
         // In the other view these pieces are the other side's.
         let first0 = (side * 2 + kind) * board::SQUARES;
         let first1 = ((1 - side) * 2 + kind) * board::SQUARES;
