@@ -44,6 +44,11 @@ pub fn quote(line: &str) -> String {
     format!("{s:?}")
 }
 
+/// Bytes of `option` lines kept from one engine's answer to `uci`: far
+/// more than any engine declares, and a bound on one that declares
+/// options for ever (the rest are dropped with a warning).
+pub const OPTIONS_BUDGET: usize = 4 << 20;
+
 /// Starts an engine and reads its answer to `uci`: the options it
 /// declares.
 fn open(
@@ -61,11 +66,24 @@ fn open(
     }
     let deadline = Instant::now() + t.start;
     let mut declared = Vec::new();
+    let mut kept = 0;
     loop {
         match e.recv(deadline) {
             Recv::Event(Event::Line(_, l)) => match e.reply(&l) {
                 Ok(Reply::UciOk) => break,
-                Ok(Reply::Option(text)) => declared.extend(parse_option_decl(&text)),
+                Ok(Reply::Option(text)) if kept + text.len() > OPTIONS_BUDGET => {
+                    e.warn_once(
+                        "options beyond the budget",
+                        &format!(
+                            "more than {} MiB of option lines before uciok: the rest are dropped",
+                            OPTIONS_BUDGET >> 20
+                        ),
+                    );
+                }
+                Ok(Reply::Option(text)) => {
+                    kept += text.len();
+                    declared.extend(parse_option_decl(&text));
+                }
                 Ok(Reply::Id { field, value }) if field == "name" => e.id_name = Some(value),
                 // Banners and other text before uciok are allowed by UCI.
                 _ if Instant::now() < deadline => {}
@@ -186,8 +204,8 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
             .and_then(|_| e.send(&Command::IsReady.to_string()))
             .map_err(StartError::Lost)?;
         let deadline = Instant::now() + t.start;
-        let errors = wait_readyok(&mut e, deadline).map_err(StartError::StartUp)?;
-        if let Some(words) = errors.into_iter().next() {
+        let error = wait_readyok(&mut e, deadline).map_err(StartError::StartUp)?;
+        if let Some(words) = error {
             return Err(StartError::Refused { option, words });
         }
     }
@@ -215,12 +233,12 @@ pub fn sync(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
     wait_readyok(e, Instant::now() + t.stall).map(drop)
 }
 
-/// Reads until `readyok`; returns the `info string error …` lines read on
-/// the way. Other protocol lines are skipped (a `bestmove`, which no `go`
+/// Reads until `readyok`; returns the first `info string error …` line
+/// read on the way (only the first: an engine may print them for ever). Other protocol lines are skipped (a `bestmove`, which no `go`
 /// asked for here, with a warning); a line that is not the protocol loses.
-fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Vec<String>, Failure> {
+fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Option<String>, Failure> {
     let start = Instant::now();
-    let mut errors = Vec::new();
+    let mut error = None;
     let stalled = || {
         let ms = deadline.saturating_duration_since(start).as_millis();
         Failure::dead(Reason::Stalled, format!("no readyok within {ms} ms"))
@@ -228,7 +246,7 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Vec<String>, Fa
     loop {
         match e.recv(deadline) {
             Recv::Event(Event::Line(_, l)) => match e.reply(&l) {
-                Ok(Reply::ReadyOk) => return Ok(errors),
+                Ok(Reply::ReadyOk) => return Ok(error),
                 Ok(Reply::BestMove { .. }) => {
                     e.warn_once(
                         "stray bestmove",
@@ -242,7 +260,7 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Vec<String>, Fa
                     if let Some(s) = &i.string
                         && s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("error"))
                     {
-                        errors.push(format!("info string {s}"));
+                        error.get_or_insert_with(|| format!("info string {s}"));
                     }
                 }
                 Ok(_) => {}

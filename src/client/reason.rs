@@ -5,6 +5,7 @@
 
 use crate::core::{Color, End, EndReason, Outcome};
 use crate::games;
+use std::time::Duration;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
@@ -114,6 +115,9 @@ pub struct Failure {
     pub detail: String,
     /// The engine must be restarted before it plays again.
     pub dead: bool,
+    /// A time forfeit's overrun: the time beyond the allowance, as the
+    /// detail says it (a match sums them up at its end).
+    pub overrun: Option<Duration>,
 }
 
 impl Failure {
@@ -124,6 +128,7 @@ impl Failure {
             reason,
             detail: detail.into(),
             dead: true,
+            overrun: None,
         }
     }
 

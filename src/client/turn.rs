@@ -102,7 +102,8 @@ pub fn comment(info: Option<&InfoLine>, elapsed: Duration) -> String {
     let score = match i.score {
         Some(InfoScore::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
         Some(InfoScore::Mate(m)) if m >= 0 => format!("+M{m}"),
-        Some(InfoScore::Mate(m)) => format!("-M{}", -m),
+        // In i64: the distance of mate i32::MIN does not fit an i32.
+        Some(InfoScore::Mate(m)) => format!("-M{}", -i64::from(m)),
         None => return secs,
     };
     match i.depth {
@@ -242,7 +243,10 @@ fn think(
                 Some(_) => Failure::alive,
                 None => Failure::dead,
             };
-            return Err(failure(Reason::TimeForfeit, detail));
+            return Err(Failure {
+                overrun: Some(over),
+                ..failure(Reason::TimeForfeit, detail)
+            });
         }
         match ping {
             Some(p) if now >= p => {
@@ -338,6 +342,15 @@ mod tests {
         assert_eq!(
             comment(Some(&info("info depth 9 score mate -2")), t),
             "-M2/9 0.105s"
+        );
+        // The least i32 an engine may send, as score and as mate distance.
+        assert_eq!(
+            comment(Some(&info("info depth 1 score cp -2147483648")), t),
+            "-21474836.48/1 0.105s"
+        );
+        assert_eq!(
+            comment(Some(&info("info depth 1 score mate -2147483648")), t),
+            "-M2147483648/1 0.105s"
         );
     }
 }

@@ -146,7 +146,10 @@ impl Tracker {
             }
         }
         if let Some(d) = self.rules.draw {
-            let within = matches!(score, Some(InfoScore::Cp(c)) if c.abs() <= d.score);
+            // unsigned_abs: the absolute value of i32::MIN, which an engine
+            // may send, does not fit an i32 (abs wraps it to itself).
+            let within = matches!(score, Some(InfoScore::Cp(c))
+                if c.unsigned_abs() <= d.score.unsigned_abs());
             self.draw_run = if within { self.draw_run + 1 } else { 0 };
             if plies / 2 >= d.movenumber as usize && self.draw_run >= 2 * d.movecount {
                 return Some(Ending {
@@ -196,17 +199,29 @@ pub fn rules_of(r: &Record) -> Result<Adjudication, AdjudicationError> {
 fn score_of_comment(c: &str) -> Option<InfoScore> {
     let first = c.split_whitespace().next()?;
     let score = first.split('/').next()?;
+    // The distance is digits alone (`-M-3` is no score), and negated in
+    // i64: `-M2147483648` is mate -2147483648, which the engine may send.
+    let distance = |m: &str, sign: i64| {
+        let digits = m.bytes().all(|b| b.is_ascii_digit());
+        let m: i64 = m.parse().ok().filter(|_| digits)?;
+        i32::try_from(sign * m).ok().map(InfoScore::Mate)
+    };
     if let Some(m) = score.strip_prefix("+M") {
-        return m.parse().ok().map(InfoScore::Mate);
+        return distance(m, 1);
     }
     if let Some(m) = score.strip_prefix("-M") {
-        return m.parse::<i32>().ok().map(|m| InfoScore::Mate(-m));
+        return distance(m, -1);
     }
     if !score.starts_with(['+', '-']) {
         return None;
     }
     let pawns: f64 = score.parse().ok()?;
-    Some(InfoScore::Cp((pawns * 100.0).round() as i32))
+    // Beyond an i32 of cp (which `as` would saturate into one) is no
+    // score the referee wrote.
+    let cp = (pawns * 100.0).round();
+    (f64::from(i32::MIN)..=f64::from(i32::MAX))
+        .contains(&cp)
+        .then_some(InfoScore::Cp(cp as i32))
 }
 
 /// Replays the rules over a record's move comments, as the game fed them
@@ -534,5 +549,46 @@ mod tests {
         assert_eq!(score_of_comment("+M3/9 0.010s"), Some(InfoScore::Mate(3)));
         assert_eq!(score_of_comment("-M2/9 0.010s"), Some(InfoScore::Mate(-2)));
         assert_eq!(score_of_comment("0.010s"), None);
+    }
+
+    #[test]
+    fn the_extreme_scores_an_engine_may_send_read_back_and_stay_out_of_a_draw() {
+        let least = InfoScore::Cp(i32::MIN);
+        assert_eq!(score_of_comment("-21474836.48/1 0.001s"), Some(least));
+        assert_eq!(
+            score_of_comment("+21474836.47/1 0.001s"),
+            Some(InfoScore::Cp(i32::MAX))
+        );
+        assert_eq!(score_of_comment("-21474836.49/1 0.001s"), None);
+        assert_eq!(
+            score_of_comment("-M2147483648/1 0.001s"),
+            Some(InfoScore::Mate(i32::MIN))
+        );
+        assert_eq!(score_of_comment("+M2147483648/1 0.001s"), None);
+        assert_eq!(score_of_comment("-M-3/1 0.001s"), None);
+        assert_eq!(score_of_comment("+M+3/1 0.001s"), None);
+        let draw = Adjudication {
+            draw: Some(DrawRule {
+                movenumber: 0,
+                movecount: 1,
+                score: 0,
+            }),
+            resign: None,
+        };
+        assert_eq!(
+            feed(draw, &[Some(least), cp(0), Some(least), cp(0)], 0),
+            None
+        );
+        // As the resign rule sees it: as lost as a score can be.
+        let resign = Adjudication {
+            draw: None,
+            resign: Some(ResignRule {
+                movecount: 1,
+                score: 1_000_000,
+                twosided: false,
+            }),
+        };
+        let (ply, e) = feed(resign, &[Some(least)], 0).unwrap();
+        assert_eq!((ply, e.outcome), (1, Outcome::Win(Second)));
     }
 }

@@ -20,14 +20,38 @@ struct Check {
     seen: String,
 }
 
+/// Lines of one kind: counted, the first kept. An engine may print them
+/// for ever (garbage in a loop): keeping them all grew the referee by
+/// gigabytes in seconds, so only what the checklist shows is kept.
+#[derive(Debug, Default)]
+struct Seen {
+    count: u64,
+    first: Option<String>,
+}
+
+impl Seen {
+    fn push(&mut self, line: String) {
+        self.count += 1;
+        self.first.get_or_insert(line);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    fn clear(&mut self) {
+        *self = Seen::default();
+    }
+}
+
 /// The engine, and what it has said outside the answers looked for.
 struct Session {
     e: EngineProc,
-    infos: usize,
-    bad_infos: Vec<String>,
-    garbage: Vec<String>,
+    infos: u64,
+    bad_infos: Seen,
+    garbage: Seen,
     /// `info string error …` lines since the last look.
-    errors: Vec<String>,
+    errors: Seen,
 }
 
 /// What `read_until` found: the reply, when, and the last scored `info`.
@@ -257,19 +281,14 @@ impl GameVisitor for VariantChecks<'_> {
             s.send(&format!("position startpos moves {}", texts[0]))?;
             s.send("position startpos moves zz99zz")?;
             s.ready(t.start)?;
-            if s.errors.is_empty() {
+            let Some(error) = s.errors.first.clone() else {
                 return Ok(None);
-            }
+            };
             s.send("go depth 1")?;
             let (mv, _, _) = s.best(t.start)?;
             legal_in(&after1, &mv)
-                .map(|m| {
-                    Some(format!(
-                        "{:?}, then bestmove {m} in the kept position",
-                        s.errors[0]
-                    ))
-                })
-                .map_err(|e| format!("{e} in the kept position (after {:?})", s.errors[0]))
+                .map(|m| Some(format!("{error:?}, then bestmove {m} in the kept position")))
+                .map_err(|e| format!("{e} in the kept position (after {error:?})"))
         })();
         match r {
             Ok(Some(seen)) => add(true, what, seen),
@@ -306,13 +325,16 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
     let mut s = Session {
         e,
         infos: 0,
-        bad_infos: Vec::new(),
-        garbage: Vec::new(),
-        errors: Vec::new(),
+        bad_infos: Seen::default(),
+        garbage: Seen::default(),
+        errors: Seen::default(),
     };
-    // uci: id lines, option lines, uciok.
+    // uci: id lines, option lines (read as they come, not kept: an engine
+    // may print them for ever), uciok.
     let mut id = None;
-    let mut options = Vec::new();
+    let mut options = 0u64;
+    let mut bad = Seen::default();
+    let mut declared: Option<Vec<String>> = None;
     let uci = s.send("uci").and_then(|_| {
         s.read_until(t.start, |r| match r {
             Reply::Id { field, value } if field == "name" => {
@@ -320,7 +342,14 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
                 false
             }
             Reply::Option(text) => {
-                options.push(text.clone());
+                options += 1;
+                match parse_option_decl(text) {
+                    None => bad.push(text.clone()),
+                    Some(d) if d.name.eq_ignore_ascii_case("UCI_Variant") => {
+                        declared.get_or_insert(d.vars);
+                    }
+                    Some(_) => {}
+                }
                 false
             }
             r => *r == Reply::UciOk,
@@ -343,31 +372,16 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
             return Ok(finish(&checks));
         }
     }
-    let bad: Vec<&String> = options
-        .iter()
-        .filter(|o| parse_option_decl(o).is_none())
-        .collect();
     add(
         &mut checks,
         bad.is_empty(),
         "option lines",
-        if bad.is_empty() {
-            format!("{} options, each well formed", options.len())
-        } else {
-            format!(
-                "{} of {} do not parse: option {}",
-                bad.len(),
-                options.len(),
-                bad[0]
-            )
+        match &bad.first {
+            None => format!("{options} options, each well formed"),
+            Some(first) => format!("{} of {options} do not parse: option {first}", bad.count),
         },
     );
-    let declared: Vec<String> = options
-        .iter()
-        .filter_map(|o| parse_option_decl(o))
-        .find(|d| d.name.eq_ignore_ascii_case("UCI_Variant"))
-        .map(|d| d.vars.clone())
-        .unwrap_or_default();
+    let declared = declared.unwrap_or_default();
     let variants: Vec<GameId> = match c.variant {
         Some(v) => vec![v],
         None => declared
@@ -419,12 +433,12 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
         &mut checks,
         s.bad_infos.is_empty(),
         "info lines parse",
-        match s.bad_infos.first() {
+        match &s.bad_infos.first {
             None => format!("{} info lines", s.infos),
             Some(b) => format!(
                 "{} of {} do not parse, first: {b:?}",
-                s.bad_infos.len(),
-                s.infos + s.bad_infos.len()
+                s.bad_infos.count,
+                s.infos + s.bad_infos.count
             ),
         },
     );
@@ -432,9 +446,9 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
         &mut checks,
         s.garbage.is_empty(),
         "no lines outside the protocol",
-        match s.garbage.first() {
+        match &s.garbage.first {
             None => "none".into(),
-            Some(g) => format!("{}, first: {g:?}", s.garbage.len()),
+            Some(g) => format!("{}, first: {g:?}", s.garbage.count),
         },
     );
     let quit = s.send("quit");
@@ -472,4 +486,21 @@ fn finish(checks: &[Check]) -> ExitCode {
     ));
     print!("{text}");
     ExitCode::from(u8::from(failed > 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_seen_are_counted_and_only_the_first_kept() {
+        let mut seen = Seen::default();
+        for k in 0..100_000 {
+            seen.push(format!("garbage {k}"));
+        }
+        assert_eq!(seen.count, 100_000);
+        assert_eq!(seen.first.as_deref(), Some("garbage 0"));
+        seen.clear();
+        assert!(seen.is_empty() && seen.first.is_none());
+    }
 }

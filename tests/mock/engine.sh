@@ -16,6 +16,11 @@
 #   flood        prints info lines for ever and reads nothing more
 #   resigns      reports score cp -1000 with every move
 #   mated        reports score mate -2 with every move
+#   garbage-loop answers uci, then at the first isready prints "garbage"
+#                lines for ever (reading nothing more)
+#   option-loop  answers uci with option lines for ever (reading nothing more)
+#   min-score    reports score cp -2147483648 (the least i32) and nodes
+#                18446744073709551615 (the most u64) with every move
 #   affinity     says which CPUs it may run on (info string cpus LIST), then plays
 #   broken       fails a compliance check on purpose: answers go infinite at
 #                once, sends an info line that does not parse, ignores quit
@@ -73,11 +78,13 @@ score="cp 0"
 case $mode in
 resigns) score="cp -1000" ;;
 mated) score="mate -2" ;;
+min-score) score="cp -2147483648 nodes 18446744073709551615" ;;
 esac
 
 while IFS= read -r line; do
     case $line in
     uci)
+        [ "$mode" = option-loop ] && exec yes "option name Flood type check default true"
         if [ "$mode" = affinity ]; then
             echo "info string cpus $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$$/status)"
         fi
@@ -89,7 +96,10 @@ while IFS= read -r line; do
         esac
         echo "uciok"
         ;;
-    isready) echo "readyok" ;;
+    isready)
+        [ "$mode" = garbage-loop ] && exec yes garbage
+        echo "readyok"
+        ;;
     "setoption name Skill value hard")
         if [ "$mode" = refuse-hard ]; then
             echo "info string error: level hard needs a file this mock lacks at hard"

@@ -208,7 +208,8 @@ pub(super) struct Cli {
     pub(super) pgnout: Vec<String>,
 
     /// Append each game's final position to FILE as it ends, one position string a line
-    /// (also written file=FILE).
+    /// (also written file=FILE). Not a book (most games end over): for openings from played
+    /// games give --openings file=RECORDS format=pgn plies=N.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub(super) epdout: Vec<String>,
 

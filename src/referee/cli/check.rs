@@ -10,10 +10,15 @@ use super::{CliError, Usage, variant_named};
 use crate::core::RuleValues;
 use crate::games::GameId;
 use crate::record::adjudicate::{self, Adjudication};
+use crate::referee::matches::schedule;
 use crate::referee::statistics::sprt::{Model, Sprt};
 use crate::referee::store::shard;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The most `--random-plies` (with `--max-plies 0`, no ply limit): far
+/// beyond an opening, and a bound on the memory one takes.
+const MAX_RANDOM_PLIES: u32 = 100_000;
 
 pub(super) fn check(
     cli: Cli,
@@ -75,7 +80,36 @@ pub(super) fn check(
     if cli.max_moves == Some(0) {
         return Err(Usage::new("--max-moves must be at least 1").into());
     }
+    // Random plies are played (and kept) before each game: a count from a
+    // typo would grow one opening without end, the ply limit reached long
+    // before.
+    if cli.max_plies > 0 && cli.random_plies >= cli.max_plies {
+        return Err(Usage::new(format!(
+            "--random-plies {} reaches --max-plies {}: every game would end at the ply limit \
+             before an engine moves",
+            cli.random_plies, cli.max_plies
+        ))
+        .into());
+    }
+    if cli.random_plies > MAX_RANDOM_PLIES {
+        return Err(Usage::new(format!(
+            "--random-plies {}: at most {MAX_RANDOM_PLIES}",
+            cli.random_plies
+        ))
+        .into());
+    }
     let seeds = tournament(&cli.tournament, cli.seeds, engines.len())?;
+    let total = schedule::count(engines.len(), cli.games, cli.rounds, seeds);
+    if total > schedule::MAX_GAMES {
+        return Err(Usage::new(format!(
+            "--rounds {} with --games {} schedule {total} games, more than the {} a match \
+             holds (its schedule is built in memory)",
+            cli.rounds,
+            cli.games,
+            schedule::MAX_GAMES
+        ))
+        .into());
+    }
     let affinity = match cli.use_affinity.as_deref() {
         None => None,
         Some(list) => Some(crate::referee::matches::affinity::cpus(list).map_err(Usage)?),

@@ -48,8 +48,9 @@ pub(super) fn engine_config(
             "tc" => limits.tc = Some(time_control(v).map_err(|e| Usage(which(&e)))?),
             "st" => limits.movetime = Some(move_time(v).map_err(|e| Usage(which(&e)))?),
             // fastchess's plies= is depth.
-            "depth" | "plies" => limits.depth = Some(number_of(v, k)?),
-            "nodes" => limits.nodes = Some(number_of(v, "nodes")?),
+            // 0 would be searched as 1 (a depth) or not at all (nodes).
+            "depth" | "plies" => limits.depth = Some(at_least_one(v, k)?),
+            "nodes" => limits.nodes = Some(at_least_one(v, "nodes")?),
             "timemargin" => margin = Some(Duration::from_millis(number_of(v, "timemargin")?)),
             "restart" => {
                 restart = match v.as_str() {
@@ -103,6 +104,7 @@ pub(super) fn engine_config(
             "no limit: give tc=, st=, depth= or nodes= (or the same with --each)",
         )));
     }
+    let given = name.is_some();
     let name = name.unwrap_or_else(|| {
         Path::new(&cmd)
             .file_name()
@@ -110,6 +112,18 @@ pub(super) fn engine_config(
     });
     if name.trim().is_empty() {
         return Err(Usage(which("name= is empty")));
+    }
+    // A record's tag is one line, and the JSON, the summaries and the
+    // records must name an engine alike: refused, not escaped.
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        let why = if given {
+            format!("name= holds a control character ({c:?})")
+        } else {
+            format!("the program's file name {name:?} holds a control character ({c:?})")
+        };
+        return Err(Usage(which(&format!(
+            "{why}, which the records cannot hold; give name= without one"
+        ))));
     }
     Ok(EngineConfig {
         name,
@@ -149,6 +163,17 @@ pub(super) fn number_of<T: std::str::FromStr>(v: &str, what: &str) -> Result<T, 
         .map_err(|_| Usage::new(format!("{what}={v}: expected a whole number")))
 }
 
+/// A whole number of 1 or more.
+fn at_least_one<T: std::str::FromStr + Default + PartialEq>(
+    v: &str,
+    what: &str,
+) -> Result<T, Usage> {
+    v.parse()
+        .ok()
+        .filter(|n| *n != T::default())
+        .ok_or_else(|| Usage::new(format!("{what}={v}: expected a whole number of 1 or more")))
+}
+
 /// Seconds, possibly fractional, non-negative and finite.
 pub(super) fn secs(v: &str) -> Result<Duration, String> {
     let x: f64 = v
@@ -171,6 +196,9 @@ pub(super) fn move_time(v: &str) -> Result<Duration, String> {
     }
     Ok(t)
 }
+
+/// The least base time of `tc=`: the millisecond `go wtime` counts in.
+pub const MIN_BASE: Duration = Duration::from_millis(1);
 
 /// `[moves/]base[+inc]` in seconds.
 pub fn time_control(v: &str) -> Result<TimeControl, String> {
@@ -199,8 +227,16 @@ pub fn time_control(v: &str) -> Result<TimeControl, String> {
         Some((b, i)) => (base_of(b).map_err(bad)?, secs(i).map_err(bad)?),
         None => (base_of(rest).map_err(bad)?, Duration::ZERO),
     };
-    if base.is_zero() && inc.is_zero() {
-        return Err(bad("no time at all".into()));
+    // The first move has the base alone (the increment comes after each
+    // move), and `go` sends it in whole milliseconds: below one it is
+    // `wtime 0`, and every game is lost on time before its first move.
+    if base < MIN_BASE {
+        return Err(bad(format!(
+            "a base time of {} s cannot hold the first move, which has the base alone \
+             (the increment is added after a move) and go counts it in whole milliseconds; \
+             give a base of at least 0.001",
+            crate::client::clock::seconds(base)
+        )));
     }
     Ok(TimeControl { moves, base, inc })
 }

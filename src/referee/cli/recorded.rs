@@ -5,6 +5,7 @@
 use super::args::Cli;
 use super::engine::split_pairs;
 use super::koma_spelling;
+use crate::referee::matches::schedule;
 use clap::{CommandFactory, FromArgMatches};
 use std::path::Path;
 
@@ -84,15 +85,9 @@ pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
     }
     settings.push(("engines".to_string(), engines.join(", ")));
     settings.extend(engine_settings);
-    let n = engines.len() as u64;
-    let encounters = match (cli.tournament.as_str(), cli.seeds) {
-        ("gauntlet", seeds) => {
-            let k = seeds.unwrap_or(1) as u64;
-            k * n.saturating_sub(k) + k * k.saturating_sub(1) / 2
-        }
-        _ => n * n.saturating_sub(1) / 2,
-    };
-    let total_games = u64::from(cli.rounds) * encounters * u64::from(cli.games);
+    // A record's command line is outside input: the count saturates.
+    let seeds = (cli.tournament == "gauntlet").then(|| cli.seeds.unwrap_or(1));
+    let total_games = schedule::count(engines.len(), cli.games, cli.rounds, seeds);
     Some(RecordedMatch {
         engines,
         settings,

@@ -49,7 +49,9 @@ fn time_controls_parse_in_seconds() {
     assert_eq!(t.base, Duration::from_secs(60));
     assert_eq!(t.inc, Duration::from_millis(500));
     assert_eq!(time_control("0.2").unwrap().inc, Duration::ZERO);
-    for bad in ["", "x", "1+", "+1", "0/1", "-1", "0+0", "inf", "1e99"] {
+    for bad in [
+        "", "x", "1+", "+1", "0/1", "-1", "0+0", "inf", "1e99", "0+1", "0.0009", "40/0+5",
+    ] {
         assert!(time_control(bad).is_err(), "{bad}");
     }
 }
@@ -265,6 +267,22 @@ fn a_recorded_command_line_gives_the_engines_the_total_and_what_differs() {
         "{d:?}"
     );
     assert!(recorded_match(&["koma-referee".into(), "--bogus".into()]).is_none());
+}
+
+#[test]
+fn a_recorded_command_line_too_large_to_count_saturates() {
+    // A record's RefereeCommand is outside input: the product of its
+    // counts overflowed (a panic in a debug build).
+    let m = recorded(
+        "koma-referee --each depth=1 --engine cmd=a --engine cmd=b --engine cmd=c \
+         --rounds 4294967295 --games 4294967295",
+    );
+    assert_eq!(m.total_games, u64::MAX);
+    let g = recorded(
+        "koma-referee --each depth=1 --engine cmd=a --engine cmd=b --engine cmd=c \
+         --tournament gauntlet --seeds 1 --rounds 3 --games 1",
+    );
+    assert_eq!(g.total_games, 6);
 }
 
 #[test]

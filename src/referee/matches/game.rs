@@ -48,6 +48,17 @@ pub struct GameEnd {
     pub last: String,
     /// Why an engine could not be started, when that ended the game.
     pub start_error: Option<StartError>,
+    /// When the game was lost on time: by how much, and whether the loser
+    /// had made a move of its own yet.
+    pub time_loss: Option<TimeLoss>,
+}
+
+/// A time forfeit, as the match's end sums them up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLoss {
+    pub overrun: Duration,
+    /// The loser had not moved: its first move of the game overran.
+    pub before_a_move: bool,
 }
 
 impl GameEnd {
@@ -64,6 +75,7 @@ impl GameEnd {
             thinking: Default::default(),
             last: String::new(),
             start_error: Some(why),
+            time_loss: None,
         }
     }
 }
@@ -99,6 +111,7 @@ pub fn play<G: Game>(
     let mut tracker = Tracker::new(setup.adjudication);
     let mut adjudicated = None;
     let mut thinking = [Thinking::default(); 2];
+    let mut time_loss = None;
     let ending = 'game: {
         for c in Color::BOTH {
             if let Err(f) = handshake::new_game(engines[c.index()], &setup.timeouts) {
@@ -142,6 +155,10 @@ pub fn play<G: Game>(
                 }
                 Err(f) => {
                     dead[side.index()] = f.dead;
+                    time_loss = f.overrun.map(|overrun| TimeLoss {
+                        overrun,
+                        before_a_move: thinking[side.index()].moves == 0,
+                    });
                     break 'game Ending::failure(side, f);
                 }
             }
@@ -155,5 +172,6 @@ pub fn play<G: Game>(
         thinking,
         last: line.current().to_text().to_string(),
         start_error: None,
+        time_loss,
     })
 }

@@ -1,9 +1,12 @@
 //! The match: `runner` deals the schedule (`schedule`) to worker threads
 //! (pinned by `affinity`), each playing one `game` at a time from an
-//! `opening`, ended early by `record::adjudicate`.
+//! `opening`, ended early by `record::adjudicate`; `busy` warns of a
+//! machine that cannot run it on time, `time_losses` sums up the overruns.
 
 pub mod affinity;
+pub mod busy;
 pub mod game;
 pub mod opening;
 pub mod runner;
 pub mod schedule;
+pub mod time_losses;

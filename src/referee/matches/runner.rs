@@ -5,10 +5,11 @@
 //! as each game ends, and the match stops early when the SPRT decides or an
 //! engine dies without `--recover`.
 
-use super::affinity;
 use super::game::{self, GameEnd, GameSetup};
 use super::opening::add_random_plies;
 use super::schedule::{self, GameSpec, Rng};
+use super::time_losses::TimeLosses;
+use super::{affinity, busy};
 use crate::client::engine_log::{EngineLog, record_date};
 use crate::client::handshake::{self, EngineStart, StartError};
 use crate::client::seat::Seat;
@@ -77,6 +78,8 @@ struct Results {
     thinking: Vec<Thinking>,
     /// `--epdout`: the last position of every game.
     epd: Option<std::fs::File>,
+    /// This run's games lost on time.
+    time_losses: TimeLosses,
 }
 
 /// Runs a match of game `G`; `Err` for a usage error found late (a bad
@@ -138,6 +141,13 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
         .collect();
     let context = context(cfg);
     announce(cfg, &context, specs.len(), total_all, rows.len());
+    let timed = (cfg.engines.iter()).any(|e| e.limits.tc.is_some() || e.limits.movetime.is_some());
+    if timed {
+        let at_once = cfg.concurrency.min(todo.len());
+        for w in busy::warnings(at_once, busy::cores(), busy::load_average()) {
+            eprintln!("koma-referee: warning: {w}");
+        }
+    }
     let ctx = Ctx::<G> {
         cfg,
         rules: book.rules,
@@ -162,6 +172,7 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
             engine_moves: 0,
             thinking: vec![Thinking::default(); cfg.engines.len()],
             epd: files.epd,
+            time_losses: TimeLosses::default(),
         }),
     };
     {
@@ -344,22 +355,29 @@ fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode
             p.display()
         ));
     }
+    if let Some(s) = res.time_losses.summary() {
+        out(&s);
+    }
     let missing = ctx.games - res.rows.len();
-    let (line, code, state) = match &res.abort {
-        Some(why) => (format!("Match stopped: {why}\n"), 1, "stopped"),
-        None if res.sprt_decided => ("Match finished: the SPRT decided\n".into(), 0, "sprt"),
-        None if missing > 0 => (
+    let no_move = res.time_losses.no_move_in_time();
+    let (line, code, state) = match (&res.abort, &no_move) {
+        (Some(why), _) => (format!("Match stopped: {why}\n"), 1, "stopped"),
+        (None, Some(why)) => (format!("Match failed: {why}\n"), 1, "failed"),
+        (None, None) if res.sprt_decided => {
+            ("Match finished: the SPRT decided\n".into(), 0, "sprt")
+        }
+        (None, None) if missing > 0 => (
             format!("Match stopped with {missing} games unplayed\n"),
             1,
             "stopped",
         ),
-        None => ("Match finished\n".into(), 0, "finished"),
+        (None, None) => ("Match finished\n".into(), 0, "finished"),
     };
     out(&line);
     // The JSON last, on one line: a pipeline reads the last line.
     if let Some(mut v) = json_summary {
         v["state"] = serde_json::json!(state);
-        v["stopped_because"] = serde_json::json!(res.abort);
+        v["stopped_because"] = serde_json::json!(res.abort.or(no_move));
         out(&format!("{v}\n"));
     }
     ExitCode::from(code)
@@ -706,6 +724,7 @@ impl<G: Game> Ctx<'_, G> {
             reason: Some(e.reason),
         });
         res.games_now += 1;
+        res.time_losses.add(end.time_loss);
         res.engine_moves += u64::from(end.engine_moves);
         res.thinking[spec.first].merge(&end.thinking[0]);
         res.thinking[spec.second].merge(&end.thinking[1]);

@@ -21,6 +21,24 @@ pub struct GameSpec {
     pub slot: u64,
 }
 
+/// The most games a match schedules: its schedule is built in memory (a
+/// few dozen bytes a game), and a count from a typo (`--rounds
+/// 4000000000`) would exhaust it rather than start. Ten million games
+/// are 70 days at a hundred games a minute.
+pub const MAX_GAMES: u64 = 10_000_000;
+
+/// How many games `build` schedules (saturating: the count is checked
+/// against `MAX_GAMES` before anything is built).
+pub fn count(engines: usize, games: u32, rounds: u32, seeds: Option<usize>) -> u64 {
+    let n = engines as u64;
+    let encounters: u64 = (0..seeds.unwrap_or(engines).min(engines) as u64)
+        .map(|i| n - i - 1)
+        .sum();
+    encounters
+        .saturating_mul(u64::from(games))
+        .saturating_mul(u64::from(rounds))
+}
+
 /// Every game of a round robin between `engines` engines: each round,
 /// each encounter `(i, j)`, `i < j`, plays `games` games with colours
 /// alternating (`i` first in the first game), consecutive games forming
@@ -146,6 +164,20 @@ mod tests {
             s.iter().map(|g| g.number).collect::<Vec<_>>(),
             (1..=8).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn the_count_is_what_build_schedules_and_saturates() {
+        for (engines, games, rounds, seeds) in [
+            (2, 4, 2, None),
+            (3, 1, 3, None),
+            (5, 2, 2, Some(2)),
+            (4, 3, 1, Some(9)),
+        ] {
+            let n = build(engines, games, rounds, seeds).len() as u64;
+            assert_eq!(count(engines, games, rounds, seeds), n);
+        }
+        assert_eq!(count(200, u32::MAX, u32::MAX, None), u64::MAX);
     }
 
     #[test]

@@ -29,12 +29,13 @@ impl Thinking {
     fn add_parts(&mut self, depth: Option<u32>, nodes: Option<u64>, elapsed: Duration) {
         self.moves += 1;
         self.time += elapsed;
+        // Saturating: the engines' numbers may be as large as a u64 holds.
         if let Some(d) = depth {
-            self.depth.0 += u64::from(d);
+            self.depth.0 = self.depth.0.saturating_add(u64::from(d));
             self.depth.1 += 1;
         }
         if let Some(n) = nodes {
-            self.nodes.0 += n;
+            self.nodes.0 = self.nodes.0.saturating_add(n);
             self.nodes.1 += 1;
         }
     }
@@ -60,9 +61,9 @@ impl Thinking {
     pub fn merge(&mut self, o: &Thinking) {
         self.moves += o.moves;
         self.time += o.time;
-        self.depth.0 += o.depth.0;
+        self.depth.0 = self.depth.0.saturating_add(o.depth.0);
         self.depth.1 += o.depth.1;
-        self.nodes.0 += o.nodes.0;
+        self.nodes.0 = self.nodes.0.saturating_add(o.nodes.0);
         self.nodes.1 += o.nodes.1;
     }
 
@@ -146,6 +147,22 @@ mod tests {
         assert_eq!(t.nps(), Some(50_000.0));
         assert_eq!(t.line(), "depth 4.0, 1000 nodes, 20.0 ms per move, 50 knps");
         assert_eq!(Thinking::default().line(), "no moves");
+    }
+
+    #[test]
+    fn the_largest_counts_an_engine_may_send_saturate_the_sums() {
+        let mut t = Thinking::default();
+        let info = InfoLine {
+            depth: Some(u32::MAX),
+            nodes: Some(u64::MAX),
+            ..InfoLine::default()
+        };
+        t.add(Some(&info), Duration::from_millis(10));
+        t.add(Some(&info), Duration::from_millis(10));
+        let mut both = t;
+        both.merge(&t);
+        assert_eq!((both.nodes, both.moves), ((u64::MAX, 4), 4));
+        assert_eq!(both.depth, (4 * u64::from(u32::MAX), 4));
     }
 
     #[test]

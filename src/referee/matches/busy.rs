@@ -1,0 +1,63 @@
+//! Warnings before a timed match on a machine that cannot run it on time:
+//! more games at once than cores (fastchess warns alike), or a load
+//! average above the cores. Moves then overrun their clocks however well
+//! the engines keep time.
+
+/// The warnings for `games_at_once` timed games on `cores` cores with
+/// this 1-minute `load` average (when it could be read).
+pub fn warnings(games_at_once: usize, cores: usize, load: Option<f64>) -> Vec<String> {
+    let mut out = Vec::new();
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    if games_at_once > cores {
+        out.push(format!(
+            "{games_at_once} games at once on {cores} core{}: more than the cores can serve \
+             (each game's engine to move needs one), so moves may overrun their clocks; \
+             give --concurrency {cores}",
+            plural(cores)
+        ));
+    }
+    if let Some(l) = load
+        && l > cores as f64
+    {
+        out.push(format!(
+            "the machine is busy (load average {l:.1} on {cores} core{}): moves may overrun \
+             their clocks; give --timemargin MS, more time per move, or fewer --concurrency \
+             games (docs/referee.md)",
+            plural(cores)
+        ));
+    }
+    out
+}
+
+/// The cores this process may run on.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The 1-minute load average (`/proc/loadavg`); `None` where there is none.
+pub fn load_average() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_beyond_the_cores_and_a_load_above_them_are_warned_about() {
+        assert!(warnings(2, 2, Some(2.0)).is_empty());
+        assert!(warnings(1, 1, None).is_empty());
+        let w = warnings(3, 2, Some(0.5));
+        assert_eq!(w.len(), 1);
+        assert!(w[0].starts_with("3 games at once on 2 cores:"), "{w:?}");
+        assert!(w[0].ends_with("give --concurrency 2"), "{w:?}");
+        let w = warnings(2, 2, Some(6.83));
+        assert_eq!(w.len(), 1);
+        assert!(
+            w[0].starts_with("the machine is busy (load average 6.8 on 2 cores)"),
+            "{w:?}"
+        );
+        assert_eq!(warnings(4, 1, Some(9.0)).len(), 2);
+    }
+}
