@@ -141,10 +141,12 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
         .collect();
     let context = context(cfg);
     announce(cfg, &context, specs.len(), total_all, rows.len());
-    let timed = (cfg.engines.iter()).any(|e| e.limits.tc.is_some() || e.limits.movetime.is_some());
-    if timed {
+    let timed =
+        || (cfg.engines.iter()).filter(|e| e.limits.tc.is_some() || e.limits.movetime.is_some());
+    if timed().next().is_some() {
         let at_once = cfg.concurrency.min(todo.len());
-        for w in busy::warnings(at_once, busy::cores(), busy::load_average()) {
+        let unmargined = timed().any(|e| e.margin.unwrap_or(cfg.margin).is_zero());
+        for w in busy::warnings(at_once, busy::cores(), busy::load_average(), unmargined) {
             eprintln!("koma-referee: warning: {w}");
         }
     }
@@ -355,7 +357,8 @@ fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode
             p.display()
         ));
     }
-    if let Some(s) = res.time_losses.summary() {
+    let load = busy::load_average().map(|l| (l, busy::cores()));
+    if let Some(s) = res.time_losses.summary(load) {
         out(&s);
     }
     let missing = ctx.games - res.rows.len();

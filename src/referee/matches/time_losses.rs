@@ -33,18 +33,25 @@ impl TimeLosses {
     }
 
     /// `Time losses: 3 of 20 games, overruns of 2 ms median and 11 ms at
-    /// most. …` with the advice; `None` without time losses.
-    pub fn summary(&self) -> Option<String> {
+    /// most. …` with the advice; `None` without time losses. `load`: the
+    /// load average and the cores, said when the load is above them.
+    pub fn summary(&self, load: Option<(f64, usize)>) -> Option<String> {
         let mut o = self.overruns.clone();
         o.sort();
         let most = *o.last()?;
         let median = o[o.len() / 2];
+        let busy = match load {
+            Some((l, cores)) if l > cores as f64 => {
+                format!(" (as this one is: load average {l:.1} on {cores} cores)")
+            }
+            _ => String::new(),
+        };
         Some(format!(
             "Time losses: {} of {} games, overruns of {} median and {} at most. An engine \
              that keeps its time still overruns when the machine is too busy to run it on \
-             time (see the load average, and the warnings above): give --timemargin {} \
-             (the overrun allowed without a loss; the engines' clocks stay as they are), \
-             more time per move, or fewer --concurrency games (docs/referee.md)\n",
+             time{busy}: give --timemargin {} (the overrun allowed without a loss; the \
+             engines' clocks stay as they are), more time per move, or fewer --concurrency \
+             games (docs/referee.md)\n",
             o.len(),
             self.games,
             ms(median),
@@ -96,18 +103,23 @@ mod tests {
     #[test]
     fn the_summary_gives_the_overruns_and_a_margin_covering_twice_the_largest() {
         let mut t = TimeLosses::default();
-        assert_eq!(t.summary(), None);
+        assert_eq!(t.summary(None), None);
         for l in [None, loss(3, false), None, loss(11, false), loss(1, true)] {
             t.add(l);
         }
-        let s = t.summary().unwrap();
+        let s = t.summary(Some((1.5, 2))).unwrap();
         assert!(
             s.starts_with(
                 "Time losses: 3 of 5 games, overruns of 3.00 ms median and 11 ms at most."
             ),
             "{s}"
         );
-        assert!(s.contains("give --timemargin 50 "), "{s}");
+        assert!(s.contains("on time: give --timemargin 50 "), "{s}");
+        let s = t.summary(Some((6.83, 2))).unwrap();
+        assert!(
+            s.contains("on time (as this one is: load average 6.8 on 2 cores): give"),
+            "{s}"
+        );
         assert_eq!(t.no_move_in_time(), None);
         assert_eq!(suggested_margin(Duration::ZERO), 10);
         assert_eq!(suggested_margin(Duration::from_millis(260)), 1000);
