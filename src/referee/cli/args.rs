@@ -56,14 +56,16 @@ fn values(kind: &OptionKind) -> String {
 pub(super) const AFTER: &str = "\
 Engine keys (for --engine and --each):
   cmd=PATH            the engine program (required)
-  name=NAME           its name in results (default: the program's file name)
+  name=NAME           its name in results (default: the program's file name); no control
+                      characters (newline, tab, ...)
   args=\"A B\"          arguments, split at blanks
   dir=DIR             working directory; a relative cmd with a / is taken from there
   option.NAME=VALUE   sent as setoption name NAME value VALUE; an engine that answers it with
                       info string error stops the match before the first game (exit 2)
-  tc=[M/]BASE[+INC]   clock in seconds: BASE, plus INC per move, BASE again every M moves
+  tc=[M/]BASE[+INC]   clock in seconds: BASE, plus INC per move, BASE again every M moves;
+                      BASE at least 0.001 (the first move has BASE alone)
   st=SECONDS          fixed time per move (go movetime), at least 0.001
-  depth=N, nodes=N    search limits sent with go (plies=N is depth=N)
+  depth=N, nodes=N    search limits sent with go, at least 1 (plies=N is depth=N)
   timemargin=MS       this engine's --timemargin
   restart=on|off      on: a fresh process for every game (default off)
   proto=uci           accepted: the protocol is Koma's, UCI's shape; any other is refused
@@ -187,7 +189,9 @@ pub(super) struct Cli {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub(super) max_plies: u32,
 
-    /// Milliseconds an engine may exceed its clock before it loses on time.
+    /// Milliseconds an engine may exceed its clock before it loses on time (its clock is sent
+    /// unchanged). On a busy machine moves overrun however well an engine keeps time: the
+    /// referee warns then, and after time losses says how large the overruns were.
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub(super) timemargin: u64,
 
