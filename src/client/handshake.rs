@@ -234,8 +234,9 @@ pub fn sync(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
 }
 
 /// Reads until `readyok`; returns the first `info string error …` line
-/// read on the way (only the first: an engine may print them for ever). Other protocol lines are skipped (a `bestmove`, which no `go`
-/// asked for here, with a warning); a line that is not the protocol loses.
+/// read on the way (only the first: an engine may print them for ever).
+/// Other protocol lines are skipped (a `bestmove`, which no `go` asked
+/// for here, with a warning); a line that is not the protocol loses.
 fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Option<String>, Failure> {
     let start = Instant::now();
     let mut error = None;

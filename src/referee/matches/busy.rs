@@ -3,6 +3,23 @@
 //! average above the cores while an engine plays without a time margin.
 //! Moves then overrun their clocks however well the engines keep time.
 
+use crate::referee::cli::MatchConfig;
+
+/// Warns on stderr before a match of `games` games to play, when one of
+/// its engines plays on a clock (or a move time) the machine may not serve.
+pub fn warn(cfg: &MatchConfig, games: usize) {
+    let timed =
+        || (cfg.engines.iter()).filter(|e| e.limits.tc.is_some() || e.limits.movetime.is_some());
+    if timed().next().is_none() {
+        return;
+    }
+    let unmargined = timed().any(|e| e.margin.unwrap_or(cfg.margin).is_zero());
+    let at_once = cfg.concurrency.min(games);
+    for w in warnings(at_once, cores(), load_average(), unmargined) {
+        eprintln!("koma-referee: warning: {w}");
+    }
+}
+
 /// The warnings for `games_at_once` timed games on `cores` cores with
 /// this 1-minute `load` average (when it could be read); `unmargined`:
 /// some timed engine plays with a margin of 0, where any overrun loses

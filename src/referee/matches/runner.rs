@@ -141,15 +141,7 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
         .collect();
     let context = context(cfg);
     announce(cfg, &context, specs.len(), total_all, rows.len());
-    let timed =
-        || (cfg.engines.iter()).filter(|e| e.limits.tc.is_some() || e.limits.movetime.is_some());
-    if timed().next().is_some() {
-        let at_once = cfg.concurrency.min(todo.len());
-        let unmargined = timed().any(|e| e.margin.unwrap_or(cfg.margin).is_zero());
-        for w in busy::warnings(at_once, busy::cores(), busy::load_average(), unmargined) {
-            eprintln!("koma-referee: warning: {w}");
-        }
-    }
+    busy::warn(cfg, todo.len());
     let ctx = Ctx::<G> {
         cfg,
         rules: book.rules,
