@@ -405,3 +405,58 @@ fn random_plies_beyond_the_ply_limit_are_a_usage_error() {
     }
     assert_no_leftovers(&token);
 }
+
+#[test]
+fn epdout_holds_the_last_positions_and_openings_refuse_those_where_the_game_is_over() {
+    let (dir, token) = scratch("epdout-over");
+    let pgn = dir.join("games.pgn");
+    let epd = dir.join("last.epd");
+    // One game at a time, so the records and the positions come in the
+    // same order. Nana's games at depth 1 end by its rules (or the limit).
+    let r = run(
+        &args(&format!(
+            "--variant nana --engine cmd={KOMA} name=a --engine cmd={KOMA} name=b --each depth=1 \
+             --games 2 --rounds 2 --random-plies 2 --pgnout {} --epdout {}",
+            pgn.display(),
+            epd.display()
+        )),
+        &token,
+        LIMIT,
+    );
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    let recs = records(&pgn);
+    let text = std::fs::read_to_string(&epd).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), recs.len(), "{text}");
+    let ended = |r: &koma::protocol::record::Record| r.tag("Termination") != Some("ply limit");
+    assert!(
+        recs.iter().any(ended),
+        "no game ended by the rules: {}",
+        r.stdout
+    );
+    for (k, (rec, line)) in recs.iter().zip(&lines).enumerate() {
+        let book = dir.join(format!("book{k}.epd"));
+        std::fs::write(&book, format!("{line}\n")).unwrap();
+        let r = run(
+            &args(&format!(
+                "--variant nana --engine cmd={KOMA} name=a --engine cmd={KOMA} name=b \
+                 --each depth=1 --games 2 --max-plies 2 --openings file={} format=epd",
+                book.display()
+            )),
+            &token,
+            LIMIT,
+        );
+        if ended(rec) {
+            assert_eq!(r.status.code(), Some(2), "{line}: {}", r.stdout);
+            assert!(
+                r.stderr.contains("the game is already over"),
+                "{}",
+                r.stderr
+            );
+        } else {
+            assert!(r.status.success(), "{line}: {}\n{}", r.stdout, r.stderr);
+        }
+    }
+    assert_no_leftovers(&token);
+    let _ = std::fs::remove_dir_all(&dir);
+}
