@@ -162,7 +162,8 @@ pub(super) struct Cli {
     #[arg(long, value_name = "N", default_value_t = 2)]
     pub(super) games: u32,
 
-    /// Rounds: each round every encounter plays --games games.
+    /// Rounds: each round every encounter plays --games games (at most 10 million games in
+    /// all: the schedule is built in memory).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub(super) rounds: u32,
 
@@ -175,7 +176,8 @@ pub(super) struct Cli {
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
     pub(super) openings: Vec<String>,
 
-    /// Random legal moves added after the opening (none of them ending the game).
+    /// Random legal moves added after the opening (none of them ending the game); fewer than
+    /// --max-plies, and at most 100000.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub(super) random_plies: u32,
 
