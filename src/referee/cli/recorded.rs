@@ -24,8 +24,9 @@ pub struct RecordedMatch {
 /// `None` when the words are not a match's command line.
 pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
     let cmd = Cli::command();
-    let words = koma_spelling(&cmd, words, &mut |_| {}).ok()?;
-    let matches = cmd.try_get_matches_from(words).ok()?;
+    let spoken = koma_spelling(&cmd, words, &mut |_| {}).ok()?;
+    let (default_games, default_rounds) = spoken.dialect.defaults();
+    let matches = cmd.try_get_matches_from(spoken.words).ok()?;
     let cli = Cli::from_arg_matches(&matches).ok()?;
     let engine_words: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")
@@ -38,8 +39,15 @@ pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
         settings.push((format!("--rule {n}"), v.to_string()));
     }
     for (k, v) in [
-        ("--games", cli.games.to_string()),
-        ("--rounds", cli.rounds.to_string()),
+        ("--dialect", spoken.dialect.name().to_string()),
+        ("--games", cli.games.unwrap_or(default_games).to_string()),
+        ("--rounds", cli.rounds.unwrap_or(default_rounds).to_string()),
+        (
+            "--opening-repeat",
+            cli.opening_repeat
+                .map(|m| m.to_string())
+                .unwrap_or_default(),
+        ),
         ("--openings", cli.openings.join(" ")),
         ("--random-plies", cli.random_plies.to_string()),
         ("--seed", cli.seed.to_string()),
@@ -92,7 +100,9 @@ pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
         }
         _ => n * n.saturating_sub(1) / 2,
     };
-    let total_games = u64::from(cli.rounds) * encounters * u64::from(cli.games);
+    let total_games = u64::from(cli.rounds.unwrap_or(default_rounds))
+        * encounters
+        * u64::from(cli.games.unwrap_or(default_games));
     Some(RecordedMatch {
         engines,
         settings,

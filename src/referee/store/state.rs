@@ -47,6 +47,10 @@ pub fn fingerprint(cfg: &MatchConfig) -> String {
             cfg.max_moves, cfg.adjudication.draw, cfg.adjudication.resign, cfg.seeds
         ));
     }
+    // cutechess-cli's schedule (colours, openings) differs from Koma's.
+    if let Some(n) = cfg.opening_repeat {
+        s.push_str(&format!("|cutechess repeat {n}"));
+    }
     for e in cfg.engines.iter().filter(|e| e.margin.is_some()) {
         s.push_str(&format!("|{} margin {:?}", e.name, e.margin));
     }
