@@ -2,8 +2,9 @@
 //! `-rounds`, `-games` and `-repeat` differently (cutechess-cli's
 //! `-rounds 10` is 10 games, fastchess's 20), so the line is read as the
 //! tool it was written for: `--dialect`, else the program's name, else the
-//! options only one of the tools has; a single-dash line with none of
-//! those is fastchess's, a line of Koma's `--long` options Koma's.
+//! options only one of the tools has; a single-dash line (or single-dash
+//! counts) with none of those is fastchess's, a line of Koma's `--long`
+//! options Koma's.
 
 use super::cli::Usage;
 use super::fastchess::{self, CC, FC};
@@ -54,11 +55,12 @@ impl Dialect {
 pub fn detect(words: &[String]) -> Result<(Dialect, String), Usage> {
     let mut explicit = None;
     for (k, w) in words.iter().enumerate().skip(1) {
+        if !w.starts_with('-') {
+            continue;
+        }
         let value = match w.trim_start_matches('-').split_once('=') {
             Some(("dialect", v)) => Some(v.to_string()),
-            _ if w.trim_start_matches('-') == "dialect" && w.starts_with('-') => {
-                words.get(k + 1).cloned()
-            }
+            _ if w.trim_start_matches('-') == "dialect" => words.get(k + 1).cloned(),
             _ => continue,
         };
         let v = value.unwrap_or_default();
@@ -87,7 +89,14 @@ pub fn detect(words: &[String]) -> Result<(Dialect, String), Usage> {
             return Ok((d, format!("run as {program}")));
         }
     }
-    let (fc, cc, single) = evidence(words);
+    let (fc, cc, counts) = evidence(words);
+    // Koma's own `--long` options make a line Koma's, unless its counts
+    // are typed single-dash.
+    let single = !words
+        .iter()
+        .skip(1)
+        .any(|w| w.starts_with("--") && w.len() > 2)
+        && words.iter().skip(1).any(|w| w.starts_with('-'));
     match (fc, cc) {
         (Some(f), Some(c)) => Err(Usage::new(format!(
             "this line has an option only fastchess has ({f}) and one only cutechess-cli has \
@@ -100,14 +109,19 @@ pub fn detect(words: &[String]) -> Result<(Dialect, String), Usage> {
             Dialect::Fastchess,
             "single-dash options; --dialect cutechess for cutechess-cli's".into(),
         )),
+        (None, None) if counts => Ok((
+            Dialect::Fastchess,
+            "single-dash counts; --dialect cutechess for cutechess-cli's".into(),
+        )),
         (None, None) => Ok((Dialect::Koma, "Koma's --long options".into())),
     }
 }
 
 /// The first option (or value) only fastchess has, the first only
-/// cutechess-cli has, and whether any single-dash option of theirs is used.
+/// cutechess-cli has, and whether a count (`-rounds`, `-games`, `-repeat`)
+/// is typed single-dash.
 fn evidence(words: &[String]) -> (Option<String>, Option<String>, bool) {
-    let (mut fc, mut cc, mut single) = (None, None, false);
+    let (mut fc, mut cc, mut counts) = (None, None, false);
     let mut current: Option<&str> = None;
     for w in words.iter().skip(1) {
         let is_option = w.starts_with('-')
@@ -123,7 +137,7 @@ fn evidence(words: &[String]) -> (Option<String>, Option<String>, bool) {
             }
             if let Some(f) = fastchess::foreign(name) {
                 current = Some(f.name);
-                single = true;
+                counts |= matches!(f.name, "rounds" | "games" | "repeat");
                 match f.from {
                     FC => {
                         fc.get_or_insert_with(|| format!("-{name}"));
@@ -160,7 +174,7 @@ fn evidence(words: &[String]) -> (Option<String>, Option<String>, bool) {
             None => {}
         }
     }
-    (fc, cc, single)
+    (fc, cc, counts)
 }
 
 #[cfg(test)]

@@ -286,6 +286,13 @@ pub(super) struct Cli {
     #[arg(long)]
     pub(super) strict: bool,
 
+    /// fastchess's -config: [file=FILE] [outname=FILE] [discard=true] [stats=false]. The match
+    /// writes outname (config.json) as it ends: fastchess's layout with the command line;
+    /// file=FILE runs the command a config file written so holds again, which resumes from
+    /// its record file; discard=true does not read it.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub(super) config: Vec<String>,
+
     /// With --report: print the summary as one JSON object.
     #[arg(long, requires = "report")]
     pub(super) json: bool,

@@ -107,7 +107,11 @@ pub(super) fn check(
         None => None,
         Some(list) => Some(crate::referee::matches::affinity::cpus(list).map_err(Usage)?),
     };
-    let output = output_format(cli.output.as_deref())?;
+    // cutechess-cli's users get its lines unless they ask for others.
+    let output = match (cli.output.as_deref(), dialect) {
+        (None, Dialect::Cutechess) => Output::Cutechess,
+        (o, _) => output_format(o)?,
+    };
     let mut state = cli.state.or_else(|| pgnout.clone());
     if let Some(s) = shard.filter(|_| derived) {
         if state.is_none() {
@@ -144,6 +148,7 @@ pub(super) fn check(
         site: cli.site,
         strict: cli.strict,
         epdout,
+        config_out: config_out(&cli.config)?,
         overwrite_pgnout: overwrite(&cli.pgnout),
         figures: Figures::from_keys(&cli.pgnout),
         overwrite_epdout: overwrite(&cli.epdout),
@@ -225,6 +230,27 @@ fn adjudication(draw: &[String], resign: &[String]) -> Result<Adjudication, Usag
             .then(|| adjudicate::resign_rule(&split_pairs(resign, "--resign")?).map_err(usage))
             .transpose()?,
     })
+}
+
+/// `--config`'s keys: the file the match writes (fastchess's outname,
+/// `config.json` by default), when `--config` is given.
+fn config_out(keys: &[String]) -> Result<Option<PathBuf>, Usage> {
+    if keys.is_empty() {
+        return Ok(None);
+    }
+    let mut out = PathBuf::from("config.json");
+    for (k, v) in split_pairs(keys, "--config")? {
+        match k.as_str() {
+            "outname" => out = PathBuf::from(v),
+            "file" | "discard" | "stats" => {}
+            _ => {
+                return Err(Usage::new(format!(
+                    "--config: unknown key {k} (expected file, outname, discard, stats)"
+                )));
+            }
+        }
+    }
+    Ok(Some(out))
 }
 
 /// `--output format=…`: which lines the match prints.

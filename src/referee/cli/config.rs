@@ -87,6 +87,9 @@ pub struct MatchConfig {
     /// `append=false`: the record (or EPD) file is emptied before the
     /// match, which then starts over instead of resuming.
     pub overwrite_pgnout: bool,
+    /// `--config`: the config file written as the match ends (fastchess's
+    /// `outname`).
+    pub config_out: Option<PathBuf>,
     /// `--pgnout nodes=true …`: the engines' figures in the move comments.
     pub figures: Figures,
     pub overwrite_epdout: bool,

@@ -85,6 +85,10 @@ where
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    let words = match saved_command(&words)? {
+        Some(saved) => saved,
+        None => words,
+    };
     let cmd = Cli::command();
     let mut warnings = Vec::new();
     let spoken = koma_spelling(&cmd, &words, &mut |w| {
@@ -119,6 +123,34 @@ where
         (spoken.dialect, spoken.why),
         &env,
     )
+}
+
+/// fastchess's `-config file=F` (without `discard=true`): the command line
+/// the config file holds, which replaces this one.
+fn saved_command(words: &[String]) -> Result<Option<Vec<String>>, Usage> {
+    let Some(at) = words
+        .iter()
+        .skip(1)
+        .position(|w| w == "-config" || w == "--config")
+    else {
+        return Ok(None);
+    };
+    let values: Vec<&String> = words[at + 2..]
+        .iter()
+        .take_while(|w| !w.starts_with('-'))
+        .collect();
+    if values.iter().any(|v| *v == "discard=true") {
+        return Ok(None);
+    }
+    let Some(file) = values.iter().find_map(|v| v.strip_prefix("file=")) else {
+        return Ok(None);
+    };
+    let saved = super::store::config_file::read_command(std::path::Path::new(file))?;
+    eprintln!(
+        "koma-referee: -config file={file}: running its match again: {}",
+        super::store::records::shell_words(&saved)
+    );
+    Ok(Some(saved))
 }
 
 /// A command line in Koma's spelling, and whose counting it uses.

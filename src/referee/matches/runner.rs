@@ -364,10 +364,8 @@ fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode
     let res = ctx.results.into_inner().unwrap_or_else(|e| e.into_inner());
     let us_per_move = cpu.as_secs_f64() * 1e6 / res.engine_moves.max(1) as f64;
     let mut json_summary = None;
+    // cutechess-cli's Score line came with the last game.
     if cfg.output == Output::Cutechess {
-        if let [a, b] = &names[..] {
-            out(&cutechess::score_line(&res.rows, a, b));
-        }
         out(&cutechess::interval(&res.rows, &names, cfg.sprt.as_ref()));
     }
     if cfg.output == Output::Json {
@@ -425,6 +423,14 @@ fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode
         ),
         None => ("Match finished\n".into(), 0, "finished"),
     };
+    if let Some(p) = &cfg.config_out
+        && let Err(e) = crate::referee::store::config_file::write(p, cfg, &res.rows)
+    {
+        eprintln!(
+            "koma-referee: cannot write the config file {}: {e}",
+            p.display()
+        );
+    }
     out(&line);
     // fastchess's closing lines, which scripts wait for.
     if let (Some(sp), Some(d)) = (&cfg.sprt, res.sprt_decision) {
@@ -606,6 +612,14 @@ impl<G: Game> Ctx<'_, G> {
                  every game again: {}\n",
                 cfg.command
             )),
+        }
+        if let Some(p) = &cfg.config_out
+            && let Err(e) = crate::referee::store::config_file::write(p, cfg, &res.rows)
+        {
+            eprintln!(
+                "koma-referee: cannot write the config file {}: {e}",
+                p.display()
+            );
         }
         if cfg.output == Output::Json {
             let mut v = json::summary(&res.rows, &names, cfg.sprt.as_ref(), Some(&res.thinking));
