@@ -844,3 +844,46 @@ fn config_file_written_then_read_resumes_the_match() {
     assert_eq!(records(&pgn).len(), 4);
     assert_no_leftovers(&token);
 }
+
+/// A public wrapper script's cutechess-cli line (a toy engine's
+/// misc/match.sh, found by code search; the index does not name its
+/// repository): `$CLI -tournament round-robin -concurrency 2 -engine
+/// $ENGINE1 -engine $ENGINE2 -each proto=uci … $OPENINGS` with `OPENINGS`
+/// `-openings file=misc/8moves_v3.pgn policy=round -repeat` and `-rounds
+/// 5`: one opening a round, the two games of a round a colour-swapped pair.
+/// Changed: the engines, the book (EPD), tc to depth=1, -rounds 5 to 3,
+/// `-games 2` written out (the script's other variant has it).
+#[test]
+fn cutechess_policy_round_plays_one_opening_a_round() {
+    let (dir, token) = scratch("dropin-policy-round");
+    let prog = program(&dir, "cutechess-cli");
+    let pgn = dir.join("pr.pgn");
+    let line = format!(
+        "-tournament round-robin -concurrency 2 -engine depth=1 name=toy cmd={KOMA} \
+         -engine depth=1 name=other cmd={KOMA} -each proto=uci -rounds 3 -games 2 \
+         -openings file={} format=epd policy=round -repeat -pgnout {}",
+        book(&dir).display(),
+        pgn.display()
+    );
+    let r = run_line(Some(&prog), w(&line), &token);
+    assert!(
+        r.stdout.contains("one opening for each round"),
+        "{}",
+        r.stdout
+    );
+    let recs = check_records(
+        &pgn,
+        &Expect {
+            games: 6,
+            firsts: &["toy", "other", "toy", "other", "toy", "other"],
+            pairs: &[Some(1), Some(1), Some(2), Some(2), Some(3), Some(3)],
+        },
+    );
+    // The book in order: round k plays line k (its opening plies).
+    let plies: Vec<&str> = recs
+        .iter()
+        .map(|r| r.tag("OpeningPlies").unwrap())
+        .collect();
+    assert_eq!(plies, ["2", "2", "3", "3", "1", "1"]);
+    assert_no_leftovers(&token);
+}

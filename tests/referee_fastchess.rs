@@ -171,8 +171,8 @@ fn what_cannot_be_honoured_is_refused_by_name_and_an_unknown_option_gets_a_hint(
             "expected fastchess, cutechess or json",
         ),
         (
-            "-openings file=x.epd policy=round",
-            "policy=round is not supported",
+            "-openings file=x.epd policy=never",
+            "expected default, encounter or round",
         ),
         (
             "-concurency 2",

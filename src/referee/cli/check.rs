@@ -12,6 +12,7 @@ use crate::games::GameId;
 use crate::record::adjudicate::{self, Adjudication};
 use crate::referee::dialect::Dialect;
 use crate::referee::matches::figures::Figures;
+use crate::referee::matches::schedule::NewOpening;
 use crate::referee::statistics::sprt::{Model, Sprt};
 use crate::referee::store::shard;
 use std::path::PathBuf;
@@ -48,21 +49,36 @@ pub(super) fn check(
     let rounds = cli.rounds.unwrap_or(default_rounds);
     positive(u64::from(games), "--games")?;
     positive(u64::from(rounds), "--rounds")?;
-    let opening_repeat = match (dialect, cli.opening_repeat) {
-        (Dialect::Cutechess, n) => Some(n.unwrap_or(1)),
-        (_, None) => None,
-        (d, Some(_)) => {
+    let policy = cli
+        .openings
+        .iter()
+        .find_map(|w| w.strip_prefix("policy="))
+        .unwrap_or("default");
+    let cutechess_openings = match (dialect, cli.opening_repeat, policy) {
+        (Dialect::Cutechess, _, "encounter") => Some(NewOpening::Encounter),
+        (Dialect::Cutechess, _, "round") => Some(NewOpening::Round),
+        (Dialect::Cutechess, Some(0), _) => {
+            return Err(Usage::new("-repeat must be at least 1").into());
+        }
+        (Dialect::Cutechess, n, _) => Some(NewOpening::Every(n.unwrap_or(1))),
+        (d, Some(_), _) => {
             return Err(Usage::new(format!(
-                "--opening-repeat is cutechess-cli's -repeat; in {}'s counting -repeat N is                  --games N (--dialect cutechess for cutechess-cli's)",
+                "--opening-repeat is cutechess-cli's -repeat; in {}'s counting -repeat N is \
+                 --games N (--dialect cutechess for cutechess-cli's)",
                 d.name()
             ))
             .into());
         }
+        (d, None, "encounter" | "round") => {
+            return Err(Usage::new(format!(
+                "--openings policy={policy} is cutechess-cli's: {}'s counting gives each pair \
+                 of games its opening (--dialect cutechess for cutechess-cli's)",
+                d.name()
+            ))
+            .into());
+        }
+        (_, None, _) => None,
     };
-    if let Some(n) = opening_repeat {
-        positive(u64::from(n), "-repeat")?;
-    }
-    positive(cli.concurrency as u64, "--concurrency")?;
     let timeouts = cli.timeouts.timeouts()?;
     let sprt = if cli.sprt.is_empty() {
         None
@@ -133,7 +149,7 @@ pub(super) fn check(
         rounds,
         dialect,
         dialect_why,
-        opening_repeat,
+        cutechess_openings,
         openings,
         random_plies: cli.random_plies,
         concurrency: cli.concurrency,

@@ -11,6 +11,7 @@ use crate::record::adjudicate::Adjudication;
 use crate::record::shard::Shard;
 use crate::referee::dialect::Dialect;
 use crate::referee::matches::figures::Figures;
+use crate::referee::matches::schedule::NewOpening;
 use crate::referee::statistics::sprt::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -59,9 +60,9 @@ pub struct MatchConfig {
     /// Whose counting `games` and `rounds` are, and why (for the schedule line).
     pub dialect: Dialect,
     pub dialect_why: String,
-    /// cutechess-cli's `-repeat N`: each opening N times in a row per
-    /// encounter (`Some` in its dialect only).
-    pub opening_repeat: Option<u32>,
+    /// cutechess-cli's openings (`-repeat N`, `-openings policy=`):
+    /// `Some` in its dialect only.
+    pub cutechess_openings: Option<NewOpening>,
     pub openings: Option<Openings>,
     pub random_plies: u32,
     pub concurrency: usize,

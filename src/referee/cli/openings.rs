@@ -32,14 +32,11 @@ pub(super) fn openings(
             // Koma's own record files (--pgnout): each record's start and
             // moves, cut to plies=N.
             "format" if v == "pgn" => pgn = true,
-            // cutechess-cli's default: a new opening for each pair of
-            // games (its -repeat), which is what Koma does.
-            "policy" if v == "default" => {}
+            // cutechess-cli's: when a new opening comes (the schedule's).
+            "policy" if ["default", "encounter", "round"].contains(&v.as_str()) => {}
             "policy" => {
                 return Err(Usage::new(format!(
-                    "--openings policy={v} is not supported: Koma gives each game pair (or, \
-                     with cutechess-cli's -repeat N, each N games of an encounter) its opening, \
-                     cutechess-cli's policy=default"
+                    "--openings policy={v}: expected default, encounter or round"
                 ))
                 .into());
             }

@@ -9,7 +9,7 @@ use super::affinity;
 use super::game::{self, GameEnd, GameSetup};
 use super::interrupt;
 use super::opening::add_random_plies;
-use super::schedule::{self, GameSpec, Rng};
+use super::schedule::{self, GameSpec, NewOpening, Rng};
 use crate::client::engine_log::{EngineLog, record_date};
 use crate::client::handshake::{self, EngineStart, StartError};
 use crate::client::seat::Seat;
@@ -115,7 +115,7 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
         cfg.games,
         cfg.rounds,
         cfg.seeds,
-        cfg.opening_repeat,
+        cfg.cutechess_openings,
     );
     let total_all = specs.len();
     if let Some(s) = cfg.shard {
@@ -331,7 +331,7 @@ fn schedule_line(cfg: &MatchConfig, total: usize) -> String {
     };
     let plural = |k: usize, w: &str| format!("{k} {w}{}", if k == 1 { "" } else { "s" });
     let (rounds, games) = (cfg.rounds as usize, cfg.games as usize);
-    let colours = match cfg.opening_repeat {
+    let colours = match cfg.cutechess_openings {
         None => format!(
             "each opening played by a pair of games with colours swapped{}",
             if games % 2 == 1 {
@@ -340,10 +340,18 @@ fn schedule_line(cfg: &MatchConfig, total: usize) -> String {
                 ""
             }
         ),
-        Some(1) => "colours alternate within each encounter, a new opening every game".into(),
-        Some(r) => format!(
+        Some(NewOpening::Every(1)) => {
+            "colours alternate within each encounter, a new opening every game".into()
+        }
+        Some(NewOpening::Every(r)) => format!(
             "colours alternate within each encounter, each opening played {r} times in a row"
         ),
+        Some(NewOpening::Encounter) => {
+            "colours alternate within each encounter, one opening for each encounter met".into()
+        }
+        Some(NewOpening::Round) => {
+            "colours alternate within each encounter, one opening for each round".into()
+        }
     };
     format!(
         "Schedule ({} counting, {}): {} x {} per encounter x {} = {}; {colours}\n",

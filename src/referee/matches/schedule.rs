@@ -21,48 +21,71 @@ pub struct GameSpec {
     pub slot: u64,
 }
 
+/// When cutechess-cli's schedule moves on to a new opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewOpening {
+    /// Its default: after `n` games on one (`-repeat n`; 1 without
+    /// `-repeat`), and for each new encounter.
+    Every(u32),
+    /// `-openings policy=encounter`: for each new encounter only.
+    Encounter,
+    /// `-openings policy=round`: for each new round only, every encounter
+    /// of the round on it.
+    Round,
+}
+
 /// Every game of a round robin between `engines` engines: each round,
 /// each encounter `(i, j)`, `i < j`, plays `games` games. A gauntlet
 /// (`seeds`: `Some(n)`) keeps only the encounters of the first `n` engines
 /// (with each other too).
 ///
-/// `opening_repeat: None` is Koma's and fastchess's schedule: colours by
-/// the game's number (odd: `i` first), as fastchess swaps them, and
-/// consecutive games of an encounter's round form pairs on one opening,
-/// every encounter of a round on the same ones. `Some(n)` is
-/// cutechess-cli's: colours alternate within each encounter over the whole
-/// match, and each opening is played `n` times in a row (`-repeat n`), a new
-/// one for each new encounter; two such games in a row are a pair.
+/// `cutechess: None` is Koma's and fastchess's schedule: colours by the
+/// game's number (odd: `i` first), as fastchess swaps them, and consecutive
+/// games of an encounter's round form pairs on one opening, every encounter
+/// of a round on the same ones. `Some(_)` is cutechess-cli's: colours
+/// alternate within each encounter over the whole match, and a new opening
+/// comes as `NewOpening` says; two games in a row of one encounter on one
+/// opening are a pair.
 pub fn build(
     engines: usize,
     games: u32,
     rounds: u32,
     seeds: Option<usize>,
-    opening_repeat: Option<u32>,
+    cutechess: Option<NewOpening>,
 ) -> Vec<GameSpec> {
     let slots_per_round = u64::from(games.div_ceil(2));
     let mut out: Vec<GameSpec> = Vec::new();
-    // cutechess-cli: (slot, games already on it, the encounter), and how
-    // many games each encounter has played.
-    let mut group: Option<(u64, u32, (usize, usize))> = None;
+    // cutechess-cli: (slot, games already on it, the encounter, the
+    // round), and how many games each encounter has played.
+    let mut group: Option<(u64, u32, (usize, usize), u32)> = None;
     let mut played = std::collections::BTreeMap::<(usize, usize), u64>::new();
     for r in 0..rounds {
         for i in 0..seeds.unwrap_or(engines).min(engines) {
             for j in i + 1..engines {
                 for g in 0..games {
                     let number = out.len() as u64 + 1;
-                    let (slot, swapped) = match opening_repeat {
+                    let (slot, swapped) = match cutechess {
                         None => (
                             u64::from(r) * slots_per_round + u64::from(g / 2),
                             number.is_multiple_of(2),
                         ),
-                        Some(n) => {
-                            let next = match group {
-                                Some((s, used, e)) if e == (i, j) && used < n => (s, used),
-                                Some((s, _, _)) => (s + 1, 0),
-                                None => (0, 0),
+                        Some(policy) => {
+                            let next = match (group, policy) {
+                                (None, _) => (0, 0),
+                                (Some((s, used, e, _)), NewOpening::Every(n))
+                                    if e == (i, j) && used < n =>
+                                {
+                                    (s, used)
+                                }
+                                (Some((s, used, e, _)), NewOpening::Encounter) if e == (i, j) => {
+                                    (s, used)
+                                }
+                                (Some((s, used, _, round)), NewOpening::Round) if round == r => {
+                                    (s, used)
+                                }
+                                (Some((s, ..)), _) => (s + 1, 0),
                             };
-                            group = Some((next.0, next.1 + 1, (i, j)));
+                            group = Some((next.0, next.1 + 1, (i, j), r));
                             let k = played.entry((i, j)).or_default();
                             *k += 1;
                             (next.0, (*k).is_multiple_of(2))
@@ -81,7 +104,7 @@ pub fn build(
             }
         }
     }
-    pair_up(&mut out, opening_repeat.is_none());
+    pair_up(&mut out, cutechess.is_none());
     out
 }
 
@@ -248,7 +271,7 @@ mod tests {
     /// opening each game; `-repeat` plays each opening twice, as a pair.
     #[test]
     fn cutechess_counts_rounds_times_games_and_repeats_openings() {
-        let s = build(2, 1, 5, None, Some(1));
+        let s = build(2, 1, 5, None, Some(NewOpening::Every(1)));
         assert_eq!(s.len(), 5);
         assert_eq!(
             s.iter().map(|g| g.first).collect::<Vec<_>>(),
@@ -259,7 +282,7 @@ mod tests {
             [0, 1, 2, 3, 4]
         );
         assert!(s.iter().all(|g| g.pair.is_none()));
-        let s = build(2, 1, 5, None, Some(2));
+        let s = build(2, 1, 5, None, Some(NewOpening::Every(2)));
         assert_eq!(
             s.iter().map(|g| g.slot).collect::<Vec<_>>(),
             [0, 0, 1, 1, 2]
@@ -270,7 +293,7 @@ mod tests {
         );
         // Three engines, -games 3 -repeat: each encounter starts a new
         // opening; colours alternate within an encounter across rounds.
-        let s = build(3, 3, 2, None, Some(2));
+        let s = build(3, 3, 2, None, Some(NewOpening::Every(2)));
         assert_eq!(s.len(), 18);
         let first_encounter: Vec<(usize, u64)> = s
             .iter()
@@ -280,6 +303,22 @@ mod tests {
         assert_eq!(
             first_encounter,
             [(0, 0), (1, 0), (0, 1), (1, 6), (0, 6), (1, 7)]
+        );
+    }
+
+    /// cutechess-cli's `-openings policy=round`: one opening a round for
+    /// every encounter; `policy=encounter`: one per encounter met.
+    #[test]
+    fn cutechess_opening_policies() {
+        let s = build(3, 2, 2, None, Some(NewOpening::Round));
+        let slots: Vec<u64> = s.iter().map(|g| g.slot).collect();
+        assert_eq!(slots, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
+        assert!(s.iter().all(|g| g.pair.is_some()));
+        let s = build(2, 1, 4, None, Some(NewOpening::Encounter));
+        assert!(s.iter().all(|g| g.slot == 0));
+        assert_eq!(
+            s.iter().map(|g| g.pair).collect::<Vec<_>>(),
+            [Some(1), Some(1), Some(2), Some(2)]
         );
     }
 
