@@ -162,6 +162,11 @@ fn what_cannot_be_honoured_is_refused_by_name_and_an_unknown_option_gets_a_hint(
     for (extra, want) in [
         ("-tb /syzygy", "-tb is not supported: Syzygy tablebases"),
         ("-noswap", "-noswap is not supported"),
+        // fastchess's -strict: a warning is an error.
+        (
+            "-testEnv -strict",
+            "--strict: warning: -testEnv: nothing to do",
+        ),
         ("-each proto=xboard", "proto=xboard is not supported"),
         ("-openings file=x.pgn format=fen", "expected epd"),
         ("-variant standard", "Koma's games are not chess"),

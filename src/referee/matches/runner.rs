@@ -559,29 +559,33 @@ impl<G: Game> Ctx<'_, G> {
         let started = Instant::now();
         let cpu_before = cpu_time();
         let workers = self.cfg.concurrency.min(self.queue_len()).max(1);
-        interrupt::install();
+        let watch = interrupt::Watch::install();
         let running = AtomicUsize::new(0);
         std::thread::scope(|s| {
             for k in 0..workers {
-                let running = &running;
+                let (running, watch) = (&running, &watch);
                 running.fetch_add(1, Ordering::AcqRel);
                 let spawned = std::thread::Builder::new()
                     .name(format!("worker {k}"))
                     .spawn_scoped(s, move || {
                         self.worker(k, workers);
-                        running.fetch_sub(1, Ordering::AcqRel);
+                        if running.fetch_sub(1, Ordering::AcqRel) == 1
+                            && let Some(w) = watch
+                        {
+                            w.done();
+                        }
                     });
                 if let Err(e) = spawned {
                     running.fetch_sub(1, Ordering::AcqRel);
                     eprintln!("koma-referee: cannot start worker {k}: {e}");
                 }
             }
-            // This thread watches for Ctrl-C while the workers play.
-            while running.load(Ordering::Acquire) > 0 {
-                if interrupt::requested() {
-                    self.interrupted();
-                }
-                std::thread::sleep(Duration::from_millis(50));
+            // This thread sleeps until Ctrl-C or the last worker's end.
+            if let Some(w) = &watch
+                && running.load(Ordering::Acquire) > 0
+                && w.wait() == interrupt::Woken::Signalled
+            {
+                self.interrupted();
             }
         });
         (started.elapsed(), cpu_time().saturating_sub(cpu_before))
