@@ -887,3 +887,44 @@ fn cutechess_policy_round_plays_one_opening_a_round() {
     assert_eq!(plies, ["2", "2", "3", "3", "1", "1"]);
     assert_no_leftovers(&token);
 }
+
+/// `koma-referee --help` lists every option of docs/referee.md's table of
+/// fastchess's and cutechess-cli's options, whose it is, and what Koma
+/// makes of it (the long option, accepted or refused).
+#[test]
+fn the_help_agrees_with_the_docs_table() {
+    let (_dir, token) = scratch("dropin-help");
+    let r = run(&["--help".to_string()], &token, LIMIT);
+    assert!(r.status.success(), "{}", r.stderr);
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/referee.md")).unwrap();
+    // The table of the section "## Options".
+    let rows: Vec<Vec<&str>> = page
+        .lines()
+        .skip_while(|l| *l != "## Options")
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| `-"))
+        .map(|l| l.trim_matches('|').split(" | ").map(str::trim).collect())
+        .filter(|cells: &Vec<&str>| cells.len() == 4)
+        .collect();
+    assert!(rows.len() > 50, "{}", rows.len());
+    for row in rows {
+        let name = row[0].trim_matches('`');
+        let line = r
+            .stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} is not in --help"));
+        assert!(line.contains(row[1]), "{line} vs {row:?}");
+        let koma = row[2].trim_matches('`');
+        let said = match koma {
+            "always" => "accepted: ",
+            "refused" => "refused: ",
+            "preset" => "preset",
+            "--games N" => "--games N",
+            long => long,
+        };
+        assert!(line.contains(said), "{line} vs {row:?}");
+    }
+}
