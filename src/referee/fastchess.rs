@@ -431,6 +431,27 @@ mod tests {
         );
     }
 
+    /// fastchess's `-quick`: its preset, engines named apart when their
+    /// commands are the same.
+    #[test]
+    fn quick_is_fastchess_s_preset_match() {
+        let line = tr("r -quick cmd=e cmd=e book=b.epd").unwrap();
+        assert!(
+            line.starts_with(
+                "r --engine cmd=e name=e1 tc=10+0.1 --engine cmd=e name=e2 tc=10+0.1 \
+                 --openings file=b.epd format=epd order=random --games 2 --rounds 25000 \
+                 --recover --draw movenumber=30 movecount=8 score=8 --concurrency "
+            ),
+            "{line}"
+        );
+        assert!(line.ends_with(" --output format=cutechess"), "{line}");
+        assert!(
+            tr("r -quick cmd=a cmd=b book=b.bin")
+                .unwrap_err()
+                .contains(".epd or .pgn")
+        );
+    }
+
     #[test]
     fn what_cannot_be_honoured_is_refused_by_name() {
         for (line, want) in [
