@@ -809,7 +809,7 @@ fn config_file_written_then_read_resumes_the_match() {
     let config = dir.join("c.json");
     let line = format!(
         "-engine cmd={KOMA} name=a -engine cmd={KOMA} name=b -each depth=1 -rounds 2 \
-         -pgnout file={} -config outname={}",
+         -wait 1 -pgnout file={} -config outname={}",
         pgn.display(),
         config.display()
     );
@@ -842,6 +842,15 @@ fn config_file_written_then_read_resumes_the_match() {
     );
     assert!(!again.stdout.contains("Finished game"), "{}", again.stdout);
     assert_eq!(records(&pgn).len(), 4);
+    // Those records as a book: whole games need plies=N, and say so.
+    let book = format!(
+        "-engine cmd={KOMA} name=a -engine cmd={KOMA} name=b -each depth=1 \
+         -openings file={} format=pgn",
+        pgn.display()
+    );
+    let r = run(&w(&book), &token, LIMIT);
+    assert_eq!(r.status.code(), Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("add plies=N"), "{}", r.stderr);
     assert_no_leftovers(&token);
 }
 
