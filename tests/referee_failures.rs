@@ -178,9 +178,12 @@ fn a_time_loss_reports_the_overrun_in_ms() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{detail}"));
     assert!((100..3000).contains(&ms), "{detail}");
+    // fastchess's line exactly, Koma's detail on the next.
     assert!(
         r.stdout
-            .contains("{mock loses on time} (overran its clock by")
+            .contains("{mock loses on time}\nGame 1 detail: overran its clock by "),
+        "{}",
+        r.stdout
     );
 }
 

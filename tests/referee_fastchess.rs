@@ -162,17 +162,22 @@ fn what_cannot_be_honoured_is_refused_by_name_and_an_unknown_option_gets_a_hint(
     for (extra, want) in [
         ("-tb /syzygy", "-tb is not supported: Syzygy tablebases"),
         ("-noswap", "-noswap is not supported"),
+        // fastchess's -strict: a warning is an error.
+        (
+            "-testEnv -strict",
+            "--strict: warning: -testEnv: nothing to do",
+        ),
         ("-each proto=xboard", "proto=xboard is not supported"),
         ("-openings file=x.pgn format=fen", "expected epd"),
         ("-variant standard", "Koma's games are not chess"),
         ("-sprt elo0=0 elo1=5 model=bayesian", "model=bayesian"),
         (
-            "-output format=cutechess",
-            "format=cutechess is not supported",
+            "-output format=xml",
+            "expected fastchess, cutechess or json",
         ),
         (
-            "-pgnout file=x.pgn notation=san",
-            "notation=san is not supported",
+            "-openings file=x.epd policy=never",
+            "expected default, encounter or round",
         ),
         (
             "-concurency 2",
@@ -217,7 +222,8 @@ fn scores_adjudicate_resignations_and_draws_and_the_records_say_so() {
         "--resign movecount=2 score=500",
     );
     assert!(
-        out.contains("b wins by adjudicated resignation} (a scored -500 cp or worse for 2 moves)"),
+        out.contains("b wins by adjudicated resignation}\nGame ")
+            && out.contains(" detail: a scored -500 cp or worse for 2 moves\n"),
         "{out}"
     );
     for rec in &recs {

@@ -598,6 +598,7 @@ fn refereed_game(opening: &Opening, depth: u32) -> GameEnd {
         adjudication: Adjudication::default(),
         names: ["first", "second"],
         timeouts: TIMEOUTS,
+        figures: Default::default(),
     };
     let mut engines = [engine_process("first"), engine_process("second")];
     let [a, b] = &mut engines;

@@ -53,17 +53,22 @@ pub fn build(
     if let Some(f) = h.fingerprint {
         tag(tags::MATCH, f.to_string());
     }
+    // PGN's seven-tag roster, in its order, for the tools that key on it
+    // (pgn-extract, python-chess, Ordo): White moves first, Black second.
+    let result = end.map_or("*", |e| e.outcome.score_text());
     tag("Event", h.event.to_string());
+    tag(tags::SITE, "?".to_string());
     tag("Date", h.date.to_string());
     tag("Round", h.round.to_string());
+    tag(tags::WHITE, h.names[0].to_string());
+    tag(tags::BLACK, h.names[1].to_string());
+    tag(tags::RESULT, result.to_string());
     tag(tags::GAME, h.game.to_string());
     if let Some(p) = h.pair {
         tag(tags::PAIR, p.to_string());
     }
     tag(tags::FIRST, h.names[0].to_string());
     tag(tags::SECOND, h.names[1].to_string());
-    let result = end.map_or("*", |e| e.outcome.score_text());
-    tag(tags::RESULT, result.to_string());
     tag(tags::VARIANT, h.variant.to_string());
     for (name, value) in h.rules {
         tag(name, value.to_string());

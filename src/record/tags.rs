@@ -8,6 +8,10 @@ pub const PAIR: &str = "Pair";
 pub const FIRST: &str = "First";
 pub const SECOND: &str = "Second";
 pub const RESULT: &str = "Result";
+/// PGN's names of the first and second player (`First`, `Second` are
+/// Koma's own, which every reader of Koma's records uses).
+pub const WHITE: &str = "White";
+pub const BLACK: &str = "Black";
 pub const VARIANT: &str = "Variant";
 pub const FEN: &str = "FEN";
 pub const TERMINATION: &str = "Termination";

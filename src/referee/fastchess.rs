@@ -5,6 +5,7 @@
 //! equal).
 
 use super::cli::Usage;
+use super::dialect::Dialect;
 
 /// What Koma does with one of their options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,13 +13,16 @@ pub enum Spelling {
     /// The same option under Koma's long name; its values are read as
     /// they come.
     Koma(&'static str),
-    /// `-repeat [N]`: `--games N`, 2 when no number follows.
+    /// `-repeat [N]`: `--games N` (fastchess), `--opening-repeat N`
+    /// (cutechess-cli); 2 when no number follows.
     Repeat,
     /// Nothing to do: Koma always behaves so. Its values (`key=value` words,
     /// or `takes` plain words) are dropped.
     Always { takes: usize, why: &'static str },
     /// Cannot be honoured.
     Refused(&'static str),
+    /// fastchess's `-quick cmd=A cmd=B book=FILE`: its preset match.
+    Quick,
 }
 
 /// One option of fastchess or cutechess-cli (`-name`; fastchess also reads
@@ -31,15 +35,15 @@ pub struct Foreign {
     pub spelling: Spelling,
 }
 
-const BOTH: &str = "both";
-const FC: &str = "fastchess";
-const CC: &str = "cutechess-cli";
+pub(crate) const BOTH: &str = "both";
+pub(crate) const FC: &str = "fastchess";
+pub(crate) const CC: &str = "cutechess-cli";
 
 const CHESS_TB: &str = "Syzygy tablebases are chess endgames; Koma's games have none";
 const SWAP: &str = "Koma always plays each opening twice with colours swapped: the pentanomial \
                     statistics and the SPRT rest on those pairs";
 
-use Spelling::{Always, Koma, Refused, Repeat};
+use Spelling::{Always, Koma, Quick, Refused, Repeat};
 
 /// Every option of theirs Koma knows about, in fastchess's manual order
 /// (cutechess-cli's own after).
@@ -47,7 +51,7 @@ use Spelling::{Always, Koma, Refused, Repeat};
 pub const OPTIONS: &[Foreign] = &[
     f("version", BOTH, Koma("version")),
     f("help", BOTH, Koma("help")),
-    f("quick", FC, Refused("write the engines, -each tc=… and -rounds out")),
+    f("quick", FC, Quick),
     f("concurrency", BOTH, Koma("concurrency")),
     f("force-concurrency", FC, Always { takes: 0, why: "Koma never caps -concurrency at the number of cores" }),
     f("rounds", BOTH, Koma("rounds")),
@@ -55,11 +59,11 @@ pub const OPTIONS: &[Foreign] = &[
     f("repeat", BOTH, Repeat),
     f("sprt", BOTH, Koma("sprt")),
     f("tournament", BOTH, Koma("tournament")),
-    f("seeds", FC, Koma("seeds")),
+    f("seeds", BOTH, Koma("seeds")),
     f("variant", BOTH, Koma("variant")),
     f("noswap", BOTH, Refused(SWAP)),
     f("reverse", FC, Refused(SWAP)),
-    f("wait", BOTH, Refused("Koma starts the next game at once; engines get isready before every game",)),
+    f("wait", BOTH, Koma("wait")),
     f("each", BOTH, Koma("each")),
     f("engine", BOTH, Koma("engine")),
     f("draw", BOTH, Koma("draw")),
@@ -75,29 +79,30 @@ pub const OPTIONS: &[Foreign] = &[
     f("pgnout", BOTH, Koma("pgnout")),
     f("epdout", BOTH, Koma("epdout")),
     f("event", BOTH, Koma("event")),
-    f("site", BOTH, Refused("the records' Site tag is the host the referee ran on, for pooled shards",)),
+    f("site", BOTH, Koma("site")),
     f("ratinginterval", BOTH, Koma("rating-interval")),
-    f("scoreinterval", FC, Refused("cutechess-style score lines are not printed: Koma prints fastchess's summary",)),
+    f("scoreinterval", FC, Koma("score-interval")),
     f("report", FC, Always { takes: 0, why: "Koma always reports the pentanomial pairs (penta=false is refused)" }),
-    f("config", FC, Refused("Koma resumes a match from its record or state file: run the same command again (--state FILE)",)),
+    f("config", FC, Koma("config")),
     f("recover", BOTH, Koma("recover")),
     f("autosaveinterval", FC, Always { takes: 1, why: "Koma's state file is written after every game" }),
     f("compliance", FC, Koma("compliance")),
-    f("crc32", FC, Refused("no checksum of the record file is computed: --replay checks every record instead",)),
-    f("check-mate-pvs", FC, Refused("PVs are not checked; every played move is")),
-    f("show-latency", FC, Refused("latency is not measured apart from the move time")),
-    f("testEnv", FC, Refused("no OpenBench/Fishtest mode")),
-    f("strict", FC, Refused("warnings do not change the exit status")),
-    f("log", BOTH, Koma("log")),
+    f("crc32", FC, Always { takes: 1, why: "no checksum of the record file is printed: --replay checks every record instead" }),
+    f("check-mate-pvs", FC, Always { takes: 0, why: "PVs are not checked; every played move is" }),
+    f("show-latency", FC, Always { takes: 0, why: "latency is not measured apart from the move time" }),
+    f("testEnv", FC, Always { takes: 0, why: "Koma's lines are the same in OpenBench and Fishtest" }),
+    f("strict", FC, Koma("strict")),
+    f("log", FC, Koma("log")),
     f("use-affinity", FC, Koma("use-affinity")),
     f("startup-ms", FC, Koma("start-timeout")),
-    f("ucinewgame-ms", FC, Refused("Koma's --start-timeout (-startup-ms) covers every isready outside a search, the one after ucinewgame included",)),
+    f("ucinewgame-ms", FC, Always { takes: 1, why: "Koma's --start-timeout (-startup-ms) covers every isready outside a search, the one after ucinewgame included" }),
     f("ping-ms", FC, Koma("stall-timeout")),
-    f("debug", BOTH, Refused("use -log FILE for the engines' traffic, RUST_LOG=debug for the referee's own",)),
+    f("debug", CC, Always { takes: 0, why: "the engines' traffic goes to -log FILE, the referee's own debug lines to stderr with RUST_LOG=debug" }),
     f("bookmode", CC, Refused("engines' own opening books are not played; use -openings")),
     f("livepgnout", CC, Refused("records are written when a game ends; --report --follow reads them as they come",)),
-    f("outcomeinterval", CC, Refused("cutechess-style score lines are not printed: Koma prints fastchess's summary",)),
-    f("resultformat", CC, Refused("Koma prints fastchess's summary (-output format=json for a machine)")),
+    f("outcomeinterval", CC, Refused("its per-game outcome lists are not printed: -output format=cutechess prints the Score line every -scoreinterval games")),
+    f("resultformat", CC, Refused("Koma prints fastchess's summary, or cutechess-cli's with -output format=cutechess (-output format=json for a machine)")),
+    f("engines", CC, Refused("there is no engines.json: give each engine's cmd= and keys with -engine")),
 ];
 
 const fn f(name: &'static str, from: &'static str, spelling: Spelling) -> Foreign {
@@ -106,6 +111,24 @@ const fn f(name: &'static str, from: &'static str, spelling: Spelling) -> Foreig
         from,
         spelling,
     }
+}
+
+/// `--help`'s table of their options: each with whose it is and what Koma
+/// makes of it (the reason where it is refused), the rows of
+/// docs/referee.md's table.
+pub fn help_table() -> String {
+    let mut s = String::new();
+    for o in OPTIONS {
+        let koma = match o.spelling {
+            Koma(long) => format!("--{long}"),
+            Repeat => "--games N (fastchess), --opening-repeat N (cutechess-cli)".into(),
+            Always { why, .. } => format!("accepted: {why}"),
+            Refused(why) => format!("refused: {why}"),
+            Quick => "fastchess's preset match (docs/referee.md)".into(),
+        };
+        s += &format!("  -{:<18} {:<14} {koma}\n", o.name, o.from);
+    }
+    s
 }
 
 /// The foreign option named `name` (without dashes).
@@ -137,6 +160,7 @@ pub fn translate(
     words: &[String],
     koma_long: &[String],
     koma_short: &[char],
+    dialect: Dialect,
     warn: &mut dyn FnMut(String),
 ) -> Result<Vec<String>, Usage> {
     let mut out = Vec::with_capacity(words.len());
@@ -194,7 +218,12 @@ pub fn translate(
                 let n = words
                     .get(i)
                     .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()));
-                out.push("--games".into());
+                // fastchess: the games of a round; cutechess-cli: the
+                // games on one opening.
+                out.push(match dialect {
+                    Dialect::Cutechess => "--opening-repeat".into(),
+                    _ => "--games".into(),
+                });
                 match n {
                     Some(n) => {
                         out.push(n.clone());
@@ -211,11 +240,86 @@ pub fn translate(
             Some(Refused(why)) => {
                 return Err(Usage::new(format!("{w} is not supported: {why}")));
             }
+            Some(Quick) => {
+                let n = plain_values(values_from);
+                out.extend(quick(&words[values_from..values_from + n])?);
+                i += n;
+            }
             None if is_koma => out.push(format!("--{name}{}", &w[1 + name.len()..])),
             None if dashes == 2 => out.push(w.clone()),
             None => return Err(Usage::new(unknown(w, name, koma_long))),
         }
     }
+    Ok(out)
+}
+
+/// `-quick cmd=A cmd=B book=FILE` as fastchess's `parseQuick` sets it up:
+/// `tc=10+0.1` each, 25000 rounds of 2 games, the book in random order,
+/// `-recover`, draw adjudication from move 30 (8 moves within 8 cp), the
+/// cores less two for concurrency, and cutechess-cli's output.
+fn quick(values: &[String]) -> Result<Vec<String>, Usage> {
+    let mut cmds = Vec::new();
+    let mut book = None;
+    for v in values {
+        match v.split_once('=') {
+            Some(("cmd", c)) => cmds.push(c.to_string()),
+            Some(("book", b)) => book = Some(b.to_string()),
+            _ => {
+                return Err(Usage::new(format!(
+                    "-quick: unknown key {v} (cmd=, cmd=, book=)"
+                )));
+            }
+        }
+    }
+    let (Some(book), [a, b]) = (book, &cmds[..]) else {
+        return Err(Usage::new("-quick needs exactly two cmd= and a book=FILE"));
+    };
+    let format = match book.rsplit_once('.') {
+        Some((_, "pgn")) => "pgn",
+        Some((_, "epd")) => "epd",
+        _ => {
+            return Err(Usage::new(
+                "-quick book=FILE: the file's name ends in .epd or .pgn, which gives its format",
+            ));
+        }
+    };
+    let (na, nb) = if a == b {
+        (format!("{a}1"), format!("{b}2"))
+    } else {
+        (a.clone(), b.clone())
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut out: Vec<String> = Vec::new();
+    for (cmd, name) in [(a, na), (b, nb)] {
+        out.extend([
+            "--engine".into(),
+            format!("cmd={cmd}"),
+            format!("name={name}"),
+            "tc=10+0.1".into(),
+        ]);
+    }
+    out.extend(
+        [
+            "--openings",
+            &format!("file={book}"),
+            &format!("format={format}"),
+            "order=random",
+            "--games",
+            "2",
+            "--rounds",
+            "25000",
+            "--recover",
+            "--draw",
+            "movenumber=30",
+            "movecount=8",
+            "score=8",
+            "--concurrency",
+            &cores.saturating_sub(2).max(1).to_string(),
+            "--output",
+            "format=cutechess",
+        ]
+        .map(String::from),
+    );
     Ok(out)
 }
 
@@ -288,9 +392,11 @@ mod tests {
     fn tr(line: &str) -> Result<String, String> {
         let words: Vec<String> = line.split_whitespace().map(String::from).collect();
         let mut warnings = Vec::new();
-        translate(&words, &koma(), &['h', 'V'], &mut |w| warnings.push(w))
-            .map(|w| w.join(" "))
-            .map_err(|u| u.0)
+        translate(&words, &koma(), &['h', 'V'], Dialect::Fastchess, &mut |w| {
+            warnings.push(w)
+        })
+        .map(|w| w.join(" "))
+        .map_err(|u| u.0)
     }
 
     #[test]
@@ -325,13 +431,34 @@ mod tests {
         );
     }
 
+    /// fastchess's `-quick`: its preset, engines named apart when their
+    /// commands are the same.
+    #[test]
+    fn quick_is_fastchess_s_preset_match() {
+        let line = tr("r -quick cmd=e cmd=e book=b.epd").unwrap();
+        assert!(
+            line.starts_with(
+                "r --engine cmd=e name=e1 tc=10+0.1 --engine cmd=e name=e2 tc=10+0.1 \
+                 --openings file=b.epd format=epd order=random --games 2 --rounds 25000 \
+                 --recover --draw movenumber=30 movecount=8 score=8 --concurrency "
+            ),
+            "{line}"
+        );
+        assert!(line.ends_with(" --output format=cutechess"), "{line}");
+        assert!(
+            tr("r -quick cmd=a cmd=b book=b.bin")
+                .unwrap_err()
+                .contains(".epd or .pgn")
+        );
+    }
+
     #[test]
     fn what_cannot_be_honoured_is_refused_by_name() {
         for (line, want) in [
             ("r -tb /syzygy", "-tb is not supported: Syzygy"),
             ("r -noswap", "-noswap is not supported: Koma always plays"),
             ("r -report penta=false", "penta=false"),
-            ("r -ucinewgame-ms 100", "-startup-ms"),
+            ("r -quick cmd=a book=b.epd", "two cmd="),
         ] {
             let e = tr(line).unwrap_err();
             assert!(e.contains(want), "{line}: {e}");
@@ -350,6 +477,25 @@ mod tests {
         let e = tr("r -zzzzzz").unwrap_err();
         assert!(!e.contains("did you mean"), "{e}");
         assert_eq!(tr("r --bogus").unwrap(), "r --bogus", "clap's to report");
+    }
+
+    /// `--help` lists every option of `OPTIONS` with what Koma makes of it.
+    #[test]
+    fn the_help_lists_every_option_as_the_docs_do() {
+        let help = help_table();
+        for o in OPTIONS {
+            let line = help
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("-{} ", o.name)))
+                .unwrap_or_else(|| panic!("-{} missing from --help", o.name));
+            assert!(line.contains(o.from), "{line}");
+            match o.spelling {
+                Koma(long) => assert!(line.contains(&format!("--{long}")), "{line}"),
+                Refused(why) => assert!(line.contains(why), "{line}"),
+                Always { why, .. } => assert!(line.contains(why), "{line}"),
+                Repeat | Quick => {}
+            }
+        }
     }
 
     /// docs/referee.md's table lists every option of `OPTIONS`, no other,
@@ -374,6 +520,7 @@ mod tests {
             let koma = match o.spelling {
                 Koma(long) => format!("`--{long}`"),
                 Repeat => "`--games N`".into(),
+                Quick => "preset".into(),
                 Always { .. } => "always".into(),
                 Refused(_) => "refused".into(),
             };

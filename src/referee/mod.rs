@@ -7,11 +7,12 @@
 //! results → `game`, one game; openings, schedule, adjudication), `store`
 //! (records written, resume, locks, shards), `statistics` (stats, SPRT,
 //! summaries, `--report`'s pooled shards); `replay` (`--replay`),
-//! `compliance` and `fastchess` (spellings). The records themselves (tags,
+//! `compliance`, `fastchess` (spellings) and `dialect` (whose counting). The records themselves (tags,
 //! build, the suite format) are `record`'s.
 
 pub mod cli;
 pub mod compliance;
+pub mod dialect;
 pub mod fastchess;
 pub mod matches;
 pub mod replay;

@@ -46,7 +46,13 @@ pub fn spawn(args: &[String], token: &str) -> Child {
 
 /// `spawn` with these environment variables set.
 pub fn spawn_with(args: &[String], token: &str, env: &[(&str, &str)]) -> Child {
-    let mut cmd = Command::new(REFEREE);
+    spawn_program(Path::new(REFEREE), args, token, env)
+}
+
+/// `spawn_with`, of the referee under another name (a link to it named
+/// `cutechess-cli`).
+pub fn spawn_program(program: &Path, args: &[String], token: &str, env: &[(&str, &str)]) -> Child {
+    let mut cmd = Command::new(program);
     for v in SCHEDULER_VARS {
         cmd.env_remove(v);
     }
@@ -73,7 +79,18 @@ pub fn run(args: &[String], token: &str, limit: Duration) -> Run {
 
 /// `run` with these environment variables set.
 pub fn run_with(args: &[String], token: &str, limit: Duration, env: &[(&str, &str)]) -> Run {
-    let mut child = spawn_with(args, token, env);
+    run_program(Path::new(REFEREE), args, token, limit, env)
+}
+
+/// `run_with`, of the referee under another name.
+pub fn run_program(
+    program: &Path,
+    args: &[String],
+    token: &str,
+    limit: Duration,
+    env: &[(&str, &str)],
+) -> Run {
+    let mut child = spawn_program(program, args, token, env);
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
     let t_out = std::thread::spawn(move || {

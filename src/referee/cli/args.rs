@@ -72,14 +72,13 @@ Engine keys (for --engine and --each):
   arg=A               one more argument (cutechess-cli), after args=
   Each engine needs at least one of tc, st, depth, nodes. tc=inf means no clock.
 
-fastchess and cutechess-cli spellings are read as they are typed: -engine, -each, -games,
--rounds, -repeat [N], -concurrency, -pgnout file=F (or F), -epdout F, -openings file=F
-format=epd|pgn order=random plies=N start=N, -srand N (--seed), -ratinginterval N, -recover,
--sprt elo0= elo1= alpha= beta= model=, -maxmoves N (--max-moves), -draw, -resign, -log,
--tournament, -seeds, -use-affinity, -output format=json, -startup-ms, -ping-ms, --compliance.
-What Koma cannot honour (-tb, -noswap, proto=xboard, -site, ...) is refused with the
-reason; docs/referee.md maps every option.
-
+fastchess and cutechess-cli command lines are read as they are typed (docs/referee.md).
+Their counts differ (cutechess-cli's -rounds 10 is 10 games, fastchess's 20): a line is
+counted as --dialect says, else as the program's name (installed as cutechess-cli or
+fastchess), else as the options only one tool has, else a single-dash line as fastchess's;
+the schedule is printed before the first game. Their options, whose they are, and what
+Koma makes of each:
+{SPELLINGS}
 Games end by the rules, by --max-plies or --max-moves (adjudicated draw), by --draw or --resign
 (adjudicated on the scores the engines report), or by an engine failing: it fails
 to start, disconnects (crash), stops answering (no readyok to the isready heartbeat), loses on
@@ -127,6 +126,11 @@ read or created (missing, not a regular file, not text, a line that does not par
 --report over records of more than one match. --report with --sprt: 0
 when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 
+/// `AFTER` with the table of fastchess's and cutechess-cli's options.
+fn after_help() -> String {
+    AFTER.replace("{SPELLINGS}", &crate::referee::fastchess::help_table())
+}
+
 /// The three ways to run the referee, shown with every usage error (clap's
 /// own usage line would be built from whichever options it had seen).
 pub(super) const USAGE: &str = "\
@@ -138,7 +142,7 @@ koma-referee --engine KEY=VALUE... --engine KEY=VALUE... [OPTIONS]
 
 #[derive(Parser, Debug)]
 // The last of a repeated option wins, as in fastchess (`-games 2 -repeat 2`).
-#[command(name = "koma-referee", version, about = ABOUT, after_help = AFTER, override_usage = USAGE,
+#[command(name = "koma-referee", version, about = ABOUT, after_help = after_help(), override_usage = USAGE,
           args_override_self = true)]
 pub(super) struct Cli {
     /// An engine, as KEY=VALUE words (see below). Give two, or more for a round robin.
@@ -157,15 +161,28 @@ pub(super) struct Cli {
           help = rule_help())]
     pub(super) rules: Vec<String>,
 
-    /// Games per encounter per round; consecutive games form pairs on one opening with
-    /// colours swapped.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub(super) games: u32,
+    /// Games per encounter per round (default 2; fastchess's 2, cutechess-cli's 1); consecutive
+    /// games form pairs on one opening with colours swapped.
+    #[arg(long, value_name = "N")]
+    pub(super) games: Option<u32>,
 
-    /// Rounds: each round every encounter plays --games games (at most 10 million games in
-    /// all: the schedule is built in memory).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub(super) rounds: u32,
+    /// Rounds: each round every encounter plays --games games (default 1; fastchess's 2,
+    /// cutechess-cli's 1; at most 10 million games in all: the schedule is built in memory).
+    #[arg(long, value_name = "N")]
+    pub(super) rounds: Option<u32>,
+
+    /// Whose counting of --rounds, --games and -repeat: koma, fastchess or cutechess
+    /// (cutechess-cli). Without it: the program's name (installed as fastchess or
+    /// cutechess-cli), else the options only one tool has, else fastchess's for a line of
+    /// single-dash options and Koma's for --long ones. The schedule is printed before the
+    /// first game.
+    #[arg(long, value_name = "koma|fastchess|cutechess")]
+    pub(super) dialect: Option<String>,
+
+    /// cutechess-cli's -repeat N: each opening is played N times in a row by an encounter,
+    /// colours alternating (cutechess dialect only).
+    #[arg(long, value_name = "N")]
+    pub(super) opening_repeat: Option<u32>,
 
     /// Opening book: file=FILE or suite=NAME, [order=sequential|random] [plies=N] [start=N]
     /// [format=epd|pgn]. One opening per line: a position string, a move list, or both
@@ -250,10 +267,37 @@ pub(super) struct Cli {
     #[arg(long, value_name = "CPUS", num_args = 0..=1, default_missing_value = "")]
     pub(super) use_affinity: Option<String>,
 
-    /// The match's end summary as one JSON object: format=json (fastchess's -output);
-    /// format=fastchess is the text summary, the default.
+    /// format=fastchess (the default): fastchess's lines; format=cutechess: cutechess-cli's
+    /// (Score of A vs B: W - L - D [p] N); format=json: fastchess's, and the end summary as
+    /// one JSON object on the last line.
     #[arg(long, value_name = "format=FORMAT")]
     pub(super) output: Option<String>,
+
+    /// With --output format=cutechess: a Score line every N games (fastchess's
+    /// -scoreinterval).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub(super) score_interval: u64,
+
+    /// Milliseconds each worker waits between its games (fastchess's and
+    /// cutechess-cli's -wait).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub(super) wait: u64,
+
+    /// The records' Site tag (default: the host the referee runs on).
+    #[arg(long, value_name = "NAME")]
+    pub(super) site: Option<String>,
+
+    /// Any warning is an error: at the start exit status 2, during the match
+    /// the match stops (exit status 1), as fastchess's -strict.
+    #[arg(long)]
+    pub(super) strict: bool,
+
+    /// fastchess's -config: [file=FILE] [outname=FILE] [discard=true] [stats=false]. The match
+    /// writes outname (config.json) as it ends: fastchess's layout with the command line;
+    /// file=FILE runs the command a config file written so holds again, which resumes from
+    /// its record file; discard=true does not read it.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub(super) config: Vec<String>,
 
     /// With --report: print the summary as one JSON object.
     #[arg(long, requires = "report")]

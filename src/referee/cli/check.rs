@@ -3,14 +3,16 @@
 //! error; the `-pgnout`/`-log` keys, the tournament shape, rules and SPRT.
 
 use super::args::Cli;
-use super::config::{EngineConfig, MatchConfig, Mode, ReportConfig};
+use super::config::{EngineConfig, MatchConfig, Mode, Output, ReportConfig};
 use super::engine::{engine_config, secs, split_pairs};
 use super::openings::openings;
 use super::{CliError, Usage, variant_named};
 use crate::core::RuleValues;
 use crate::games::GameId;
 use crate::record::adjudicate::{self, Adjudication};
-use crate::referee::matches::schedule;
+use crate::referee::dialect::Dialect;
+use crate::referee::matches::figures::Figures;
+use crate::referee::matches::schedule::{self, NewOpening};
 use crate::referee::statistics::sprt::{Model, Sprt};
 use crate::referee::store::shard;
 use std::path::PathBuf;
@@ -24,6 +26,7 @@ pub(super) fn check(
     cli: Cli,
     engine_words: Vec<Vec<String>>,
     command: &str,
+    (dialect, dialect_why): (Dialect, String),
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Mode, CliError> {
     if let Some(p) = cli.replay {
@@ -45,9 +48,41 @@ pub(super) fn check(
             Ok(())
         }
     };
-    positive(u64::from(cli.games), "--games")?;
-    positive(u64::from(cli.rounds), "--rounds")?;
-    positive(cli.concurrency as u64, "--concurrency")?;
+    let (default_games, default_rounds) = dialect.defaults();
+    let games = cli.games.unwrap_or(default_games);
+    let rounds = cli.rounds.unwrap_or(default_rounds);
+    positive(u64::from(games), "--games")?;
+    positive(u64::from(rounds), "--rounds")?;
+    let policy = cli
+        .openings
+        .iter()
+        .find_map(|w| w.strip_prefix("policy="))
+        .unwrap_or("default");
+    let cutechess_openings = match (dialect, cli.opening_repeat, policy) {
+        (Dialect::Cutechess, _, "encounter") => Some(NewOpening::Encounter),
+        (Dialect::Cutechess, _, "round") => Some(NewOpening::Round),
+        (Dialect::Cutechess, Some(0), _) => {
+            return Err(Usage::new("-repeat must be at least 1").into());
+        }
+        (Dialect::Cutechess, n, _) => Some(NewOpening::Every(n.unwrap_or(1))),
+        (d, Some(_), _) => {
+            return Err(Usage::new(format!(
+                "--opening-repeat is cutechess-cli's -repeat; in {}'s counting -repeat N is \
+                 --games N (--dialect cutechess for cutechess-cli's)",
+                d.name()
+            ))
+            .into());
+        }
+        (d, None, "encounter" | "round") => {
+            return Err(Usage::new(format!(
+                "--openings policy={policy} is cutechess-cli's: {}'s counting gives each pair \
+                 of games its opening (--dialect cutechess for cutechess-cli's)",
+                d.name()
+            ))
+            .into());
+        }
+        (_, None, _) => None,
+    };
     let timeouts = cli.timeouts.timeouts()?;
     let sprt = if cli.sprt.is_empty() {
         None
@@ -74,7 +109,14 @@ pub(super) fn check(
         None => (None, false),
     };
     let mut pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS)?;
-    let epdout = output_file(&cli.epdout, "--epdout", &[])?;
+    let epdout = output_file(&cli.epdout, "--epdout", EPDOUT_KEYS)?;
+    if cli.pgnout.iter().any(|w| w == "notation=san") {
+        eprintln!(
+            "koma-referee: note: --pgnout notation=san: these games have no SAN; the records \
+             use Koma's notation (protocol.md), as for uci and lan"
+        );
+    }
+    let overwrite = |words: &[String]| words.iter().any(|w| w == "append=false");
     let log = output_file(&cli.log, "--log", LOG_KEYS)?;
     let adjudication = adjudication(&cli.draw, &cli.resign)?;
     if cli.max_moves == Some(0) {
@@ -99,13 +141,13 @@ pub(super) fn check(
         .into());
     }
     let seeds = tournament(&cli.tournament, cli.seeds, engines.len())?;
-    let total = schedule::count(engines.len(), cli.games, cli.rounds, seeds);
+    let total = schedule::count(engines.len(), games, rounds, seeds);
     if total > schedule::MAX_GAMES {
         return Err(Usage::new(format!(
             "--rounds {} with --games {} schedule {total} games, more than the {} a match \
              holds (its schedule is built in memory)",
-            cli.rounds,
-            cli.games,
+            rounds,
+            games,
             schedule::MAX_GAMES
         ))
         .into());
@@ -114,7 +156,11 @@ pub(super) fn check(
         None => None,
         Some(list) => Some(crate::referee::matches::affinity::cpus(list).map_err(Usage)?),
     };
-    let json = json_output(cli.output.as_deref())?;
+    // cutechess-cli's users get its lines unless they ask for others.
+    let output = match (cli.output.as_deref(), dialect) {
+        (None, Dialect::Cutechess) => Output::Cutechess,
+        (o, _) => output_format(o)?,
+    };
     let mut state = cli.state.or_else(|| pgnout.clone());
     if let Some(s) = shard.filter(|_| derived) {
         if state.is_none() {
@@ -132,8 +178,11 @@ pub(super) fn check(
         engines,
         variant,
         rules,
-        games: cli.games,
-        rounds: cli.rounds,
+        games,
+        rounds,
+        dialect,
+        dialect_why,
+        cutechess_openings,
         openings,
         random_plies: cli.random_plies,
         concurrency: cli.concurrency,
@@ -142,8 +191,16 @@ pub(super) fn check(
         adjudication,
         seeds,
         affinity,
-        json,
+        output,
+        score_interval: cli.score_interval,
+        wait: Duration::from_millis(cli.wait),
+        site: cli.site,
+        strict: cli.strict,
         epdout,
+        config_out: config_out(&cli.config)?,
+        overwrite_pgnout: overwrite(&cli.pgnout),
+        figures: Figures::from_keys(&cli.pgnout),
+        overwrite_epdout: overwrite(&cli.epdout),
         margin: Duration::from_millis(cli.timemargin),
         seed: cli.seed,
         sprt,
@@ -224,17 +281,35 @@ fn adjudication(draw: &[String], resign: &[String]) -> Result<Adjudication, Usag
     })
 }
 
-/// `--output format=…`: whether the summary is JSON.
-fn json_output(output: Option<&str>) -> Result<bool, Usage> {
+/// `--config`'s keys: the file the match writes (fastchess's outname,
+/// `config.json` by default), when `--config` is given.
+fn config_out(keys: &[String]) -> Result<Option<PathBuf>, Usage> {
+    if keys.is_empty() {
+        return Ok(None);
+    }
+    let mut out = PathBuf::from("config.json");
+    for (k, v) in split_pairs(keys, "--config")? {
+        match k.as_str() {
+            "outname" => out = PathBuf::from(v),
+            "file" | "discard" | "stats" => {}
+            _ => {
+                return Err(Usage::new(format!(
+                    "--config: unknown key {k} (expected file, outname, discard, stats)"
+                )));
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
+/// `--output format=…`: which lines the match prints.
+fn output_format(output: Option<&str>) -> Result<Output, Usage> {
     match output.map(|o| o.strip_prefix("format=").unwrap_or(o)) {
-        None | Some("fastchess") => Ok(false),
-        Some("json") => Ok(true),
-        Some("cutechess") => Err(Usage::new(
-            "--output format=cutechess is not supported: Koma prints fastchess's summary \
-             (format=fastchess) or JSON (format=json)",
-        )),
+        None | Some("fastchess") => Ok(Output::Fastchess),
+        Some("cutechess") => Ok(Output::Cutechess),
+        Some("json") => Ok(Output::Json),
         Some(other) => Err(Usage::new(format!(
-            "--output format={other}: expected fastchess or json"
+            "--output format={other}: expected fastchess, cutechess or json"
         ))),
     }
 }
@@ -250,18 +325,22 @@ pub(super) type FileKey = (
 /// Koma's records use the protocol's coordinate moves (uci, lan) and carry
 /// score, depth and time per move whatever the switches say.
 pub(super) const PGNOUT_KEYS: &[FileKey] = &[
-    ("notation", &["uci", "lan"], &[]),
-    ("append", &["true"], &[]),
-    ("nodes", &["false"], &["true"]),
-    ("seldepth", &["false"], &["true"]),
-    ("nps", &["false"], &["true"]),
+    // These games have no SAN: san is written as Koma's notation (a note).
+    ("notation", &["uci", "lan", "san"], &[]),
+    ("append", &["true", "false"], &[]),
+    ("nodes", &["false", "true"], &[]),
+    ("seldepth", &["false", "true"], &[]),
+    ("nps", &["false", "true"], &[]),
     ("hashfull", &["false"], &["true"]),
     ("tbhits", &["false"], &["true"]),
-    ("pv", &["false"], &["true"]),
-    ("timeleft", &["false"], &["true"]),
+    ("pv", &["false", "true"], &[]),
+    ("timeleft", &["false", "true"], &[]),
     ("latency", &["false"], &["true"]),
     ("min", &["false"], &["true"]),
 ];
+
+/// fastchess's `-epdout file=F append=false`.
+pub(super) const EPDOUT_KEYS: &[FileKey] = &[("append", &["true", "false"], &[])];
 
 /// Koma's log is the engines' traffic (fastchess's engine=true), appended
 /// to and written line by line; the referee's own messages go to stderr.
@@ -287,6 +366,9 @@ pub(super) fn output_file(
     for w in words {
         match w.split_once('=') {
             Some(("file", f)) => file = Some(PathBuf::from(f)),
+            // OpenBench's: lines of the engines' output kept in the
+            // records, which Koma's records do not keep.
+            Some(("match_line", _)) if flag == "--pgnout" => warn(w),
             Some((k, v)) => match keys.iter().find(|(n, _, _)| *n == k) {
                 Some((_, ok, _)) if ok.contains(&v) => {}
                 Some((_, _, ignored)) if ignored.contains(&v) => warn(w),
@@ -322,6 +404,8 @@ pub(super) fn tournament(
     engines: usize,
 ) -> Result<Option<usize>, Usage> {
     match kind {
+        // cutechess-cli's spelling.
+        "round-robin" => tournament("roundrobin", seeds, engines),
         "roundrobin" if seeds.is_some() => Err(Usage::new(
             "--seeds goes with --tournament gauntlet (a round robin has no seeds)",
         )),
@@ -375,6 +459,14 @@ pub(super) fn sprt(keys: &[(String, String)]) -> Result<Sprt, Usage> {
                 model = match v.as_str() {
                     "normalized" => Model::Normalized,
                     "logistic" => Model::Logistic,
+                    "bayesian" => {
+                        return Err(Usage::new(
+                            "--sprt model=bayesian is not supported: Koma's SPRT reads the \
+                             colour-swapped pairs, for which fastchess's BayesElo model falls \
+                             back to logistic anyway; give model=normalized (the default) or \
+                             model=logistic",
+                        ));
+                    }
                     _ => {
                         return Err(Usage::new(format!(
                             "--sprt model={v}: expected normalized or logistic"

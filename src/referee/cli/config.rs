@@ -9,6 +9,9 @@ use crate::games::GameId;
 use crate::protocol::record::OpeningLine;
 use crate::record::adjudicate::Adjudication;
 use crate::record::shard::Shard;
+use crate::referee::dialect::Dialect;
+use crate::referee::matches::figures::Figures;
+use crate::referee::matches::schedule::NewOpening;
 use crate::referee::statistics::sprt::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -36,6 +39,17 @@ pub struct Openings {
     pub lines: Vec<(usize, OpeningLine)>,
 }
 
+/// The lines a match prints on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// fastchess's (`-output format=fastchess`, the default).
+    Fastchess,
+    /// cutechess-cli's (`Score of A vs B: W - L - D [p] N`).
+    Cutechess,
+    /// fastchess's lines, and the summary as one JSON object last.
+    Json,
+}
+
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub engines: Vec<EngineConfig>,
@@ -43,6 +57,12 @@ pub struct MatchConfig {
     pub rules: RuleValues,
     pub games: u32,
     pub rounds: u32,
+    /// Whose counting `games` and `rounds` are, and why (for the schedule line).
+    pub dialect: Dialect,
+    pub dialect_why: String,
+    /// cutechess-cli's openings (`-repeat N`, `-openings policy=`):
+    /// `Some` in its dialect only.
+    pub cutechess_openings: Option<NewOpening>,
     pub openings: Option<Openings>,
     pub random_plies: u32,
     pub concurrency: usize,
@@ -54,9 +74,26 @@ pub struct MatchConfig {
     pub seeds: Option<usize>,
     /// `--use-affinity`: the CPUs to pin the games' engines to.
     pub affinity: Option<Vec<usize>>,
-    /// `--output format=json`: the end summary as JSON.
-    pub json: bool,
+    /// `--output format=…`: fastchess's lines, cutechess-cli's, or JSON.
+    pub output: Output,
+    /// `--score-interval N`: cutechess-cli's Score line every N games.
+    pub score_interval: u64,
+    /// `--wait MS` between a worker's games.
+    pub wait: Duration,
+    /// `--site NAME`: the records' Site tag instead of the host's name.
+    pub site: Option<String>,
+    /// `--strict`: a warning during the match stops it.
+    pub strict: bool,
     pub epdout: Option<PathBuf>,
+    /// `append=false`: the record (or EPD) file is emptied before the
+    /// match, which then starts over instead of resuming.
+    pub overwrite_pgnout: bool,
+    /// `--config`: the config file written as the match ends (fastchess's
+    /// `outname`).
+    pub config_out: Option<PathBuf>,
+    /// `--pgnout nodes=true …`: the engines' figures in the move comments.
+    pub figures: Figures,
+    pub overwrite_epdout: bool,
     pub margin: Duration,
     pub seed: u64,
     pub sprt: Option<Sprt>,

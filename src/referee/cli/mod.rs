@@ -17,10 +17,13 @@ mod recorded;
 mod tests;
 
 pub use args::TimeoutArgs;
-pub use config::{ComplianceConfig, EngineConfig, MatchConfig, Mode, Openings, ReportConfig};
+pub use config::{
+    ComplianceConfig, EngineConfig, MatchConfig, Mode, Openings, Output, ReportConfig,
+};
 pub use engine::time_control;
 pub use recorded::{RecordedMatch, differences, recorded_match};
 
+use super::dialect::{self, Dialect};
 use super::fastchess::{self, edit_distance};
 use super::store::files::FileError;
 use crate::client::process::Launch;
@@ -82,13 +85,19 @@ where
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
+    let words = match saved_command(&words)? {
+        Some(saved) => saved,
+        None => words,
+    };
     let cmd = Cli::command();
+    let mut warnings = Vec::new();
     let spoken = koma_spelling(&cmd, &words, &mut |w| {
-        eprintln!("koma-referee: warning: {w}")
+        eprintln!("koma-referee: warning: {w}");
+        warnings.push(w);
     })?;
     let matches = cmd
         .clone()
-        .try_get_matches_from(spoken)
+        .try_get_matches_from(spoken.words)
         .map_err(|e| CliError::Clap(without_far_fetched_suggestion(e, &cmd)))?;
     let variant_given =
         matches.value_source("variant") == Some(clap::parser::ValueSource::CommandLine);
@@ -98,6 +107,11 @@ where
         .get_occurrences::<String>("engine")
         .map(|occ| occ.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
+    if cli.strict
+        && let Some(w) = warnings.first()
+    {
+        return Err(Usage::new(format!("--strict: warning: {w}")).into());
+    }
     let env = |k: &str| std::env::var(k).ok();
     if !cli.compliance.is_empty() {
         return compliance(&cli, variant_given);
@@ -106,8 +120,45 @@ where
         cli,
         engines,
         &super::store::records::shell_words(&words),
+        (spoken.dialect, spoken.why),
         &env,
     )
+}
+
+/// fastchess's `-config file=F` (without `discard=true`): the command line
+/// the config file holds, which replaces this one.
+fn saved_command(words: &[String]) -> Result<Option<Vec<String>>, Usage> {
+    let Some(at) = words
+        .iter()
+        .skip(1)
+        .position(|w| w == "-config" || w == "--config")
+    else {
+        return Ok(None);
+    };
+    let values: Vec<&String> = words[at + 2..]
+        .iter()
+        .take_while(|w| !w.starts_with('-'))
+        .collect();
+    if values.iter().any(|v| *v == "discard=true") {
+        return Ok(None);
+    }
+    let Some(file) = values.iter().find_map(|v| v.strip_prefix("file=")) else {
+        return Ok(None);
+    };
+    let saved = super::store::config_file::read_command(std::path::Path::new(file))?;
+    eprintln!(
+        "koma-referee: -config file={file}: running its match again: {}",
+        super::store::records::shell_words(&saved)
+    );
+    Ok(Some(saved))
+}
+
+/// A command line in Koma's spelling, and whose counting it uses.
+pub(super) struct Spoken {
+    pub(super) words: Vec<String>,
+    pub(super) dialect: Dialect,
+    /// Why that dialect, for the schedule line.
+    pub(super) why: String,
 }
 
 /// The words with fastchess's and cutechess-cli's options in Koma's
@@ -117,13 +168,18 @@ fn koma_spelling(
     cmd: &clap::Command,
     words: &[String],
     warn: &mut dyn FnMut(String),
-) -> Result<Vec<String>, Usage> {
+) -> Result<Spoken, Usage> {
     let long: Vec<String> = cmd
         .get_arguments()
         .filter_map(|a| a.get_long().map(str::to_string))
         .chain(["help", "version"].map(String::from))
         .collect();
-    fastchess::translate(words, &long, &['h', 'V'], warn)
+    let (dialect, why) = dialect::detect(words)?;
+    Ok(Spoken {
+        words: fastchess::translate(words, &long, &['h', 'V'], dialect, warn)?,
+        dialect,
+        why,
+    })
 }
 
 fn compliance(cli: &Cli, variant_given: bool) -> Result<Mode, CliError> {

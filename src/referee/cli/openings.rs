@@ -32,6 +32,14 @@ pub(super) fn openings(
             // Koma's own record files (--pgnout): each record's start and
             // moves, cut to plies=N.
             "format" if v == "pgn" => pgn = true,
+            // cutechess-cli's: when a new opening comes (the schedule's).
+            "policy" if ["default", "encounter", "round"].contains(&v.as_str()) => {}
+            "policy" => {
+                return Err(Usage::new(format!(
+                    "--openings policy={v}: expected default, encounter or round"
+                ))
+                .into());
+            }
             "format" => {
                 return Err(Usage::new(format!(
                     "--openings format={v}: expected epd (one opening a line: a position, \
@@ -60,7 +68,7 @@ pub(super) fn openings(
             }
             _ => {
                 return Err(Usage::new(format!(
-                    "--openings: unknown key {k} (expected file, suite, order, format, plies, start)"
+                    "--openings: unknown key {k} (expected file, suite, order, format, plies, start, policy)"
                 ))
                 .into());
             }
@@ -95,13 +103,30 @@ pub(super) fn openings(
                 })
                 .map_err(FileError::io("read", "openings file", &path))?;
             let lines = if pgn {
-                record_openings(&text).map_err(|(line, source)| FileError::BadLine {
-                    path: path.clone(),
-                    line,
-                    source,
-                })?
+                let lines =
+                    record_openings(&text).map_err(|(line, source)| FileError::BadLine {
+                        path: path.clone(),
+                        line,
+                        source,
+                    })?;
+                if plies.is_none() && text.contains("[Termination ") {
+                    return Err(Usage::new(format!(
+                        "--openings file={} format=pgn: its records are whole games, which \
+                         cannot be openings (a finished game has no move to play); add plies=N \
+                         to keep the first N moves of each",
+                        path.display()
+                    ))
+                    .into());
+                }
+                lines
             } else {
-                parse_openings(&text).map_err(|(line, source)| FileError::BadLine {
+                // EPD operations after `;` (`id "x"; c0 "…"`) name or
+                // comment a position; the position and moves come before.
+                let text: Vec<&str> = text
+                    .lines()
+                    .map(|l| l.split_once(';').map_or(l, |(p, _)| p.trim_end()))
+                    .collect();
+                parse_openings(&text.join("\n")).map_err(|(line, source)| FileError::BadLine {
                     path: path.clone(),
                     line,
                     source,

@@ -25,8 +25,9 @@ pub struct RecordedMatch {
 /// `None` when the words are not a match's command line.
 pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
     let cmd = Cli::command();
-    let words = koma_spelling(&cmd, words, &mut |_| {}).ok()?;
-    let matches = cmd.try_get_matches_from(words).ok()?;
+    let spoken = koma_spelling(&cmd, words, &mut |_| {}).ok()?;
+    let (default_games, default_rounds) = spoken.dialect.defaults();
+    let matches = cmd.try_get_matches_from(spoken.words).ok()?;
     let cli = Cli::from_arg_matches(&matches).ok()?;
     let engine_words: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")
@@ -39,8 +40,15 @@ pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
         settings.push((format!("--rule {n}"), v.to_string()));
     }
     for (k, v) in [
-        ("--games", cli.games.to_string()),
-        ("--rounds", cli.rounds.to_string()),
+        ("--dialect", spoken.dialect.name().to_string()),
+        ("--games", cli.games.unwrap_or(default_games).to_string()),
+        ("--rounds", cli.rounds.unwrap_or(default_rounds).to_string()),
+        (
+            "--opening-repeat",
+            cli.opening_repeat
+                .map(|m| m.to_string())
+                .unwrap_or_default(),
+        ),
         ("--openings", cli.openings.join(" ")),
         ("--random-plies", cli.random_plies.to_string()),
         ("--seed", cli.seed.to_string()),
@@ -87,7 +95,12 @@ pub fn recorded_match(words: &[String]) -> Option<RecordedMatch> {
     settings.extend(engine_settings);
     // A record's command line is outside input: the count saturates.
     let seeds = (cli.tournament == "gauntlet").then(|| cli.seeds.unwrap_or(1));
-    let total_games = schedule::count(engines.len(), cli.games, cli.rounds, seeds);
+    let total_games = schedule::count(
+        engines.len(),
+        cli.games.unwrap_or(default_games),
+        cli.rounds.unwrap_or(default_rounds),
+        seeds,
+    );
     Some(RecordedMatch {
         engines,
         settings,

@@ -4,6 +4,7 @@
 //! engine's move (`client::turn`: `position` and `go`, thinking, the clock
 //! charged, the move checked).
 
+use super::figures::Figures;
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::handshake::{self, StartError, Timeouts};
 use crate::client::process::EngineProc;
@@ -30,6 +31,8 @@ pub struct GameSetup<'a, G: Game> {
     /// By colour, for the adjudication's detail.
     pub names: [&'a str; 2],
     pub timeouts: Timeouts,
+    /// The engines' figures the move comments carry (`-pgnout nodes=true`).
+    pub figures: Figures,
 }
 
 /// How a game ended and what was played.
@@ -144,9 +147,14 @@ pub fn play<G: Game>(
                     clocks[side.index()] = played.clock;
                     let text = line.play(played.mv);
                     position.push(&text);
+                    let comment = setup.figures.add(
+                        played.comment,
+                        played.info.as_ref(),
+                        &clocks[side.index()],
+                    );
                     moves.push(RecordMove {
                         mv: text,
-                        comment: Some(played.comment),
+                        comment: Some(comment),
                     });
                     engine_moves += 1;
                     thinking[side.index()].add(played.info.as_ref(), played.elapsed);

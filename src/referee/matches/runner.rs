@@ -6,8 +6,9 @@
 //! engine dies without `--recover`.
 
 use super::game::{self, GameEnd, GameSetup};
+use super::interrupt;
 use super::opening::add_random_plies;
-use super::schedule::{self, GameSpec, Rng};
+use super::schedule::{self, GameSpec, NewOpening, Rng};
 use super::time_losses::TimeLosses;
 use super::{affinity, busy};
 use crate::client::engine_log::{EngineLog, record_date};
@@ -18,9 +19,11 @@ use crate::protocol::record::Record;
 use crate::record::opening::{Opening, check};
 use crate::record::{self, RecordHeader, tags};
 use crate::referee::RunError;
-use crate::referee::cli::{MatchConfig, Usage};
+use crate::referee::cli::{MatchConfig, Output, Usage};
+use crate::referee::statistics::cutechess;
 use crate::referee::statistics::json;
 use crate::referee::statistics::report::{self, ResultRow};
+use crate::referee::statistics::sprt::Decision;
 use crate::referee::statistics::thinking::Thinking;
 use crate::referee::store::files::{FileError, RECORD, STATE, same_file};
 use crate::referee::store::lock::FileLock;
@@ -31,7 +34,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Prints a line to stdout; a closed stdout must not stop the match.
@@ -58,6 +61,8 @@ struct Ctx<'a, G: Game> {
     site: String,
     /// The games of this run (of its shard).
     games: usize,
+    /// The games of the whole match, for `Started game N of M`.
+    total_games: usize,
     /// Each engine's `id name`, as its last start sent it.
     ids: Mutex<Vec<Option<String>>>,
     queue: Mutex<VecDeque<GameSpec>>,
@@ -71,6 +76,8 @@ struct Results {
     /// Why the match stopped early, if it did.
     abort: Option<String>,
     sprt_decided: bool,
+    /// The SPRT's verdict, once it has one.
+    sprt_decision: Option<Decision>,
     warned: Vec<bool>,
     games_now: u64,
     engine_moves: u64,
@@ -106,7 +113,13 @@ struct Book<R> {
 /// back from the state file, the match announced.
 fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> {
     let book = check_inputs::<G>(cfg)?;
-    let mut specs = schedule::build(cfg.engines.len(), cfg.games, cfg.rounds, cfg.seeds);
+    let mut specs = schedule::build(
+        cfg.engines.len(),
+        cfg.games,
+        cfg.rounds,
+        cfg.seeds,
+        cfg.cutechess_openings,
+    );
     let total_all = specs.len();
     if let Some(s) = cfg.shard {
         specs = schedule::shard(specs, s.index, s.count);
@@ -151,8 +164,9 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
         log,
         fingerprint,
         context,
-        site: records::host_name(),
+        site: cfg.site.clone().unwrap_or_else(records::host_name),
         games: specs.len(),
+        total_games: total_all,
         ids: Mutex::new(vec![None; cfg.engines.len()]),
         queue: Mutex::new(todo),
         stop: AtomicBool::new(false),
@@ -161,6 +175,7 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
             sink: files.sink,
             abort: None,
             sprt_decided: false,
+            sprt_decision: None,
             warned: vec![false; cfg.engines.len()],
             games_now: 0,
             engine_moves: 0,
@@ -243,6 +258,17 @@ fn lock_files(cfg: &MatchConfig) -> Result<Locks, RunError> {
 }
 
 fn open_files(cfg: &MatchConfig, fingerprint: &str, locks: &mut Locks) -> Result<Files, RunError> {
+    // append=false: start over, as fastchess does, with the file locked.
+    for (file, overwrite, what) in [
+        (&cfg.pgnout, cfg.overwrite_pgnout, "record"),
+        (&cfg.epdout, cfg.overwrite_epdout, "EPD output"),
+    ] {
+        if let Some(p) = file.as_deref().filter(|_| overwrite)
+            && p.is_file()
+        {
+            std::fs::File::create(p).map_err(FileError::io("empty", what, p))?;
+        }
+    }
     let done: BTreeMap<u64, Record> = match &cfg.state {
         Some(p) => state::load(p, fingerprint)?,
         None => BTreeMap::new(),
@@ -289,6 +315,7 @@ fn announce(cfg: &MatchConfig, context: &str, games: usize, total_all: usize, re
         cfg.seed,
         cfg.concurrency
     ));
+    out(&schedule_line(cfg, total_all));
     if resumed > 0
         && let Some(p) = &cfg.state
     {
@@ -299,6 +326,49 @@ fn announce(cfg: &MatchConfig, context: &str, games: usize, total_all: usize, re
     }
 }
 
+/// The schedule in the words of the tool whose counting the line uses, so
+/// that a user of the other tool sees the difference before any game.
+fn schedule_line(cfg: &MatchConfig, total: usize) -> String {
+    let n = cfg.engines.len();
+    let encounters = match cfg.seeds {
+        Some(k) => k * (n - k) + k * k.saturating_sub(1) / 2,
+        None => n * (n - 1) / 2,
+    };
+    let plural = |k: usize, w: &str| format!("{k} {w}{}", if k == 1 { "" } else { "s" });
+    let (rounds, games) = (cfg.rounds as usize, cfg.games as usize);
+    let colours = match cfg.cutechess_openings {
+        None => format!(
+            "each opening played by a pair of games with colours swapped{}",
+            if games % 2 == 1 {
+                "; colours alternate by game number"
+            } else {
+                ""
+            }
+        ),
+        Some(NewOpening::Every(1)) => {
+            "colours alternate within each encounter, a new opening every game".into()
+        }
+        Some(NewOpening::Every(r)) => format!(
+            "colours alternate within each encounter, each opening played {r} times in a row"
+        ),
+        Some(NewOpening::Encounter) => {
+            "colours alternate within each encounter, one opening for each encounter met".into()
+        }
+        Some(NewOpening::Round) => {
+            "colours alternate within each encounter, one opening for each round".into()
+        }
+    };
+    format!(
+        "Schedule ({} counting, {}): {} x {} per encounter x {} = {}; {colours}\n",
+        cfg.dialect.name(),
+        cfg.dialect_why,
+        plural(rounds, "round"),
+        plural(games, "game"),
+        plural(encounters, "encounter"),
+        plural(total, "game"),
+    )
+}
+
 /// The end of the match: the summary (or the JSON), the referee's own
 /// cost, and how the match ended, which gives the exit code.
 fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode {
@@ -307,7 +377,11 @@ fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode
     let res = ctx.results.into_inner().unwrap_or_else(|e| e.into_inner());
     let us_per_move = cpu.as_secs_f64() * 1e6 / res.engine_moves.max(1) as f64;
     let mut json_summary = None;
-    if cfg.json {
+    // cutechess-cli's Score line came with the last game.
+    if cfg.output == Output::Cutechess {
+        out(&cutechess::interval(&res.rows, &names, cfg.sprt.as_ref()));
+    }
+    if cfg.output == Output::Json {
         let mut v = json::summary(&res.rows, &names, cfg.sprt.as_ref(), Some(&res.thinking));
         v["referee"] = serde_json::json!({
             "games": res.games_now,
@@ -316,13 +390,15 @@ fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode
             "us_per_move": us_per_move,
         });
         json_summary = Some(v);
-    } else {
+    } else if cfg.output == Output::Fastchess {
         out(&report::summary(
             &res.rows,
             &names,
             &ctx.context,
             cfg.sprt.as_ref(),
         ));
+    }
+    if cfg.output != Output::Json {
         if let Some(seeds) = cfg.seeds {
             out(&report::gauntlet(&res.rows, &names, seeds));
         }
@@ -368,7 +444,20 @@ fn conclude<G: Game>(ctx: Ctx<'_, G>, wall: Duration, cpu: Duration) -> ExitCode
         ),
         (None, None) => ("Match finished\n".into(), 0, "finished"),
     };
+    if let Some(p) = &cfg.config_out
+        && let Err(e) = crate::referee::store::config_file::write(p, cfg, &res.rows)
+    {
+        eprintln!(
+            "koma-referee: cannot write the config file {}: {e}",
+            p.display()
+        );
+    }
     out(&line);
+    // fastchess's closing lines, which scripts wait for.
+    if let (Some(sp), Some(d)) = (&cfg.sprt, res.sprt_decision) {
+        out(&report::sprt_completed(sp, d));
+    }
+    out("Finished match\n");
     // The JSON last, on one line: a pipeline reads the last line.
     if let Some(mut v) = json_summary {
         v["state"] = serde_json::json!(state);
@@ -483,17 +572,87 @@ impl<G: Game> Ctx<'_, G> {
         let started = Instant::now();
         let cpu_before = cpu_time();
         let workers = self.cfg.concurrency.min(self.queue_len()).max(1);
+        let watch = interrupt::Watch::install();
+        let running = AtomicUsize::new(0);
         std::thread::scope(|s| {
             for k in 0..workers {
+                let (running, watch) = (&running, &watch);
+                running.fetch_add(1, Ordering::AcqRel);
                 let spawned = std::thread::Builder::new()
                     .name(format!("worker {k}"))
-                    .spawn_scoped(s, move || self.worker(k, workers));
+                    .spawn_scoped(s, move || {
+                        self.worker(k, workers);
+                        if running.fetch_sub(1, Ordering::AcqRel) == 1
+                            && let Some(w) = watch
+                        {
+                            w.done();
+                        }
+                    });
                 if let Err(e) = spawned {
+                    running.fetch_sub(1, Ordering::AcqRel);
                     eprintln!("koma-referee: cannot start worker {k}: {e}");
                 }
             }
+            // This thread sleeps until Ctrl-C or the last worker's end.
+            if let Some(w) = &watch
+                && running.load(Ordering::Acquire) > 0
+                && w.wait() == interrupt::Woken::Signalled
+            {
+                self.interrupted();
+            }
         });
         (started.elapsed(), cpu_time().saturating_sub(cpu_before))
+    }
+
+    /// After Ctrl-C (or SIGTERM): the results so far and the command that
+    /// resumes, then the end. The results' lock is held to the end, so no
+    /// record is left half written; the games in progress are not recorded
+    /// and are played again on resuming.
+    fn interrupted(&self) -> ! {
+        let res = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        let cfg = self.cfg;
+        let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+        out(&format!(
+            "Interrupted: {} of {} games played (a second Ctrl-C ends at once)\n",
+            res.rows.len(),
+            self.games
+        ));
+        match cfg.output {
+            Output::Cutechess => out(&cutechess::interval(&res.rows, &names, cfg.sprt.as_ref())),
+            _ => out(&report::summary(
+                &res.rows,
+                &names,
+                &self.context,
+                cfg.sprt.as_ref(),
+            )),
+        }
+        match &cfg.state {
+            Some(p) => out(&format!(
+                "To resume (the finished games are in {}), run the same command: {}\n",
+                p.display(),
+                cfg.command
+            )),
+            None => out(&format!(
+                "Nothing was recorded (no --pgnout or --state FILE): the same command plays \
+                 every game again: {}\n",
+                cfg.command
+            )),
+        }
+        if let Some(p) = &cfg.config_out
+            && let Err(e) = crate::referee::store::config_file::write(p, cfg, &res.rows)
+        {
+            eprintln!(
+                "koma-referee: cannot write the config file {}: {e}",
+                p.display()
+            );
+        }
+        if cfg.output == Output::Json {
+            let mut v = json::summary(&res.rows, &names, cfg.sprt.as_ref(), Some(&res.thinking));
+            v["state"] = serde_json::json!("interrupted");
+            v["stopped_because"] = serde_json::json!("interrupted by a signal");
+            out(&format!("{v}\n"));
+        }
+        std::process::exit(interrupt::STATUS)
     }
 
     fn queue_len(&self) -> usize {
@@ -543,6 +702,13 @@ impl<G: Game> Ctx<'_, G> {
         let mut seats: Vec<Seat> = self.cfg.engines.iter().map(|_| Seat::default()).collect();
         while let Some(spec) = self.next_game() {
             let opening = self.opening(spec.slot);
+            out(&format!(
+                "Started game {} of {} ({} vs {})\n",
+                spec.number,
+                self.total_games,
+                self.cfg.engines[spec.first].name,
+                self.cfg.engines[spec.second].name
+            ));
             let end = match self.play(&spec, &opening, &mut seats) {
                 Ok(e) => e,
                 Err(why) => {
@@ -558,6 +724,9 @@ impl<G: Game> Ctx<'_, G> {
                 }
             }
             self.finish(&spec, &opening, &end);
+            if !self.cfg.wait.is_zero() && self.queue_len() > 0 {
+                std::thread::sleep(self.cfg.wait);
+            }
         }
         for mut s in seats {
             s.quit(QUIT_GRACE);
@@ -612,6 +781,7 @@ impl<G: Game> Ctx<'_, G> {
             adjudication: self.cfg.adjudication,
             names: engines.map(|e| e.name.as_str()),
             timeouts: self.cfg.timeouts,
+            figures: self.cfg.figures,
         };
         game::play(&setup, [a, b])
     }
@@ -622,6 +792,12 @@ impl<G: Game> Ctx<'_, G> {
             res.warned[idx] = true;
             for w in warnings {
                 eprintln!("koma-referee: warning: {w}");
+            }
+            if self.cfg.strict
+                && let Some(w) = warnings.first()
+            {
+                res.abort.get_or_insert(format!("--strict: warning: {w}"));
+                self.stop.store(true, Ordering::Release);
             }
         }
     }
@@ -697,19 +873,19 @@ impl<G: Game> Ctx<'_, G> {
             self.stop.store(true, Ordering::Release);
             return;
         }
-        let detail = e
-            .detail
-            .as_ref()
-            .map(|d| format!(" ({d})"))
-            .unwrap_or_default();
+        // Exactly fastchess's line: scripts split it at blanks and colons.
+        // Koma's detail (by how much a clock overran) follows on its own.
         out(&format!(
-            "Finished game {} ({} vs {}): {} {{{}}}{detail}\n",
+            "Finished game {} ({} vs {}): {} {{{}}}\n",
             spec.number,
             names[0],
             names[1],
             e.outcome.score_text(),
             e.sentence(names)
         ));
+        if let Some(d) = &e.detail {
+            out(&format!("Game {} detail: {d}\n", spec.number));
+        }
         res.rows.push(ResultRow {
             game: spec.number,
             pair: spec.pair,
@@ -745,16 +921,30 @@ impl<G: Game> Ctx<'_, G> {
         }
         let finished = res.rows.len() as u64;
         let more = self.queue_len() > 0 && !self.stop.load(Ordering::Acquire);
-        if cfg.rating_interval > 0 && finished.is_multiple_of(cfg.rating_interval) && more {
-            let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
-            out(&report::summary(
+        let players: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+        if cfg.output == Output::Cutechess
+            && (finished.is_multiple_of(cfg.score_interval.max(1)) || !more)
+        {
+            out(&cutechess::score_line(
                 &res.rows,
-                &names,
-                &self.context,
-                cfg.sprt.as_ref(),
+                &players[spec.first.min(spec.second)],
+                &players[spec.first.max(spec.second)],
             ));
         }
+        if cfg.rating_interval > 0 && finished.is_multiple_of(cfg.rating_interval) && more {
+            out(&self.interval(&res.rows, &players));
+        }
         self.check_sprt(&mut res);
+    }
+
+    /// The rating lines printed every `--rating-interval` games, in the
+    /// output's format.
+    fn interval(&self, rows: &[ResultRow], players: &[String]) -> String {
+        let sprt = self.cfg.sprt.as_ref();
+        match self.cfg.output {
+            Output::Cutechess => cutechess::interval(rows, players, sprt),
+            _ => report::summary(rows, players, &self.context, sprt),
+        }
     }
 
     /// Stops handing out games once the SPRT has decided.
@@ -769,6 +959,7 @@ impl<G: Game> Ctx<'_, G> {
         let llr = sprt.llr(&t);
         if let Some(d) = sprt.decision(llr) {
             res.sprt_decided = true;
+            res.sprt_decision = Some(d);
             self.stop.store(true, Ordering::Release);
             out(&format!(
                 "SPRT: {:?} accepted (LLR {llr:.2}, bounds {:.2} and {:.2}) after {} games\n",

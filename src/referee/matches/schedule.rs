@@ -39,40 +39,113 @@ pub fn count(engines: usize, games: u32, rounds: u32, seeds: Option<usize>) -> u
         .saturating_mul(u64::from(rounds))
 }
 
+/// When cutechess-cli's schedule moves on to a new opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewOpening {
+    /// Its default: after `n` games on one (`-repeat n`; 1 without
+    /// `-repeat`), and for each new encounter.
+    Every(u32),
+    /// `-openings policy=encounter`: for each new encounter only.
+    Encounter,
+    /// `-openings policy=round`: for each new round only, every encounter
+    /// of the round on it.
+    Round,
+}
+
 /// Every game of a round robin between `engines` engines: each round,
-/// each encounter `(i, j)`, `i < j`, plays `games` games with colours
-/// alternating (`i` first in the first game), consecutive games forming
-/// pairs on one opening. A gauntlet (`seeds`: `Some(n)`) keeps only the
-/// encounters of the first `n` engines (with each other too).
-pub fn build(engines: usize, games: u32, rounds: u32, seeds: Option<usize>) -> Vec<GameSpec> {
+/// each encounter `(i, j)`, `i < j`, plays `games` games. A gauntlet
+/// (`seeds`: `Some(n)`) keeps only the encounters of the first `n` engines
+/// (with each other too).
+///
+/// `cutechess: None` is Koma's and fastchess's schedule: colours by the
+/// game's number (odd: `i` first), as fastchess swaps them, and consecutive
+/// games of an encounter's round form pairs on one opening, every encounter
+/// of a round on the same ones. `Some(_)` is cutechess-cli's: colours
+/// alternate within each encounter over the whole match, and a new opening
+/// comes as `NewOpening` says; two games in a row of one encounter on one
+/// opening are a pair.
+pub fn build(
+    engines: usize,
+    games: u32,
+    rounds: u32,
+    seeds: Option<usize>,
+    cutechess: Option<NewOpening>,
+) -> Vec<GameSpec> {
     let slots_per_round = u64::from(games.div_ceil(2));
-    let mut out = Vec::new();
-    let mut number = 0;
-    let mut pair = 0;
+    let mut out: Vec<GameSpec> = Vec::new();
+    // cutechess-cli: (slot, games already on it, the encounter, the
+    // round), and how many games each encounter has played.
+    let mut group: Option<(u64, u32, (usize, usize), u32)> = None;
+    let mut played = std::collections::BTreeMap::<(usize, usize), u64>::new();
     for r in 0..rounds {
         for i in 0..seeds.unwrap_or(engines).min(engines) {
             for j in i + 1..engines {
                 for g in 0..games {
-                    let k = g / 2;
-                    let paired = 2 * k + 1 < games;
-                    if paired && g % 2 == 0 {
-                        pair += 1;
-                    }
-                    number += 1;
-                    let (first, second) = if g % 2 == 0 { (i, j) } else { (j, i) };
+                    let number = out.len() as u64 + 1;
+                    let (slot, swapped) = match cutechess {
+                        None => (
+                            u64::from(r) * slots_per_round + u64::from(g / 2),
+                            number.is_multiple_of(2),
+                        ),
+                        Some(policy) => {
+                            let next = match (group, policy) {
+                                (None, _) => (0, 0),
+                                (Some((s, used, e, _)), NewOpening::Every(n))
+                                    if e == (i, j) && used < n =>
+                                {
+                                    (s, used)
+                                }
+                                (Some((s, used, e, _)), NewOpening::Encounter) if e == (i, j) => {
+                                    (s, used)
+                                }
+                                (Some((s, used, _, round)), NewOpening::Round) if round == r => {
+                                    (s, used)
+                                }
+                                (Some((s, ..)), _) => (s + 1, 0),
+                            };
+                            group = Some((next.0, next.1 + 1, (i, j), r));
+                            let k = played.entry((i, j)).or_default();
+                            *k += 1;
+                            (next.0, (*k).is_multiple_of(2))
+                        }
+                    };
+                    let (first, second) = if swapped { (j, i) } else { (i, j) };
                     out.push(GameSpec {
                         number,
                         round: r + 1,
-                        pair: paired.then_some(pair),
+                        pair: None,
                         first,
                         second,
-                        slot: u64::from(r) * slots_per_round + u64::from(k),
+                        slot,
                     });
                 }
             }
         }
     }
+    pair_up(&mut out, cutechess.is_none());
     out
+}
+
+/// Numbers the pairs: two games in a row of one encounter on one opening
+/// with colours swapped; in Koma's schedule only within one round's games.
+fn pair_up(specs: &mut [GameSpec], by_round: bool) {
+    let mut pair = 0;
+    let mut k = 0;
+    while k + 1 < specs.len() {
+        let (a, b) = (&specs[k], &specs[k + 1]);
+        let pairs = a.slot == b.slot
+            && a.first == b.second
+            && a.second == b.first
+            && (!by_round || a.round == b.round);
+        if pairs {
+            pair += 1;
+            specs[k].pair = Some(pair);
+            specs[k + 1].pair = Some(pair);
+            k += 2;
+        } else {
+            k += 1;
+        }
+    }
 }
 
 /// The games of shard `index` (1-based) of `count`: pairs are dealt out
@@ -140,7 +213,7 @@ mod tests {
 
     #[test]
     fn two_engines_play_pairs_with_colours_swapped() {
-        let s = build(2, 4, 2, None);
+        let s = build(2, 4, 2, None, None);
         assert_eq!(s.len(), 8);
         let firsts: Vec<usize> = s.iter().map(|g| g.first).collect();
         assert_eq!(firsts, [0, 1, 0, 1, 0, 1, 0, 1]);
@@ -174,7 +247,7 @@ mod tests {
             (5, 2, 2, Some(2)),
             (4, 3, 1, Some(9)),
         ] {
-            let n = build(engines, games, rounds, seeds).len() as u64;
+            let n = build(engines, games, rounds, seeds, None).len() as u64;
             assert_eq!(count(engines, games, rounds, seeds), n);
         }
         assert_eq!(count(200, u32::MAX, u32::MAX, None), u64::MAX);
@@ -182,7 +255,7 @@ mod tests {
 
     #[test]
     fn an_odd_game_count_leaves_the_last_game_unpaired() {
-        let s = build(2, 3, 1, None);
+        let s = build(2, 3, 1, None, None);
         assert_eq!(
             s.iter().map(|g| g.pair).collect::<Vec<_>>(),
             [Some(1), Some(1), None]
@@ -192,7 +265,7 @@ mod tests {
 
     #[test]
     fn a_round_robin_meets_every_pairing_on_the_same_openings() {
-        let s = build(3, 2, 1, None);
+        let s = build(3, 2, 1, None, None);
         let pairings: Vec<(usize, usize)> = s.iter().map(|g| (g.first, g.second)).collect();
         assert_eq!(pairings, [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]);
         assert!(s.iter().all(|g| g.slot == 0));
@@ -200,7 +273,7 @@ mod tests {
 
     #[test]
     fn shards_partition_the_schedule_and_keep_pairs_whole() {
-        let all = build(2, 2, 5, None);
+        let all = build(2, 2, 5, None, None);
         let mut seen: Vec<u64> = Vec::new();
         for i in 1..=3 {
             let part = shard(all.clone(), i, 3);
@@ -211,9 +284,74 @@ mod tests {
         }
         seen.sort();
         assert_eq!(seen, (1..=10).collect::<Vec<_>>());
-        let odd = build(2, 3, 2, None);
+        let odd = build(2, 3, 2, None, None);
         let n: usize = (1..=2).map(|i| shard(odd.clone(), i, 2).len()).sum();
         assert_eq!(n, 6);
+    }
+
+    /// fastchess swaps colours by the game's number: `-games 1` alternates.
+    #[test]
+    fn one_game_a_round_alternates_colours_as_fastchess_does() {
+        let s = build(2, 1, 4, None, None);
+        let firsts: Vec<usize> = s.iter().map(|g| g.first).collect();
+        assert_eq!(firsts, [0, 1, 0, 1]);
+        assert!(s.iter().all(|g| g.pair.is_none()));
+        assert_eq!(s.iter().map(|g| g.slot).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    }
+
+    /// cutechess-cli: `-rounds 5` is five games, colours alternating, a new
+    /// opening each game; `-repeat` plays each opening twice, as a pair.
+    #[test]
+    fn cutechess_counts_rounds_times_games_and_repeats_openings() {
+        let s = build(2, 1, 5, None, Some(NewOpening::Every(1)));
+        assert_eq!(s.len(), 5);
+        assert_eq!(
+            s.iter().map(|g| g.first).collect::<Vec<_>>(),
+            [0, 1, 0, 1, 0]
+        );
+        assert_eq!(
+            s.iter().map(|g| g.slot).collect::<Vec<_>>(),
+            [0, 1, 2, 3, 4]
+        );
+        assert!(s.iter().all(|g| g.pair.is_none()));
+        let s = build(2, 1, 5, None, Some(NewOpening::Every(2)));
+        assert_eq!(
+            s.iter().map(|g| g.slot).collect::<Vec<_>>(),
+            [0, 0, 1, 1, 2]
+        );
+        assert_eq!(
+            s.iter().map(|g| g.pair).collect::<Vec<_>>(),
+            [Some(1), Some(1), Some(2), Some(2), None]
+        );
+        // Three engines, -games 3 -repeat: each encounter starts a new
+        // opening; colours alternate within an encounter across rounds.
+        let s = build(3, 3, 2, None, Some(NewOpening::Every(2)));
+        assert_eq!(s.len(), 18);
+        let first_encounter: Vec<(usize, u64)> = s
+            .iter()
+            .filter(|g| g.first.min(g.second) == 0 && g.first.max(g.second) == 1)
+            .map(|g| (g.first, g.slot))
+            .collect();
+        assert_eq!(
+            first_encounter,
+            [(0, 0), (1, 0), (0, 1), (1, 6), (0, 6), (1, 7)]
+        );
+    }
+
+    /// cutechess-cli's `-openings policy=round`: one opening a round for
+    /// every encounter; `policy=encounter`: one per encounter met.
+    #[test]
+    fn cutechess_opening_policies() {
+        let s = build(3, 2, 2, None, Some(NewOpening::Round));
+        let slots: Vec<u64> = s.iter().map(|g| g.slot).collect();
+        assert_eq!(slots, [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]);
+        assert!(s.iter().all(|g| g.pair.is_some()));
+        let s = build(2, 1, 4, None, Some(NewOpening::Encounter));
+        assert!(s.iter().all(|g| g.slot == 0));
+        assert_eq!(
+            s.iter().map(|g| g.pair).collect::<Vec<_>>(),
+            [Some(1), Some(1), Some(2), Some(2)]
+        );
     }
 
     #[test]
@@ -245,12 +383,15 @@ mod tests {
             p.dedup();
             p
         };
-        assert_eq!(pairs(&build(4, 2, 1, Some(1))), [(0, 1), (0, 2), (0, 3)]);
         assert_eq!(
-            pairs(&build(4, 2, 1, Some(2))),
+            pairs(&build(4, 2, 1, Some(1), None)),
+            [(0, 1), (0, 2), (0, 3)]
+        );
+        assert_eq!(
+            pairs(&build(4, 2, 1, Some(2), None)),
             [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3)]
         );
-        let g = build(4, 2, 3, Some(1));
+        let g = build(4, 2, 3, Some(1), None);
         assert_eq!(g.len(), 3 * 3 * 2);
         assert!(g.iter().enumerate().all(|(k, s)| s.number == k as u64 + 1));
     }

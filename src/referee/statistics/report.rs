@@ -1,6 +1,6 @@
 //! Summaries: per encounter W/L/D, points, Elo with its 95% error bar,
 //! nElo, LOS, draw ratio, pentanomial pair counts and the SPRT state, in
-//! the layout fastchess prints; standings for a round robin (`merge` prints
+//! the layout fastchess prints; its rank table for a round robin (`merge` prints
 //! them for `--report`).
 
 use super::sprt::{Decision, Sprt};
@@ -151,19 +151,36 @@ pub fn encounter(
         s.push_str(&line);
     }
     if let Some(sp) = sprt {
-        let llr = sp.llr(&t);
-        let verdict = match sp.decision(llr) {
-            Some(Decision::H1) => " - H1 accepted (elo1)",
-            Some(Decision::H0) => " - H0 accepted (elo0)",
-            None => "",
-        };
-        let _ = writeln!(
-            s,
-            "LLR: {llr:.2} ({:.2}, {:.2}) [{:.2}, {:.2}]{verdict}",
-            sp.lower, sp.upper, sp.elo0, sp.elo1
-        );
+        s.push_str(&llr_line(sp, sp.llr(&t)));
     }
     s
+}
+
+/// fastchess's `LLR: 2.95 (100.1%) (-2.94, 2.94) [0.00, 10.00]`: the share
+/// of the way to the bound on its side, then the bounds and the Elo pair.
+pub fn llr_line(sp: &Sprt, llr: f64) -> String {
+    let share = if llr >= 0.0 {
+        llr / sp.upper
+    } else {
+        -llr / sp.lower
+    };
+    format!(
+        "LLR: {llr:.2} ({:.1}%) ({:.2}, {:.2}) [{:.2}, {:.2}]\n",
+        share * 100.0,
+        sp.lower,
+        sp.upper,
+        sp.elo0,
+        sp.elo1
+    )
+}
+
+/// fastchess's last line of a decided SPRT:
+/// `SPRT ([0.00, 5.00]) completed - H1 was accepted`.
+pub fn sprt_completed(sp: &Sprt, d: Decision) -> String {
+    format!(
+        "SPRT ([{:.2}, {:.2}]) completed - {d:?} was accepted\n",
+        sp.elo0, sp.elo1
+    )
 }
 
 /// How the games between `a` and `b` ended, most common first, in the
@@ -188,13 +205,14 @@ fn endings(rows: &[ResultRow], a: &str, b: &str) -> Option<String> {
     Some(format!("Endings: {}\n", words.join(", ")))
 }
 
-/// `a/b` to two decimals, or `a to 0` where it has no value: a summary
-/// never shows NaN or an infinity.
+/// `a/b` to two decimals as fastchess prints it: `inf` over no pairs,
+/// `nan` for none over none, so that a script reading the number with
+/// `float()` gets what it would from fastchess.
 fn ratio(a: u64, b: u64) -> String {
-    if b == 0 {
-        format!("{a} to 0")
-    } else {
-        format!("{:.2}", a as f64 / b as f64)
+    match (a, b) {
+        (0, 0) => "nan".into(),
+        (_, 0) => "inf".into(),
+        _ => format!("{:.2}", a as f64 / b as f64),
     }
 }
 
@@ -261,31 +279,93 @@ pub fn summary(
         }
     }
     if players.len() > 2 {
-        let mut standings: Vec<(f64, u64, &String)> = players
-            .iter()
-            .map(|p| {
-                let mine: Vec<&ResultRow> = rows
-                    .iter()
-                    .filter(|r| &r.first == p || &r.second == p)
-                    .collect();
-                let pts: f64 = mine.iter().map(|r| f64::from(halves(r, p)) / 2.0).sum();
-                (pts, mine.len() as u64, p)
-            })
-            .collect();
-        standings.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.2.cmp(y.2)));
-        let _ = writeln!(s, "Standings after {} games:", rows.len());
-        for (k, (pts, n, p)) in standings.iter().enumerate() {
-            let share = if *n == 0 { 0.0 } else { pts / *n as f64 };
-            let _ = writeln!(
-                s,
-                "{:>3}. {p:<20} {pts:>6.1}/{n:<5} ({})",
-                k + 1,
-                pct(share)
-            );
-        }
+        s.push_str(&rank_table(rows, players));
     }
     let _ = writeln!(s, "{RULE}");
     s
+}
+
+/// fastchess's table for three or more engines: each engine's results
+/// against all the others, best Elo first, in its columns.
+pub fn rank_table(rows: &[ResultRow], players: &[String]) -> String {
+    let width = players.iter().map(|p| p.len()).max().unwrap_or(0).max(25);
+    let mut ranked: Vec<(&String, Tally, Option<stats::Estimate>)> = players
+        .iter()
+        .map(|p| {
+            let t = tally_all(rows, p);
+            let e = stats::elo(&t);
+            (p, t, e)
+        })
+        .collect();
+    // As fastchess sorts: higher Elo first, an engine without one last.
+    let key = |e: &Option<stats::Estimate>| e.map_or(f64::NAN, |e| e.elo);
+    ranked.sort_by(|x, y| match (key(&x.2).is_nan(), key(&y.2).is_nan()) {
+        (false, true) => std::cmp::Ordering::Less,
+        (true, false) => std::cmp::Ordering::Greater,
+        _ => key(&y.2).total_cmp(&key(&x.2)),
+    });
+    let mut s = format!(
+        "{:<4} {:<width$} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>20}\n",
+        "Rank", "Name", "Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw", "Ptnml(0-2)"
+    );
+    for (k, (p, t, e)) in ranked.iter().enumerate() {
+        let (elo, err) = e.map_or((f64::NAN, f64::NAN), |e| (e.elo, e.error));
+        let (nelo, nerr) = e.and_then(|e| e.nelo).unwrap_or((f64::NAN, f64::NAN));
+        let games = t.games();
+        let score = if games == 0 {
+            f64::NAN
+        } else {
+            100.0 * t.points() / games as f64
+        };
+        let b = t.penta.buckets();
+        let penta = format!("[{}, {}, {}, {}, {}]", b[0], b[1], b[2], b[3], b[4]);
+        let _ = writeln!(
+            s,
+            "{:>4} {p:<width$} {:>10} {:>10} {:>10} {:>10} {games:>10} {:>9}% {:>9}% {penta:>20}",
+            k + 1,
+            fixed(elo, 2),
+            fixed(err, 2),
+            fixed(nelo, 2),
+            fixed(nerr, 2),
+            fixed(score, 1),
+            fixed(100.0 * stats::draw_ratio(t), 1),
+        );
+    }
+    s
+}
+
+/// A number as C++'s `fmt` prints it: `inf`, `-inf`, `nan` included.
+fn fixed(x: f64, places: usize) -> String {
+    if x.is_nan() {
+        "nan".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "inf" } else { "-inf" }.into()
+    } else {
+        format!("{x:.places$}")
+    }
+}
+
+/// `who`'s results against every other engine, pairs included.
+fn tally_all(rows: &[ResultRow], who: &str) -> Tally {
+    let mut t = Tally::default();
+    for other in players_of(rows).iter().filter(|p| *p != who) {
+        let u = tally(rows, who, other);
+        t.wins += u.wins;
+        t.draws += u.draws;
+        t.losses += u.losses;
+        let (p, q) = (&mut t.penta, &u.penta);
+        for (x, y) in [
+            (&mut p.ll, q.ll),
+            (&mut p.ld, q.ld),
+            (&mut p.wl, q.wl),
+            (&mut p.dd, q.dd),
+            (&mut p.wd, q.wd),
+            (&mut p.ww, q.ww),
+        ] {
+            *x += y;
+        }
+    }
+    t
 }
 
 /// A gauntlet's tables, one per seed (the first `seeds` players): each
@@ -452,14 +532,19 @@ mod tests {
                 false,
                 "95% interval above ",
             ),
-            (&["1-0", "0-1"], false, "WL/DD Ratio: 0 to 0"),
-            (&["1-0", "0-1"], true, "PairsRatio: 0 to 0"),
+            // The ratios as fastchess prints them, for float() to read.
+            (&["1-0", "0-1"], false, "WL/DD Ratio: nan"),
+            (&["1-0", "0-1"], true, "PairsRatio: nan"),
         ];
         for (results, paired, words) in cases {
             let rows = rows_of(results, paired);
             let s = summary(&rows, &["A".into(), "B".into()], "x", None);
+            let elo = s
+                .lines()
+                .find(|l| l.starts_with("Elo:"))
+                .unwrap_or_default();
             for bad in ["NaN", "nan", "inf"] {
-                assert!(!s.contains(bad), "{results:?}: {bad} in\n{s}");
+                assert!(!elo.contains(bad), "{results:?}: {bad} in\n{s}");
             }
             assert!(s.contains(words), "{results:?}: {words:?} in\n{s}");
         }
@@ -505,10 +590,10 @@ mod tests {
             row(3, None, "B", "C", "0-1"),
         ];
         let s = summary(&rows, &players_of(&rows), "x", None);
-        assert!(s.contains("Standings after 3 games:"), "{s}");
-        let a = s.find(". A ").unwrap();
-        let c = s.find(". C ").unwrap();
-        let b = s.find(". B ").unwrap();
+        assert!(s.contains("Rank Name "), "{s}");
+        let a = s.find("   1 A ").unwrap();
+        let c = s.find("   2 C ").unwrap();
+        let b = s.find("   3 B ").unwrap();
         assert!(a < c && c < b, "{s}");
     }
 }

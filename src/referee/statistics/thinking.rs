@@ -116,6 +116,8 @@ impl Thinking {
 
 /// A move comment the referee writes: depth (when scored) and time.
 fn of_comment(c: &str) -> Option<(Option<u32>, Duration)> {
+    // `-pgnout nodes=true …` adds `, n=…` after the time.
+    let c = c.split(',').next()?;
     let words: Vec<&str> = c.split_whitespace().collect();
     let secs: f64 = words.last()?.strip_suffix('s')?.parse().ok()?;
     if !(0.0..1e9).contains(&secs) {
@@ -180,6 +182,10 @@ mod tests {
             Some((None, Duration::from_millis(20)))
         );
         assert_eq!(of_comment("book"), None);
+        assert_eq!(
+            of_comment("+0.12/5 0.105s, tl=0.895s, n=1234, pv=\"a1a2 e5e4\""),
+            Some((Some(5), Duration::from_millis(105)))
+        );
         let text = "[Game \"1\"]\n[FEN \"C3c/C3c/C3c/C3c/C3c b 1\"]\n\n\
                     1. a1b1 {book} e1c1 {+0.10/4 0.010s} a2b2 {-0.20/6 0.030s} b5b4 {0.050s} 1-0\n";
         let r = crate::protocol::record::parse_record(text).unwrap();

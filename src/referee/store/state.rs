@@ -9,6 +9,7 @@ use super::lock::FileLock;
 use crate::protocol::record::{Record, parse_records, tag_number};
 use crate::record::tags;
 use crate::referee::cli::MatchConfig;
+use crate::referee::matches::schedule::NewOpening;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -46,6 +47,12 @@ pub fn fingerprint(cfg: &MatchConfig) -> String {
             "|{:?}|{:?}|{:?}|{:?}",
             cfg.max_moves, cfg.adjudication.draw, cfg.adjudication.resign, cfg.seeds
         ));
+    }
+    // cutechess-cli's schedule (colours, openings) differs from Koma's.
+    match cfg.cutechess_openings {
+        Some(NewOpening::Every(n)) => s.push_str(&format!("|cutechess repeat {n}")),
+        Some(p) => s.push_str(&format!("|cutechess {p:?}")),
+        None => {}
     }
     for e in cfg.engines.iter().filter(|e| e.margin.is_some()) {
         s.push_str(&format!("|{} margin {:?}", e.name, e.margin));
