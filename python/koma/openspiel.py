@@ -21,6 +21,7 @@ from ._extras import need
 pyspiel = need("pyspiel", "koma.openspiel")
 
 from . import Position, random_playouts, variants  # noqa: E402
+from ._errors import InvalidInputError  # noqa: E402
 
 MAX_PLIES = 1000
 
@@ -70,11 +71,12 @@ class KomaState(pyspiel.State):
         self.pending = action if played is None else None
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if self.pending is not None:
-            return self.position.actions_to_move([self.pending, action])
-        if action == self._variant.actions - 1 and self._variant.name == "kaninariebi":
-            return "end"
-        return self.position.action_to_move(action)
+        try:
+            if self.pending is not None:
+                return self.position.actions_to_move([self.pending, action])
+            return self.position.action_to_move(action)
+        except InvalidInputError:
+            return f"action {action}"  # `end` alone, or out of range
 
     def is_terminal(self) -> bool:
         return self.position.is_over() or self.position.ply >= self._max_plies

@@ -62,12 +62,12 @@ def test_self_play_with_clocks(koma_bin):
     them with increments, and charges each move's time."""
     board = chess.Position("nana")
     engine = chess.engine.SimpleEngine.popen_uci(koma_bin, "nana")
-    clocks = {True: 5.0, False: 5.0}
+    clocks = {True: 2.0, False: 2.0}
     while not board.is_game_over() and board.ply() < 40:
         white = board.turn == chess.engine.WHITE
-        limit = chess.engine.Limit(white_clock=clocks[True], black_clock=clocks[False], white_inc=0.05, black_inc=0.05)
+        limit = chess.engine.Limit(white_clock=clocks[True], black_clock=clocks[False], white_inc=0.02, black_inc=0.02)
         result = engine.play(board, limit)
-        clocks[white] += 0.05 - result.elapsed
+        clocks[white] += 0.02 - result.elapsed
         assert clocks[white] > 0
         board.push(result.move)
     engine.quit()
@@ -143,3 +143,74 @@ def test_asyncio_api(koma_bin):
 
     board, infos = asyncio.run(main())
     assert board.ply() == 6 and infos and infos[-1]["depth"] >= 1
+
+
+# python-chess's own documentation examples, verbatim; `as_koma` changes
+# only the import, the board's variant and the engine's path and variant.
+PYTHON_CHESS_SCRIPTS = {
+    "play": """
+import chess
+import chess.engine
+
+engine = chess.engine.SimpleEngine.popen_uci("/usr/bin/stockfish")
+
+board = chess.Board()
+while not board.is_game_over():
+    result = engine.play(board, chess.engine.Limit(time=0.1))
+    board.push(result.move)
+
+engine.quit()
+""",
+    "analysis": """
+import chess
+import chess.engine
+
+engine = chess.engine.SimpleEngine.popen_uci("/usr/bin/stockfish")
+
+with engine.analysis(chess.Board()) as analysis:
+    for info in analysis:
+        print(info.get("score"), info.get("pv"))
+
+        # Arbitrary stop condition.
+        if info.get("seldepth", 0) > 20:
+            break
+
+engine.quit()
+""",
+    "asyncio": """
+import asyncio
+import chess
+import chess.engine
+
+async def main() -> None:
+    transport, engine = await chess.engine.popen_uci("/usr/bin/stockfish")
+
+    board = chess.Board()
+    while not board.is_game_over():
+        result = await engine.play(board, chess.engine.Limit(time=0.1))
+        board.push(result.move)
+
+    await engine.quit()
+
+asyncio.run(main())
+""",
+}
+
+
+def as_koma(script: str, engine: str, variant: str) -> str:
+    return (
+        script.replace("import chess\nimport chess.engine", "import koma as chess\nimport koma.engine")
+        .replace("chess.Board()", f'chess.Position("{variant}")')
+        .replace('popen_uci("/usr/bin/stockfish")', f'popen_uci("{engine}", "{variant}")')
+    )
+
+
+@pytest.mark.parametrize("name", sorted(PYTHON_CHESS_SCRIPTS))
+def test_python_chess_documentation_examples_run_unchanged_but_for_the_import_and_variant(name, koma_bin, capsys):
+    script = as_koma(PYTHON_CHESS_SCRIPTS[name], koma_bin, "nana")
+    changed = [l for l in script.splitlines() if l not in PYTHON_CHESS_SCRIPTS[name].splitlines()]
+    assert all("koma" in l or "nana" in l for l in changed), changed
+    exec(compile(script, name, "exec"), {"__name__": "__main__"})
+    if name == "analysis":
+        printed = capsys.readouterr().out.splitlines()
+        assert printed and all(l.startswith(("cp ", "mate ")) for l in printed), printed
