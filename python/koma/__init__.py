@@ -24,12 +24,13 @@ from ._errors import (
     KomaError,
     MatchError,
 )
-from ._koma import Outcome, Position
 from . import _koma
+from ._position import LegalMoves, Outcome, Position
 
 __all__ = [
     "Position",
     "Outcome",
+    "LegalMoves",
     "Variant",
     "RuleOption",
     "Playouts",
@@ -116,11 +117,12 @@ class Playouts:
     reasons: List[Optional[str]]
     """The rule that ended each game (`three Shrimps`), None when cut off at `max_plies`."""
     observations: Optional[np.ndarray] = None
-    """float32 (positions, channels, ranks, files): each position a move was chosen in."""
+    """float32 (decisions, channels, ranks, files): what each decision was taken in
+    (one decision per move; two for a Kani Nari Ebi turn of two actions)."""
     actions: Optional[np.ndarray] = None
-    """uint32 per position: the action of the move chosen."""
+    """uint32 per decision: the action taken."""
     game_index: Optional[np.ndarray] = None
-    """uint32 per position: the game it belongs to."""
+    """uint32 per decision: the game it belongs to."""
     seconds: float = 0.0
     """How long the games took in Rust (without the call's conversions)."""
 
@@ -144,10 +146,11 @@ def random_playouts(
 ) -> Playouts:
     """Plays `games` games in Rust (on `threads` threads, 0 for all cores)
     and returns their results; with `observations=True` also the planes
-    and actions of every move. Moves are uniformly random, or with
+    and actions of every decision. Moves are uniformly random, or with
     `depth > 0` Koma's search's best at that depth except, with
-    probability `epsilon`, a random one. The same seed gives the same
-    games whatever the threads."""
+    probability `epsilon` (from 0 to 1), a random one. The same seed gives
+    the same games whatever the threads. Observations that would not fit
+    in the memory free raise MemoryError before they are allocated."""
     raw = _koma.random_playouts_raw(
         variant,
         games,
@@ -172,3 +175,20 @@ def random_playouts(
         out.actions = np.frombuffer(raw["actions"], dtype=np.uint32)
         out.game_index = np.frombuffer(raw["game_index"], dtype=np.uint32)
     return out
+
+
+def _register_gymnasium_ids() -> None:
+    """`gymnasium.make("koma/<Variant>-v0")` for each game, where gymnasium
+    is installed (registering does not start an engine)."""
+    try:
+        import gymnasium
+    except ImportError:
+        return
+
+    for name in variants():
+        gid = f"koma/{name.capitalize()}-v0"
+        if gid not in gymnasium.registry:
+            gymnasium.register(id=gid, entry_point="koma.gym:KomaGymEnv", kwargs={"variant": name})
+
+
+_register_gymnasium_ids()

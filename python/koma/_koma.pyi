@@ -1,6 +1,6 @@
 """Type stubs of the native module `koma._koma` (Rust, PyO3)."""
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 class Outcome:
     """How a game ended."""
@@ -13,7 +13,9 @@ class Outcome:
     """The rule, in the engine's words (`three Shrimps`, `repetition`)."""
 
 class Position:
-    """A game of any variant: its start, the moves played, the rules."""
+    """A game of any variant: its start, the moves played, the rules. Safe
+    to share between threads (calls take turns). `koma.Position`
+    subclasses it with python-chess's names."""
 
     def __init__(
         self,
@@ -32,10 +34,10 @@ class Position:
     def start_fen(self) -> str: ...
     @property
     def moves(self) -> List[str]: ...
-    @property
-    def ply(self) -> int: ...
-    def legal_moves(self) -> List[str]:
+    def plies(self) -> int: ...
+    def legal_move_list(self) -> List[str]:
         """The legal moves as the protocol writes them; [] once the game is over."""
+    def is_legal(self, move: str) -> bool: ...
     def push(self, move: str) -> str:
         """Plays a move; returns it as the protocol writes it. Raises
         InvalidInputError (unreadable) or IllegalMoveError."""
@@ -46,9 +48,14 @@ class Position:
     def is_over(self) -> bool: ...
     def fen(self) -> str:
         """The current position string."""
+    def set_fen(self, fen: str) -> None:
+        """Starts the game again from `fen` (the rules stay)."""
     def key(self) -> int:
         """The 64-bit hash key of everything that decides the game's future."""
-    def perft(self, depth: int) -> int: ...
+    def repeats(self) -> int:
+        """How many times the current position has occurred in the game."""
+    def perft(self, depth: int) -> int:
+        """Refused (InvalidInputError) above depth 64."""
     def copy(self) -> "Position": ...
     def __copy__(self) -> "Position": ...
     def __deepcopy__(self, memo: Any) -> "Position": ...
@@ -56,12 +63,26 @@ class Position:
         """The board as the engine's `d` prints it."""
     def position_command(self) -> str:
         """The `position` command that sets this game in an engine."""
-    def legal_actions(self) -> List[int]:
-        """The legal moves as actions of the game's fixed action space."""
-    def observation_bytes(self) -> bytes:
+    def legal_actions(self, pending: Optional[int] = None) -> List[int]:
+        """The first actions of the legal moves, or after the movement
+        action `pending` its second ones; sorted."""
+    def needs_second_action(self, first: int) -> bool: ...
+    def play_action(self, action: int, pending: Optional[int] = None) -> Optional[str]:
+        """Plays the move, or returns None for a movement that leaves a
+        second choice; IllegalMoveError for an action not legal here."""
+    def observation_bytes(self, pending: Optional[int] = None) -> bytes:
         """The observation planes as float32 bytes (channels, ranks, files)."""
     def action_to_move(self, action: int) -> str: ...
+    def actions_to_move(self, actions: Sequence[int]) -> str: ...
     def move_to_action(self, move: str) -> int: ...
+    def move_to_actions(self, move: str) -> List[int]: ...
+
+class Feed:
+    """The `info` lines of a running search, and its stop switch."""
+
+    def __init__(self) -> None: ...
+    def stop(self) -> None: ...
+    def take(self, wait: float) -> List[Dict[str, Any]]: ...
 
 class Engine:
     def __init__(
@@ -83,7 +104,13 @@ class Engine:
         nodes: Optional[int] = None,
         timeout: Optional[float] = None,
         multipv: int = 1,
+        clocks: Optional[Tuple[float, float, float, float]] = None,
+        movestogo: Optional[int] = None,
+        feed: Optional[Feed] = None,
     ) -> Dict[str, Any]: ...
+    def ping(self) -> None: ...
+    def configure(self, options: Mapping[str, Any]) -> None: ...
+    def declared_options(self) -> List[Tuple[str, str, List[str]]]: ...
     def new_game(self) -> None: ...
     def quit(self) -> None: ...
     def is_running(self) -> bool: ...

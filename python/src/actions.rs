@@ -1,7 +1,10 @@
-//! The learning environments' action space: every move text a game can
-//! write maps to one fixed integer, the same in every position, so an
-//! agent's output layer has one size per game and the legal moves are a
-//! mask over it. The layout is documented in docs/python.md.
+//! The learning environments' action space: a fixed set of integers per
+//! game, the same in every position, so an agent's output layer has one
+//! size per game and the legal moves are a mask over it. A move is one
+//! action, except a Kani Nari Ebi turn whose movement allows a Bond: the
+//! movement, then a second action of the same player, the Bond movement
+//! or `end` (the turn without the Bond), as Go's and chess's environments
+//! factor their moves. The layout is documented in docs/python.md.
 
 use koma::core::{Coord, MoveText, StepText};
 use koma::games::GameId;
@@ -13,12 +16,21 @@ pub struct ActionSpace {
     pub ranks: u8,
     /// Movements may carry `+` (Kani Nari Ebi).
     pub promote: bool,
-    /// A movement may be followed by a Bond movement (Kani Nari Ebi).
+    /// A movement may be followed by a Bond movement (Kani Nari Ebi):
+    /// the space has the `end` action.
     pub bond: bool,
     /// The letters that can be dropped, in this order.
     pub drops: &'static [char],
     /// `pass` is a move (Negaeri).
     pub pass: bool,
+}
+
+/// The actions of one move: its first, and the follow-up when the first
+/// leaves the player a second choice (the Bond movement, or `end`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveActions {
+    pub first: usize,
+    pub then: Option<usize>,
 }
 
 impl ActionSpace {
@@ -68,20 +80,16 @@ impl ActionSpace {
         self.drops_start() + self.drops.len() * self.squares()
     }
 
-    fn bonds_start(&self) -> usize {
-        self.pass_index() + usize::from(self.pass)
+    /// `end`: the movement chosen alone, without its Bond (Kani Nari Ebi).
+    pub fn end(&self) -> Option<usize> {
+        self.bond
+            .then(|| self.pass_index() + usize::from(self.pass))
     }
 
     /// The number of actions: movements, then drops (`letter * squares +
-    /// square`), then `pass`, then movement-and-Bond pairs (`first * steps
-    /// + bond`).
+    /// square`), then `pass`, then `end`.
     pub fn size(&self) -> usize {
-        self.bonds_start()
-            + if self.bond {
-                self.steps() * self.steps()
-            } else {
-                0
-            }
+        self.pass_index() + usize::from(self.pass) + usize::from(self.bond)
     }
 
     fn square(&self, c: Coord) -> Option<usize> {
@@ -106,39 +114,51 @@ impl ActionSpace {
         })
     }
 
-    fn step_text(&self, k: usize) -> StepText {
+    /// The movement of a movement action.
+    pub fn step_text(&self, k: usize) -> Option<StepText> {
+        if k >= self.steps() {
+            return None;
+        }
         let (key, promote) = if self.promote {
             (k / 2, k % 2 == 1)
         } else {
             (k, false)
         };
-        StepText {
+        Some(StepText {
             from: self.coord(key / self.squares()),
             to: self.coord(key % self.squares()),
             promote,
-        }
+        })
     }
 
-    /// The action of a move text, or `None` when this game cannot write it.
-    pub fn encode(&self, m: &MoveText) -> Option<usize> {
+    /// A move's actions as its text alone gives them: a Bond turn is its
+    /// movement then its Bond movement; any other move one action (whether
+    /// a movement alone needs `end` depends on the position: see
+    /// `actions_in`). `None` when this game cannot write the move.
+    pub fn encode(&self, m: &MoveText) -> Option<MoveActions> {
+        let one = |first| MoveActions { first, then: None };
         match m {
-            MoveText::Step(s) => self.step(s),
+            MoveText::Step(s) => self.step(s).map(one),
             MoveText::Drop { piece, to } => {
                 let letter = self.drops.iter().position(|c| c == piece)?;
-                Some(self.drops_start() + letter * self.squares() + self.square(*to)?)
+                Some(one(self.drops_start()
+                    + letter * self.squares()
+                    + self.square(*to)?))
             }
-            MoveText::Pass => self.pass.then(|| self.pass_index()),
-            MoveText::Bond(a, b) if self.bond => {
-                Some(self.bonds_start() + self.step(a)? * self.steps() + self.step(b)?)
-            }
+            MoveText::Pass => self.pass.then(|| one(self.pass_index())),
+            MoveText::Bond(a, b) if self.bond => Some(MoveActions {
+                first: self.step(a)?,
+                then: Some(self.step(b)?),
+            }),
             MoveText::Bond(..) => None,
         }
     }
 
-    /// The move text of an action (legal or not), or `None` out of range.
+    /// The move an action stands for on its own (a movement, drop or
+    /// pass; legal or not), or `None` for `end` and out of range.
     pub fn decode(&self, a: usize) -> Option<MoveText> {
         if a < self.steps() {
-            return Some(MoveText::Step(self.step_text(a)));
+            return self.step_text(a).map(MoveText::Step);
         }
         if a < self.pass_index() {
             let k = a - self.drops_start();
@@ -150,12 +170,60 @@ impl ActionSpace {
         if self.pass && a == self.pass_index() {
             return Some(MoveText::Pass);
         }
-        if a < self.size() {
-            let k = a - self.bonds_start();
-            let (first, bond) = (k / self.steps(), k % self.steps());
-            return Some(MoveText::Bond(self.step_text(first), self.step_text(bond)));
-        }
         None
+    }
+
+    /// The move of a movement action followed by `then` (a Bond movement,
+    /// or `end` for the movement alone).
+    pub fn decode_pair(&self, first: usize, then: usize) -> Option<MoveText> {
+        let a = self.step_text(first)?;
+        if Some(then) == self.end() {
+            return Some(MoveText::Step(a));
+        }
+        self.bond
+            .then_some(())
+            .and(self.step_text(then))
+            .map(|b| MoveText::Bond(a, b))
+    }
+
+    /// The actions of a move (`m`, as `encode` gives it) among the legal
+    /// moves `legal` of a position: a movement alone needs `end` when the
+    /// same movement also starts a Bond turn there.
+    pub fn actions_in(&self, m: MoveActions, legal: &[MoveActions]) -> MoveActions {
+        if m.then.is_none()
+            && self.bond
+            && legal.iter().any(|l| l.first == m.first && l.then.is_some())
+        {
+            MoveActions {
+                first: m.first,
+                then: self.end(),
+            }
+        } else {
+            m
+        }
+    }
+
+    /// Whether the first action `first` leaves a second choice among the
+    /// legal moves `legal`.
+    pub fn needs_follow_up(&self, first: usize, legal: &[MoveActions]) -> bool {
+        self.bond && legal.iter().any(|l| l.first == first && l.then.is_some())
+    }
+
+    /// The actions a player may take now among the legal moves `legal`:
+    /// the first actions, or after `pending` its follow-ups (the Bond
+    /// movements and `end` when the movement alone is legal). Sorted.
+    pub fn choices(&self, legal: &[MoveActions], pending: Option<usize>) -> Vec<usize> {
+        let mut out: Vec<usize> = match pending {
+            None => legal.iter().map(|l| l.first).collect(),
+            Some(p) => legal
+                .iter()
+                .filter(|l| l.first == p)
+                .filter_map(|l| l.then.or(self.end()))
+                .collect(),
+        };
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }
 
@@ -165,13 +233,15 @@ mod tests {
     use crate::position::new_position;
     use crate::rng::Rng;
 
-    /// Every legal move met on random games encodes to a distinct action in
-    /// range that decodes back to the same text.
+    /// Every legal move met on random games has its own actions, in
+    /// range, that decode back to its text; the choices at each step are
+    /// exactly the legal moves' actions.
     #[test]
-    fn every_legal_move_has_one_action_that_decodes_back() {
+    fn every_legal_move_has_its_own_actions_that_decode_back() {
         for &game in GameId::ALL {
             let space = ActionSpace::of(game);
             let mut rng = Rng::new(11);
+            let mut bonds = 0;
             for _ in 0..20 {
                 let mut pos = new_position(game, &[], None).unwrap();
                 for _ in 0..200 {
@@ -179,22 +249,41 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    let mut actions: Vec<usize> = moves
+                    let texts: Vec<MoveText> = moves
                         .iter()
-                        .map(|m| {
-                            let t = koma::protocol::parse_move(m).unwrap();
-                            let a = space.encode(&t).unwrap_or_else(|| panic!("{game} {m}"));
-                            assert!(a < space.size());
-                            assert_eq!(space.decode(a), Some(t), "{game} {m}");
-                            a
-                        })
+                        .map(|m| koma::protocol::parse_move(m).unwrap())
                         .collect();
-                    actions.sort();
-                    actions.dedup();
-                    assert_eq!(actions.len(), moves.len(), "{game}");
+                    let legal: Vec<MoveActions> = texts
+                        .iter()
+                        .map(|t| space.encode(t).unwrap_or_else(|| panic!("{game} {t}")))
+                        .collect();
+                    let mut seen: Vec<MoveActions> = Vec::new();
+                    for (t, &m) in texts.iter().zip(&legal) {
+                        let a = space.actions_in(m, &legal);
+                        assert!(a.first < space.size());
+                        let back = match a.then {
+                            None => {
+                                assert!(!space.needs_follow_up(a.first, &legal));
+                                space.decode(a.first)
+                            }
+                            Some(then) => {
+                                bonds += 1;
+                                assert!(space.needs_follow_up(a.first, &legal));
+                                assert!(space.choices(&legal, Some(a.first)).contains(&then));
+                                space.decode_pair(a.first, then)
+                            }
+                        };
+                        assert_eq!(back.as_ref(), Some(t), "{game} {t}");
+                        assert!(space.choices(&legal, None).contains(&a.first));
+                        seen.push(a);
+                    }
+                    seen.sort();
+                    seen.dedup();
+                    assert_eq!(seen.len(), moves.len(), "{game}");
                     pos.push(&moves[rng.below(moves.len())]).unwrap();
                 }
             }
+            assert_eq!(bonds > 0, space.bond, "{game}");
         }
     }
 
@@ -205,8 +294,11 @@ mod tests {
             .map(|&g| ActionSpace::of(g).size())
             .collect();
         // docs/python.md gives these.
-        assert_eq!(sizes, [1250 + 1250 * 1250, 6561, 81 + 81, 1296 + 108 + 1]);
+        assert_eq!(sizes, [1250 + 1, 6561, 81 + 81, 1296 + 108 + 1]);
         let nana = ActionSpace::of(GameId::Nana);
         assert_eq!(nana.decode(nana.size()), None);
+        let kani = ActionSpace::of(GameId::KaniNariEbi);
+        assert_eq!(kani.decode(1250), None);
+        assert_eq!(kani.end(), Some(1250));
     }
 }

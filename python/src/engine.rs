@@ -7,15 +7,18 @@
 //! into the kinds a script catches.
 
 use crate::position::AnyPosition;
-use koma::client::clock::{Clock, EngineLimits};
+use koma::client::clock::{Clock, EngineLimits, TimeControl};
 use koma::client::handshake::{self, EngineStart, Timeouts};
 use koma::client::process::{EngineProc, Launch};
 use koma::client::reason::{Failure, Reason};
 use koma::client::turn::{Turn, Watch, play_turn};
 use koma::core::{OptionValue, with_defaults};
 use koma::games::GameId;
-use koma::protocol::{Command, InfoLine, InfoScore};
+use koma::protocol::{Command, InfoLine, InfoScore, OptionDecl};
+use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The kinds of engine error a script tells apart.
@@ -74,9 +77,21 @@ pub struct Limit {
     pub time: Option<Duration>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// How long the whole call may take; by default the move time plus
-    /// ten seconds, or a minute without a move time.
+    /// Both sides' clocks (`go wtime btime winc binc movestogo`).
+    pub clocks: Option<Clocks>,
+    /// How long the whole call may take; by default the move time (or
+    /// the mover's clock) plus ten seconds, or a minute without either.
     pub timeout: Option<Duration>,
+}
+
+/// The clocks of a game played on time, as the caller keeps them.
+#[derive(Clone, Debug, Default)]
+pub struct Clocks {
+    /// Time left, first player then second.
+    pub remaining: [Duration; 2],
+    pub inc: [Duration; 2],
+    /// Moves to the next time control, if the game has periods.
+    pub movestogo: Option<u32>,
 }
 
 /// One `info` line as a script reads it.
@@ -115,20 +130,66 @@ pub struct Searched {
     pub elapsed: Duration,
 }
 
+/// A search's `info` lines as they come, for a script reading them while
+/// the search runs (python-chess's `analysis()`), and its stop switch.
+#[derive(Default)]
+pub struct Feed {
+    infos: Mutex<VecDeque<Info>>,
+    arrived: Condvar,
+    stop: AtomicBool,
+}
+
+impl Feed {
+    /// Asks the search to stop (it answers with its `bestmove`).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.arrived.notify_all();
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The lines arrived since the last call, waiting up to `wait` for one.
+    pub fn take(&self, wait: Duration) -> Vec<Info> {
+        let q = self.infos.lock().unwrap_or_else(|p| p.into_inner());
+        let (mut q, _) = self
+            .arrived
+            .wait_timeout_while(q, wait, |q| q.is_empty() && !self.stopped())
+            .unwrap_or_else(|p| p.into_inner());
+        q.drain(..).collect()
+    }
+
+    fn push(&self, i: Info) {
+        let mut q = self.infos.lock().unwrap_or_else(|p| p.into_inner());
+        // A reader that stopped reading must not let the queue grow
+        // without bound: beyond this, the oldest lines are dropped.
+        if q.len() >= 10_000 {
+            q.pop_front();
+        }
+        q.push_back(i);
+        self.arrived.notify_all();
+    }
+}
+
 /// Keeps the latest scored `info` of each PV and calls the search off at
-/// the call's timeout.
-struct Lines {
+/// the call's timeout (or when the feed is stopped).
+struct Lines<'a> {
     lines: Vec<Info>,
     deadline: Instant,
     timed_out: bool,
+    feed: Option<&'a Feed>,
 }
 
-impl Watch for Lines {
+impl Watch for Lines<'_> {
     fn info(&mut self, i: &InfoLine) {
         if i.score.is_none() && i.pv.is_empty() {
             return;
         }
         let info = Info::from_line(i);
+        if let Some(f) = self.feed {
+            f.push(info.clone());
+        }
         match self.lines.iter_mut().find(|l| l.multipv == info.multipv) {
             Some(l) => *l = info,
             None => self.lines.push(info),
@@ -136,7 +197,7 @@ impl Watch for Lines {
     }
     fn cancelled(&mut self) -> bool {
         self.timed_out |= Instant::now() >= self.deadline;
-        self.timed_out
+        self.timed_out || self.feed.is_some_and(Feed::stopped)
     }
     fn poll(&self) -> Option<Duration> {
         Some(Duration::from_millis(20))
@@ -145,6 +206,7 @@ impl Watch for Lines {
 
 pub struct Engine {
     proc: Option<EngineProc>,
+    launch: Launch,
     name: String,
     game: GameId,
     timeouts: Timeouts,
@@ -216,6 +278,7 @@ impl Engine {
         Ok(Engine {
             id_name: proc.id_name.clone(),
             proc: Some(proc),
+            launch,
             name,
             game: c.game,
             timeouts: c.timeouts,
@@ -238,6 +301,7 @@ impl Engine {
         pos: &dyn AnyPosition,
         limit: &Limit,
         multipv: u32,
+        feed: Option<&Feed>,
     ) -> Result<Searched, EngineError> {
         if pos.game() != self.game {
             return Err(EngineError::new(
@@ -255,10 +319,14 @@ impl Engine {
                 format!("the game is over ({end})"),
             ));
         }
-        if limit.time.is_none() && limit.depth.is_none() && limit.nodes.is_none() {
+        if limit.time.is_none()
+            && limit.depth.is_none()
+            && limit.nodes.is_none()
+            && limit.clocks.is_none()
+        {
             return Err(EngineError::new(
                 ErrorKind::Usage,
-                "a limit needs a time, a depth or nodes",
+                "a limit needs a time, a clock, a depth or nodes",
             ));
         }
         let Some(proc) = self.proc.as_mut() else {
@@ -275,17 +343,30 @@ impl Engine {
                 .map_err(|e| EngineError::new(ErrorKind::Terminated, e))?;
             self.multipv = multipv;
         }
-        let timeout = limit.timeout.unwrap_or(match limit.time {
-            Some(t) => t + Duration::from_secs(10),
-            None => Duration::from_secs(60),
-        });
         let limits = EngineLimits {
             tc: None,
             movetime: limit.time,
             depth: limit.depth,
             nodes: limit.nodes,
         };
-        let clocks = [Clock::new(&limits), Clock::new(&limits)];
+        // Each side's clock as a time control starting at its time left.
+        let side_clock = |s: usize| match &limit.clocks {
+            None => Clock::new(&limits),
+            Some(c) => Clock::new(&EngineLimits {
+                tc: Some(TimeControl {
+                    moves: c.movestogo,
+                    base: c.remaining[s],
+                    inc: c.inc[s],
+                }),
+                ..limits.clone()
+            }),
+        };
+        let clocks = [side_clock(0), side_clock(1)];
+        let allowance = clocks[pos.turn().index()].allowance();
+        let timeout = limit.timeout.unwrap_or(match allowance {
+            Some(t) => t + Duration::from_secs(10),
+            None => Duration::from_secs(60),
+        });
         let line = pos.position_line();
         let turn = Turn {
             position: &line,
@@ -294,13 +375,14 @@ impl Engine {
             limits: &limits,
             // The call's timeout is the only deadline: a move time is
             // what the engine is asked for, not a clock it loses on.
-            margin: timeout.saturating_sub(limit.time.unwrap_or_default()),
+            margin: timeout.saturating_sub(allowance.unwrap_or_default()),
             timeouts: &self.timeouts,
         };
         let mut watch = Lines {
             lines: Vec::new(),
             deadline: Instant::now() + timeout,
             timed_out: false,
+            feed,
         };
         let started = Instant::now();
         let played = play_turn(proc, &turn, &mut watch, |m| pos.legal(m));
@@ -330,6 +412,50 @@ impl Engine {
             lines,
             elapsed: started.elapsed(),
         })
+    }
+
+    fn running(&mut self) -> Result<&mut EngineProc, EngineError> {
+        let name = &self.name;
+        self.proc.as_mut().ok_or_else(|| {
+            let m = format!("the engine {name} is no longer running");
+            EngineError::new(ErrorKind::Terminated, m)
+        })
+    }
+
+    /// `isready`, answered within the stall timeout.
+    pub fn ping(&mut self) -> Result<(), EngineError> {
+        let t = self.timeouts;
+        let r = handshake::sync(self.running()?, &t);
+        r.map_err(|f| self.failed(f))
+    }
+
+    /// Sets engine options (`setoption`, each followed by `isready`); one
+    /// the engine answers with `info string error …` is refused.
+    pub fn configure(&mut self, options: &[(String, String)]) -> Result<(), EngineError> {
+        let t = self.timeouts;
+        for (name, value) in options {
+            let errors = handshake::set_option(self.running()?, name, value, &t);
+            let errors = errors.map_err(|f| self.failed(f))?;
+            if let Some(words) = errors.into_iter().next() {
+                let m = format!("refused option {name}={value}: {words}");
+                return Err(EngineError::new(ErrorKind::Usage, m));
+            }
+        }
+        Ok(())
+    }
+
+    /// The options the program declares (read from a second start of it,
+    /// which is ended at once).
+    pub fn declared(&self) -> Result<Vec<OptionDecl>, EngineError> {
+        handshake::declared_options(&self.launch, &self.timeouts)
+            .map_err(|e| EngineError::new(ErrorKind::Start, e.to_string()))
+    }
+
+    fn failed(&mut self, f: Failure) -> EngineError {
+        if f.dead {
+            self.proc = None;
+        }
+        failure(f)
     }
 
     /// `ucinewgame` (and `isready`): forget the previous game.

@@ -4,9 +4,11 @@
 //! piece kind of each side (1 where it stands), one per letter in hand of
 //! each side (the count), the side to move (1 when the first player is to
 //! move), each counter of the position string (move number, Negaeri's
-//! passes), and how often the position has occurred (repetition).
+//! passes), how often the position has occurred (repetition), and in Kani
+//! Nari Ebi the movement chosen as the first half of a turn still to
+//! complete (its from square 1; its to square 1, or 2 when it promotes).
 
-use koma::core::{Color, PositionText};
+use koma::core::{Color, PositionText, StepText};
 use koma::games::GameId;
 
 /// The channels of one game.
@@ -20,6 +22,8 @@ pub struct PlaneSpec {
     pub hand: &'static [char],
     /// The counters after the side to move.
     pub counters: usize,
+    /// The two planes of a pending movement (a turn of two actions).
+    pub pending: bool,
 }
 
 impl PlaneSpec {
@@ -31,6 +35,7 @@ impl PlaneSpec {
                 kinds: &[('C', false), ('S', false)],
                 hand: &[],
                 counters: 1,
+                pending: true,
             },
             GameId::Hasami => PlaneSpec {
                 files: 9,
@@ -38,6 +43,7 @@ impl PlaneSpec {
                 kinds: &[('P', false)],
                 hand: &[],
                 counters: 1,
+                pending: false,
             },
             GameId::Nana => PlaneSpec {
                 files: 3,
@@ -55,6 +61,7 @@ impl PlaneSpec {
                 ],
                 hand: &['K', 'R', 'B'],
                 counters: 1,
+                pending: false,
             },
             GameId::Negaeri => PlaneSpec {
                 files: 6,
@@ -70,12 +77,18 @@ impl PlaneSpec {
                 ],
                 hand: &['R', 'B', 'P'],
                 counters: 2,
+                pending: false,
             },
         }
     }
 
     pub fn channels(&self) -> usize {
-        2 * self.kinds.len() + 2 * self.hand.len() + 1 + self.counters + 1
+        2 * self.kinds.len()
+            + 2 * self.hand.len()
+            + 1
+            + self.counters
+            + 1
+            + 2 * usize::from(self.pending)
     }
 
     /// `(channels, ranks, files)`.
@@ -93,9 +106,16 @@ impl PlaneSpec {
 }
 
 /// Appends the planes of the position `t` (which has occurred `repeats`
-/// times) to `out`. A piece or counter the spec does not know is a bug of
-/// the spec (the tests play every game to find one): it is left out.
-pub fn write_planes(spec: &PlaneSpec, t: &PositionText, repeats: usize, out: &mut Vec<f32>) {
+/// times; `pending` the movement chosen first in a turn of two actions)
+/// to `out`. A piece or counter the spec does not know is a bug of the
+/// spec (the tests play every game to find one): it is left out.
+pub fn write_planes(
+    spec: &PlaneSpec,
+    t: &PositionText,
+    repeats: usize,
+    pending: Option<StepText>,
+    out: &mut Vec<f32>,
+) {
     let area = spec.ranks as usize * spec.files as usize;
     let base = out.len();
     out.resize(base + spec.len(), 0.0);
@@ -123,6 +143,15 @@ pub fn write_planes(spec: &PlaneSpec, t: &PositionText, repeats: usize, out: &mu
         fill(side + 1 + i, n as f32);
     }
     fill(side + 1 + spec.counters, repeats as f32);
+    if let (true, Some(step)) = (spec.pending, pending) {
+        // Rank 0 is the bottom rank; row 0 of a plane is the top one.
+        let cell = |c: koma::core::Coord| {
+            (spec.ranks as usize - 1 - c.rank as usize) * spec.files as usize + c.file as usize
+        };
+        let from = side + 2 + spec.counters;
+        planes[from * area + cell(step.from)] = 1.0;
+        planes[(from + 1) * area + cell(step.to)] = if step.promote { 2.0 } else { 1.0 };
+    }
     for (row, rank) in t.ranks.iter().enumerate() {
         for (file, cell) in rank.iter().enumerate() {
             let Some(p) = cell else { continue };
@@ -159,7 +188,7 @@ mod tests {
                     let t = parse_position(&pos.fen()).unwrap();
                     assert_eq!(t.counters.len(), spec.counters, "{game}");
                     let mut out = Vec::new();
-                    pos.planes(&mut out);
+                    pos.planes(None, &mut out);
                     assert_eq!(out.len(), spec.len());
                     let area = spec.ranks as usize * spec.files as usize;
                     let on_board: f32 = out[..2 * spec.kinds.len() * area].iter().sum();

@@ -1,10 +1,13 @@
 //! Many random or engine-guided games played in Rust at once, for training loops that
 //! would be bound by one Python call per move: their results, lengths and
-//! ends, and (when asked) the observation planes of every position a move
-//! was chosen in, with that move's action. Game `i` is played from its own
+//! ends, and (when asked) every decision a player took (its action, and
+//! the observation planes it was taken in). Game `i` is played from its own
 //! seed, so the games do not depend on how they are split over threads.
+//! The planes are written in a second pass, replaying the recorded
+//! actions into a buffer of the exact size (checked, then allocated once
+//! by the caller), so memory peaks near what is returned.
 
-use crate::actions::ActionSpace;
+use crate::actions::{ActionSpace, MoveActions};
 use crate::planes::{PlaneSpec, write_planes};
 use crate::position::{RulesError, new_position};
 use crate::rng::Rng;
@@ -17,6 +20,10 @@ use koma::search::limits::Limits;
 use koma::search::tt::Tt;
 use koma::search::{Context, Settings, search};
 use std::sync::atomic::AtomicBool;
+
+/// The most threads one call starts, and the deepest guided search.
+pub const MAX_THREADS: usize = 256;
+pub const MAX_GUIDE_DEPTH: u32 = 64;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -36,6 +43,75 @@ pub struct PlayoutSpec {
     /// that with probability `epsilon` it is a random one.
     pub depth: u32,
     pub epsilon: f64,
+}
+
+impl PlayoutSpec {
+    /// Refuses what would not mean anything or would exhaust the machine
+    /// before a game is played.
+    fn check(&self) -> Result<(), RulesError> {
+        let bad = |m: String| Err(RulesError::Parse(m));
+        if !(0.0..=1.0).contains(&self.epsilon) {
+            return bad(format!(
+                "expected a probability from 0 to 1 for epsilon at {}",
+                self.epsilon
+            ));
+        }
+        if self.threads > MAX_THREADS {
+            return bad(format!(
+                "expected threads from 0 to {MAX_THREADS} at {}",
+                self.threads
+            ));
+        }
+        if self.depth > MAX_GUIDE_DEPTH {
+            return bad(format!(
+                "expected a depth from 0 to {MAX_GUIDE_DEPTH} at {}",
+                self.depth
+            ));
+        }
+        if u32::try_from(self.games).is_err() {
+            return bad(format!(
+                "expected games from 0 to {} at {}",
+                u32::MAX,
+                self.games
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Why playouts were refused or stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayoutError {
+    Rules(RulesError),
+    /// The memory (or a thread) the games need could not be had.
+    Resources(String),
+}
+
+impl From<RulesError> for PlayoutError {
+    fn from(e: RulesError) -> Self {
+        PlayoutError::Rules(e)
+    }
+}
+
+impl std::fmt::Display for PlayoutError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayoutError::Rules(e) => e.fmt(f),
+            PlayoutError::Resources(m) => f.write_str(m),
+        }
+    }
+}
+
+fn out_of_memory() -> PlayoutError {
+    PlayoutError::Resources("out of memory for the games' records".into())
+}
+
+/// `v.push(x)`, or an error where the allocator has no more memory
+/// (where `push` would abort the process).
+fn push<T>(v: &mut Vec<T>, x: T) -> Result<(), PlayoutError> {
+    v.try_reserve(1).map_err(|_| out_of_memory())?;
+    v.push(x);
+    Ok(())
 }
 
 /// The search a guided game asks for its moves (one per thread).
@@ -58,6 +134,9 @@ impl Guide {
     }
 }
 
+/// No pending movement (a decision that starts a turn).
+pub const NO_PENDING: u32 = u32::MAX;
+
 /// The games played, in order of their index.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Playouts {
@@ -66,29 +145,49 @@ pub struct Playouts {
     /// The rule that ended each game; `None` when it was cut off.
     pub reasons: Vec<Option<EndReason>>,
     pub plies: Vec<u32>,
-    /// With `observations`: the planes of each position a move was chosen
-    /// in (`PlaneSpec::len` floats each), the move's action, and the game.
-    pub planes: Vec<f32>,
+    /// With `observations`, per decision (one per move, two for a Kani
+    /// Nari Ebi turn of two actions): its action, its game, and the
+    /// movement action pending before it (`NO_PENDING` if none).
     pub actions: Vec<u32>,
     pub game_index: Vec<u32>,
+    pub pending: Vec<u32>,
     /// Wall time of the games themselves (for speed figures).
     pub seconds: f64,
 }
 
 impl Playouts {
-    fn append(&mut self, mut other: Playouts, first_game: usize) {
+    fn append(&mut self, mut other: Playouts, first_game: usize) -> Result<(), PlayoutError> {
+        let n = other.results.len();
+        let k = other.actions.len();
+        self.results.try_reserve(n).map_err(|_| out_of_memory())?;
+        self.reasons.try_reserve(n).map_err(|_| out_of_memory())?;
+        self.plies.try_reserve(n).map_err(|_| out_of_memory())?;
+        self.actions.try_reserve(k).map_err(|_| out_of_memory())?;
+        self.pending.try_reserve(k).map_err(|_| out_of_memory())?;
+        self.game_index
+            .try_reserve(k)
+            .map_err(|_| out_of_memory())?;
         self.results.append(&mut other.results);
         self.reasons.append(&mut other.reasons);
         self.plies.append(&mut other.plies);
-        self.planes.append(&mut other.planes);
         self.actions.append(&mut other.actions);
+        self.pending.append(&mut other.pending);
         self.game_index
             .extend(other.game_index.iter().map(|g| g + first_game as u32));
+        Ok(())
     }
 
     /// The number of moves played in all games.
     pub fn total_plies(&self) -> u64 {
         self.plies.iter().map(|&p| u64::from(p)).sum()
+    }
+
+    /// The bytes of the observation planes `write_observations` writes.
+    pub fn observation_bytes(&self, game: GameId) -> Option<usize> {
+        self.actions
+            .len()
+            .checked_mul(PlaneSpec::of(game).len())?
+            .checked_mul(std::mem::size_of::<f32>())
     }
 }
 
@@ -105,16 +204,52 @@ fn score(end: Option<End>) -> i8 {
     }
 }
 
+/// Records the decisions of move `mv` in game `game` (relative to the
+/// range): one, or two when its movement also starts a Bond turn here.
+fn record<G: Searchable>(
+    out: &mut Playouts,
+    space: &ActionSpace,
+    pos: &G,
+    moves: &G::MoveList,
+    legal: &mut Vec<MoveActions>,
+    mv: G::Move,
+    game: u32,
+) -> Result<(), PlayoutError> {
+    let Some(m) = space.encode(&pos.move_text(mv)) else {
+        return Err(RulesError::Illegal(format!("no action for {}", pos.move_text(mv))).into());
+    };
+    let m = if space.bond {
+        legal.clear();
+        legal.extend(
+            moves
+                .iter()
+                .filter_map(|&l| space.encode(&pos.move_text(l))),
+        );
+        space.actions_in(m, legal)
+    } else {
+        m
+    };
+    push(&mut out.actions, m.first as u32)?;
+    push(&mut out.pending, NO_PENDING)?;
+    push(&mut out.game_index, game)?;
+    if let Some(then) = m.then {
+        push(&mut out.actions, then as u32)?;
+        push(&mut out.pending, m.first as u32)?;
+        push(&mut out.game_index, game)?;
+    }
+    Ok(())
+}
+
 /// Plays games `first..first + count` from `start`.
 fn play_range<G: Searchable>(
     spec: &PlayoutSpec,
     start: &G,
     first: usize,
     count: usize,
-) -> Playouts {
+) -> Result<Playouts, PlayoutError> {
     let mut out = Playouts::default();
     let space = ActionSpace::of(spec.game);
-    let planes = PlaneSpec::of(spec.game);
+    let mut legal = Vec::new();
     let guide = (spec.depth > 0).then(|| Guide {
         tt: Tt::new(4),
         depth: spec.depth,
@@ -144,79 +279,202 @@ fn play_range<G: Searchable>(
                 _ => random,
             };
             if spec.observations {
-                write_planes(
-                    &planes,
-                    &pos.to_text(),
-                    history.occurrences_of_last(),
-                    &mut out.planes,
-                );
-                let action = space.encode(&pos.move_text(mv)).unwrap_or(usize::MAX);
-                out.actions.push(action as u32);
-                out.game_index.push((i - first) as u32);
+                record(
+                    &mut out,
+                    &space,
+                    &pos,
+                    &moves,
+                    &mut legal,
+                    mv,
+                    (i - first) as u32,
+                )?;
             }
             pos = pos.play(mv);
             history.push(pos.repetition_key());
             plies += 1;
         };
-        out.results.push(score(end));
-        out.reasons.push(end.map(|e| e.reason));
-        out.plies.push(plies);
+        push(&mut out.results, score(end))?;
+        push(&mut out.reasons, end.map(|e| e.reason))?;
+        push(&mut out.plies, plies)?;
     }
-    out
+    Ok(out)
 }
 
-/// Plays `spec.games` random games on up to `spec.threads` threads.
-pub fn random_playouts(spec: &PlayoutSpec) -> Result<Playouts, RulesError> {
-    // Validates the rules and the start exactly as a `Position` does.
+/// Runs `job(t)` for each part `t` of `parts` on its own thread.
+fn on_threads<T: Send>(
+    parts: usize,
+    job: impl Fn(usize) -> Result<T, PlayoutError> + Sync,
+) -> Result<Vec<T>, PlayoutError> {
+    std::thread::scope(|s| {
+        let mut handles = Vec::with_capacity(parts);
+        for t in 0..parts {
+            let job = &job;
+            let h = std::thread::Builder::new()
+                .spawn_scoped(s, move || job(t))
+                .map_err(|e| PlayoutError::Resources(format!("could not start a thread: {e}")))?;
+            handles.push(h);
+        }
+        handles
+            .into_iter()
+            // A panic in a playout is a bug of the rules: re-raise it.
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    })
+}
+
+/// The start position of the spec, checked exactly as a `Position` does.
+fn start_of<G: Searchable>(spec: &PlayoutSpec) -> Result<G, RulesError> {
     let checked = new_position(spec.game, &spec.rules, spec.fen.as_deref())?;
-    let fen = checked.fen();
     let values = spec
         .game
         .read_rules(spec.rules.iter().map(|(n, v)| (n.as_str(), v.as_str())))
         .map_err(|e| RulesError::Parse(e.to_string()))?;
-    struct Run<'a>(
-        &'a PlayoutSpec,
-        &'a str,
-        &'a [(&'static str, koma::core::OptionValue)],
-    );
+    let rules = G::Rules::from_values(&values).map_err(|e| RulesError::Parse(e.to_string()))?;
+    let text = parse_position(&checked.fen()).map_err(|e| RulesError::Parse(e.to_string()))?;
+    Ok(GameLine::<G>::from_start(Some(&text), &rules)
+        .map_err(|e| RulesError::Parse(e.to_string()))?
+        .current()
+        .clone())
+}
+
+/// Plays `spec.games` games on up to `spec.threads` threads (the planes
+/// are left to `write_observations`).
+pub fn random_playouts(spec: &PlayoutSpec) -> Result<Playouts, PlayoutError> {
+    spec.check()?;
+    struct Run<'a>(&'a PlayoutSpec);
     impl GameVisitor for Run<'_> {
-        type Output = Result<Playouts, RulesError>;
+        type Output = Result<Playouts, PlayoutError>;
         fn visit<G: Searchable>(self) -> Self::Output {
-            let Run(spec, fen, values) = self;
-            let rules =
-                G::Rules::from_values(values).map_err(|e| RulesError::Parse(e.to_string()))?;
-            let text = parse_position(fen).map_err(|e| RulesError::Parse(e.to_string()))?;
-            let start = GameLine::<G>::from_start(Some(&text), &rules)
-                .map_err(|e| RulesError::Parse(e.to_string()))?
-                .current()
-                .clone();
+            let spec = self.0;
+            let start = start_of::<G>(spec)?;
             let threads = spec.threads.clamp(1, spec.games.max(1));
             let per = spec.games.div_ceil(threads);
-            let mut all = Playouts::default();
             let clock = std::time::Instant::now();
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads)
-                    .map(|t| {
-                        let first = (t * per).min(spec.games);
-                        let count = per.min(spec.games - first);
-                        let start = &start;
-                        (
-                            first,
-                            s.spawn(move || play_range(spec, start, first, count)),
-                        )
-                    })
-                    .collect();
-                for (first, h) in handles {
-                    // A panic in a playout is a bug of the rules: re-raise it.
-                    let part = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                    all.append(part, first);
-                }
-            });
+            let range = |t: usize| {
+                let first = (t * per).min(spec.games);
+                (first, per.min(spec.games - first))
+            };
+            let parts = on_threads(threads, |t| {
+                let (first, count) = range(t);
+                play_range(spec, &start, first, count)
+            })?;
+            let mut all = Playouts::default();
+            for (t, part) in parts.into_iter().enumerate() {
+                all.append(part, range(t).0)?;
+            }
             all.seconds = clock.elapsed().as_secs_f64();
             Ok(all)
         }
     }
-    spec.game.visit(Run(spec, &fen, &values))
+    spec.game.visit(Run(spec))
+}
+
+/// Writes the planes of every decision of `p` (played from `spec`) into
+/// `out`, as native-endian float32, `PlaneSpec::len` per decision: the
+/// recorded actions replayed from the start, on up to `spec.threads`
+/// threads. `out` must be `p.observation_bytes` long.
+pub fn write_observations(
+    spec: &PlayoutSpec,
+    p: &Playouts,
+    out: &mut [u8],
+) -> Result<(), PlayoutError> {
+    struct Write<'a>(&'a PlayoutSpec, &'a Playouts, &'a mut [u8]);
+    impl GameVisitor for Write<'_> {
+        type Output = Result<(), PlayoutError>;
+        fn visit<G: Searchable>(self) -> Self::Output {
+            let Write(spec, p, out) = self;
+            let start = start_of::<G>(spec)?;
+            let row = PlaneSpec::of(spec.game).len() * std::mem::size_of::<f32>();
+            if Some(out.len()) != p.observation_bytes(spec.game) {
+                return Err(PlayoutError::Resources(
+                    "observation buffer of the wrong size".into(),
+                ));
+            }
+            // Split at game boundaries into about `threads` parts; the
+            // decisions of a game are contiguous and in order.
+            let threads = spec.threads.clamp(1, MAX_THREADS);
+            let per = p.actions.len().div_ceil(threads).max(1);
+            let mut parts: Vec<(std::ops::Range<usize>, &mut [u8])> = Vec::new();
+            let mut rest = out;
+            let mut k = 0;
+            while k < p.actions.len() {
+                let mut end = (k + per).min(p.actions.len());
+                while end < p.actions.len() && p.game_index[end] == p.game_index[end - 1] {
+                    end += 1;
+                }
+                let (part, tail) = std::mem::take(&mut rest).split_at_mut((end - k) * row);
+                parts.push((k..end, part));
+                rest = tail;
+                k = end;
+            }
+            let parts: Vec<std::sync::Mutex<_>> =
+                parts.into_iter().map(std::sync::Mutex::new).collect();
+            on_threads(parts.len(), |t| {
+                let mut part = parts[t].lock().unwrap_or_else(|e| e.into_inner());
+                let (rows, bytes) = &mut *part;
+                replay::<G>(spec, p, &start, rows.clone(), bytes)
+            })?;
+            Ok(())
+        }
+    }
+    spec.game.visit(Write(spec, p, out))
+}
+
+/// Replays the decisions `rows` (whole games) from `start`, writing their
+/// planes into `out`.
+fn replay<G: Searchable>(
+    spec: &PlayoutSpec,
+    p: &Playouts,
+    start: &G,
+    rows: std::ops::Range<usize>,
+    out: &mut [u8],
+) -> Result<(), PlayoutError> {
+    let space = ActionSpace::of(spec.game);
+    let planes = PlaneSpec::of(spec.game);
+    let row = planes.len() * std::mem::size_of::<f32>();
+    let mut buf = Vec::with_capacity(planes.len());
+    let mut pos = start.clone();
+    let mut history = History::starting_at(&pos);
+    let lost = |k: usize| {
+        PlayoutError::Rules(RulesError::Illegal(format!(
+            "decision {k} does not replay (a bug of the playouts)"
+        )))
+    };
+    for k in rows.clone() {
+        if k == rows.start || p.game_index[k] != p.game_index[k - 1] {
+            pos = start.clone();
+            history = History::starting_at(&pos);
+        }
+        let pending = (p.pending[k] != NO_PENDING).then_some(p.pending[k] as usize);
+        buf.clear();
+        write_planes(
+            &planes,
+            &pos.to_text(),
+            history.occurrences_of_last(),
+            pending.and_then(|a| space.step_text(a)),
+            &mut buf,
+        );
+        let at = (k - rows.start) * row;
+        for (dst, v) in out[at..at + row].chunks_exact_mut(4).zip(&buf) {
+            dst.copy_from_slice(&v.to_ne_bytes());
+        }
+        let first_half = k + 1 < rows.end
+            && p.game_index[k + 1] == p.game_index[k]
+            && p.pending[k + 1] == p.actions[k];
+        if first_half {
+            continue;
+        }
+        let a = p.actions[k] as usize;
+        let text = match pending {
+            Some(first) => space.decode_pair(first, a),
+            None => space.decode(a),
+        }
+        .ok_or_else(|| lost(k))?;
+        let mv = pos.find_move(&text).ok_or_else(|| lost(k))?;
+        pos = pos.play(mv);
+        history.push(pos.repetition_key());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -239,31 +497,79 @@ mod tests {
         }
     }
 
+    /// The planes of a playout's decisions, as floats.
+    fn planes_of(s: &PlayoutSpec, p: &Playouts) -> Vec<f32> {
+        let mut bytes = vec![0u8; p.observation_bytes(s.game).unwrap()];
+        write_observations(s, p, &mut bytes).unwrap();
+        bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_ne_bytes(b.try_into().unwrap()))
+            .collect()
+    }
+
     /// The batch plays the same games as the per-move rules would: each
-    /// game replayed move by move from its actions through a `Position`
-    /// reaches the same end after the same number of plies.
+    /// game replayed decision by decision from its actions through a
+    /// `Position` sees the same planes and reaches the same end after the
+    /// same number of plies.
     #[test]
     fn batch_games_replay_through_the_per_move_rules() {
         for &game in GameId::ALL {
-            let p = random_playouts(&spec(game, 6, 2)).unwrap();
+            let s = spec(game, 6, 2);
+            let p = random_playouts(&s).unwrap();
             assert_eq!(p.results.len(), 6);
             let space = ActionSpace::of(game);
             let len = PlaneSpec::of(game).len();
-            assert_eq!(p.planes.len(), p.actions.len() * len);
+            let all = planes_of(&s, &p);
+            assert_eq!(all.len(), p.actions.len() * len);
+            let mut pairs = 0;
             for g in 0..6 {
                 let mut pos = new_position(game, &[], None).unwrap();
+                let mut pending = None;
                 for (k, _) in p.game_index.iter().enumerate().filter(|(_, i)| **i == g) {
                     let mut planes = Vec::new();
-                    pos.planes(&mut planes);
-                    assert_eq!(planes, p.planes[k * len..(k + 1) * len], "{game}");
-                    let mv = space.decode(p.actions[k] as usize).unwrap();
+                    pos.planes(pending, &mut planes);
+                    assert_eq!(planes, all[k * len..(k + 1) * len], "{game}");
+                    let a = p.actions[k] as usize;
+                    let legal = pos.legal_actions();
+                    let mv = match pending.take() {
+                        Some(first) => {
+                            pairs += 1;
+                            assert!(space.choices(&legal, Some(first)).contains(&a));
+                            space.decode_pair(first, a).unwrap()
+                        }
+                        None if space.needs_follow_up(a, &legal) => {
+                            pending = Some(a);
+                            continue;
+                        }
+                        None => space.decode(a).unwrap(),
+                    };
                     pos.push(&mv.to_string()).unwrap();
                 }
+                assert_eq!(pending, None);
                 assert_eq!(pos.plies() as u32, p.plies[g as usize]);
                 let end = pos.outcome();
                 assert_eq!(end.map(|e| e.reason), p.reasons[g as usize], "{game}");
                 assert_eq!(score(end), p.results[g as usize]);
             }
+            assert_eq!(pairs > 0, space.bond, "{game}");
+        }
+    }
+
+    #[test]
+    fn bad_settings_are_refused_before_any_game() {
+        for (epsilon, threads, depth) in [
+            (2.0, 1, 0),
+            (-1.0, 1, 0),
+            (f64::NAN, 1, 0),
+            (0.0, 100_000, 0),
+            (0.0, 1, 1000),
+        ] {
+            let mut s = spec(GameId::Nana, 1, 1);
+            (s.epsilon, s.threads, s.depth) = (epsilon, threads, depth);
+            assert!(matches!(
+                random_playouts(&s),
+                Err(PlayoutError::Rules(RulesError::Parse(_)))
+            ));
         }
     }
 
@@ -305,7 +611,7 @@ mod tests {
         for a in first {
             let best = guide.best(line.current(), line.history()).unwrap();
             let text = line.current().move_text(best);
-            assert_eq!(space.encode(&text), Some(a as usize));
+            assert_eq!(space.encode(&text).map(|m| m.first), Some(a as usize));
             line.play(best);
             pos.push(&text.to_string()).unwrap();
         }

@@ -4,11 +4,11 @@
 //! engine's words for the same mistake (`info string error: …` without
 //! the prefix).
 
-use crate::actions::ActionSpace;
+use crate::actions::{ActionSpace, MoveActions};
 use crate::planes::{PlaneSpec, write_planes};
 use koma::core::{
-    Color, End, Game, GameLine, LineError, OptionValue, PositionText, ReplayError, Rules,
-    Searchable, with_defaults,
+    Color, End, Game, GameLine, LineError, MAX_PERFT_DEPTH, OptionValue, PositionText, ReplayError,
+    Rules, Searchable, with_defaults,
 };
 use koma::engine::display;
 use koma::engine::session::PositionRefused;
@@ -52,7 +52,11 @@ pub trait AnyPosition: Send + Sync {
     fn moves(&self) -> Vec<String>;
     fn plies(&self) -> usize;
     fn hash(&self) -> u64;
-    fn perft(&self, depth: u32) -> u64;
+    /// How many times the current position has occurred in the game.
+    fn repeats(&self) -> usize;
+    /// Refused above `MAX_PERFT_DEPTH`: perft recurses once per ply, and
+    /// a caller must not choose how deep the stack goes.
+    fn perft(&self, depth: u32) -> Result<u64, RulesError>;
     /// The `d` command's board.
     fn diagram(&self) -> String;
     /// The `position` line of the game, to send to an engine.
@@ -60,10 +64,12 @@ pub trait AnyPosition: Send + Sync {
     /// The canonical text of the legal move written `mv`, if it is one.
     fn legal(&self, mv: &koma::core::MoveText) -> Option<String>;
     fn boxed_clone(&self) -> Box<dyn AnyPosition>;
-    /// The legal moves as actions of `ActionSpace::of(game)`.
-    fn legal_actions(&self) -> Vec<usize>;
-    /// The observation planes of the current position, appended to `out`.
-    fn planes(&self, out: &mut Vec<f32>);
+    /// The legal moves as `ActionSpace::of(game)` encodes their texts.
+    fn legal_actions(&self) -> Vec<MoveActions>;
+    /// The observation planes of the current position, with `pending`
+    /// the movement action chosen first in a turn still to complete,
+    /// appended to `out`.
+    fn planes(&self, pending: Option<usize>, out: &mut Vec<f32>);
 }
 
 #[derive(Clone)]
@@ -146,8 +152,17 @@ impl<G: Game> AnyPosition for Line<G> {
         self.line.current().hash()
     }
 
-    fn perft(&self, depth: u32) -> u64 {
-        koma::core::perft(self.line.current(), depth)
+    fn repeats(&self) -> usize {
+        self.line.history().occurrences_of_last()
+    }
+
+    fn perft(&self, depth: u32) -> Result<u64, RulesError> {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(RulesError::Parse(format!(
+                "expected a perft depth from 0 to {MAX_PERFT_DEPTH} at {depth}"
+            )));
+        }
+        Ok(koma::core::perft(self.line.current(), depth))
     }
 
     fn diagram(&self) -> String {
@@ -181,7 +196,7 @@ impl<G: Game> AnyPosition for Line<G> {
         Box::new(self.clone())
     }
 
-    fn legal_actions(&self) -> Vec<usize> {
+    fn legal_actions(&self) -> Vec<MoveActions> {
         let space = ActionSpace::of(self.game);
         let pos = self.line.current();
         let mut list = G::MoveList::default();
@@ -193,10 +208,11 @@ impl<G: Game> AnyPosition for Line<G> {
             .collect()
     }
 
-    fn planes(&self, out: &mut Vec<f32>) {
+    fn planes(&self, pending: Option<usize>, out: &mut Vec<f32>) {
         let spec = PlaneSpec::of(self.game);
         let repeats = self.line.history().occurrences_of_last();
-        write_planes(&spec, &self.line.current().to_text(), repeats, out);
+        let pending = pending.and_then(|a| ActionSpace::of(self.game).step_text(a));
+        write_planes(&spec, &self.line.current().to_text(), repeats, pending, out);
     }
 }
 

@@ -3,18 +3,19 @@
 //! `koma/`), errors as the exception classes of `koma/_errors.py`, and
 //! long calls (playouts, searches) release the GIL.
 
-use crate::actions::ActionSpace;
-use crate::engine::{self, Engine, EngineConfig, ErrorKind, Limit};
+use crate::actions::{ActionSpace, MoveActions};
+use crate::engine::{self, Clocks, Engine, EngineConfig, ErrorKind, Limit};
 use crate::planes::PlaneSpec;
-use crate::playout::{PlayoutSpec, random_playouts};
+use crate::playout::{PlayoutError, PlayoutSpec, random_playouts, write_observations};
 use crate::position::{AnyPosition, RulesError, new_position};
 use koma::client::handshake::Timeouts;
 use koma::core::{Color, End, OptionKind, OptionValue, Outcome};
 use koma::games::GameId;
 use koma::protocol::{InfoScore, parse_move};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// An instance of the exception class `name` of `koma._errors`.
@@ -178,10 +179,54 @@ fn outcome(end: End) -> Outcome_ {
     }
 }
 
-/// A game of any variant: its start, the moves played, the rules.
-#[pyclass(module = "koma")]
+/// A game of any variant: its start, the moves played, the rules. Safe to
+/// share between threads: each call holds the position's lock for its
+/// own length only (a perft or a search works on a copy), so calls from
+/// two threads take turns.
+#[pyclass(module = "koma._koma", name = "Position", subclass, frozen)]
 struct Position {
-    inner: Box<dyn AnyPosition>,
+    inner: Mutex<Box<dyn AnyPosition>>,
+}
+
+impl Position {
+    fn get(&self) -> MutexGuard<'_, Box<dyn AnyPosition>> {
+        // A poisoned lock means a panic inside the rules, which the
+        // panic itself reports; the position is still whole.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An independent copy of the game now.
+    fn snapshot(&self) -> Box<dyn AnyPosition> {
+        self.get().boxed_clone()
+    }
+
+    fn space(&self) -> ActionSpace {
+        ActionSpace::of(self.get().game())
+    }
+
+    fn action_error(&self, py: Python<'_>, action: usize) -> PyErr {
+        let n = self.space().size();
+        error(
+            py,
+            "InvalidInputError",
+            format!("expected an action from 0 to {} at {action}", n - 1),
+        )
+    }
+
+    fn text_actions(&self, py: Python<'_>, mv: &str) -> PyResult<MoveActions> {
+        let t = parse_move(mv.trim()).map_err(|e| error(py, "InvalidInputError", e.to_string()))?;
+        let pos = self.get();
+        let space = ActionSpace::of(pos.game());
+        let m = space.encode(&t).ok_or_else(|| {
+            let game = pos.game();
+            error(
+                py,
+                "InvalidInputError",
+                format!("{game} has no such move at {mv}"),
+            )
+        })?;
+        Ok(space.actions_in(m, &pos.legal_actions()))
+    }
 }
 
 #[pymethods]
@@ -196,154 +241,267 @@ impl Position {
     ) -> PyResult<Position> {
         let g = game(py, variant)?;
         let inner = new_position(g, &rule_pairs(rules)?, fen).map_err(|e| rules_error(py, e))?;
-        Ok(Position { inner })
+        Ok(Position {
+            inner: Mutex::new(inner),
+        })
     }
 
     #[getter]
     fn variant(&self) -> &'static str {
-        self.inner.game().name()
+        self.get().game().name()
     }
 
     /// Every rule option with its value.
     #[getter]
     fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (name, v) in self.inner.rules() {
+        for (name, v) in self.get().rules() {
             d.set_item(name, value(py, &v)?)?;
         }
         Ok(d)
     }
 
-    fn legal_moves(&self) -> Vec<String> {
-        self.inner.legal_moves()
+    /// The legal moves as a list (`legal_moves` wraps it).
+    fn legal_move_list(&self) -> Vec<String> {
+        self.get().legal_moves()
     }
 
-    fn push(&mut self, py: Python<'_>, mv: &str) -> PyResult<String> {
-        self.inner.push(mv).map_err(|e| rules_error(py, e))
+    /// Whether `mv` reads and is legal here.
+    fn is_legal(&self, mv: &str) -> bool {
+        parse_move(mv.trim()).is_ok_and(|t| self.get().legal(&t).is_some())
     }
 
-    fn pop(&mut self, py: Python<'_>) -> PyResult<String> {
-        self.inner
+    fn push(&self, py: Python<'_>, mv: &str) -> PyResult<String> {
+        self.get().push(mv).map_err(|e| rules_error(py, e))
+    }
+
+    fn pop(&self, py: Python<'_>) -> PyResult<String> {
+        self.get()
             .pop()
             .ok_or_else(|| error(py, "EmptyLineError", "no move to take back".into()))
     }
 
     fn outcome(&self) -> Option<Outcome_> {
-        self.inner.outcome().map(outcome)
+        self.get().outcome().map(outcome)
     }
 
     fn is_over(&self) -> bool {
-        self.inner.outcome().is_some()
+        self.get().outcome().is_some()
     }
 
     #[getter]
     fn turn(&self) -> &'static str {
-        color(self.inner.turn())
+        color(self.get().turn())
     }
 
     fn fen(&self) -> String {
-        self.inner.fen()
+        self.get().fen()
+    }
+
+    /// Starts the game again from `fen` (the rules stay).
+    fn set_fen(&self, py: Python<'_>, fen: &str) -> PyResult<()> {
+        let mut pos = self.get();
+        let rules: Vec<(String, String)> = pos
+            .rules()
+            .into_iter()
+            .map(|(name, v)| {
+                let text = match v {
+                    OptionValue::Text(t) => t,
+                    v => v.to_string(),
+                };
+                (name.to_string(), text)
+            })
+            .collect();
+        *pos = new_position(pos.game(), &rules, Some(fen)).map_err(|e| rules_error(py, e))?;
+        Ok(())
     }
 
     #[getter]
     fn start_fen(&self) -> String {
-        self.inner.start_fen()
+        self.get().start_fen()
     }
 
     #[getter]
     fn moves(&self) -> Vec<String> {
-        self.inner.moves()
+        self.get().moves()
     }
 
-    #[getter]
-    fn ply(&self) -> usize {
-        self.inner.plies()
+    /// The number of moves played (`ply` wraps it).
+    fn plies(&self) -> usize {
+        self.get().plies()
     }
 
     /// The 64-bit hash key of everything that decides the game's future.
     fn key(&self) -> u64 {
-        self.inner.hash()
+        self.get().hash()
     }
 
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let pos: &dyn AnyPosition = &*self.inner;
+    /// How many times the current position has occurred in the game.
+    fn repeats(&self) -> usize {
+        self.get().repeats()
+    }
+
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        let pos = self.snapshot();
         py.detach(|| pos.perft(depth))
+            .map_err(|e| rules_error(py, e))
     }
 
-    fn copy(&self) -> Position {
-        Position {
-            inner: self.inner.boxed_clone(),
-        }
+    /// An independent copy, of the same class as this one.
+    fn copy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let copied = slf.get().snapshot();
+        let new = slf.get_type().call1((copied.game().name(),))?;
+        *new.cast::<Position>()?.get().get() = copied;
+        Ok(new)
     }
 
-    fn __copy__(&self) -> Position {
-        self.copy()
+    fn __copy__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        Self::copy(slf)
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
-        self.copy()
+    fn __deepcopy__<'py>(
+        slf: &Bound<'py, Self>,
+        _memo: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        Self::copy(slf)
     }
 
     fn diagram(&self) -> String {
-        self.inner.diagram()
+        self.get().diagram()
     }
 
     fn __str__(&self) -> String {
-        self.inner.diagram()
+        self.get().diagram()
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Position({:?}, fen={:?})",
-            self.inner.game().name(),
-            self.inner.fen()
-        )
+        let pos = self.get();
+        format!("Position({:?}, fen={:?})", pos.game().name(), pos.fen())
     }
 
     /// The `position` command that sets this game in an engine.
     fn position_command(&self) -> String {
-        self.inner.position_line()
+        self.get().position_line()
     }
 
-    fn legal_actions(&self) -> Vec<usize> {
-        self.inner.legal_actions()
+    /// The actions the player to move may take: the first actions of the
+    /// legal moves, or after the movement action `pending` its follow-ups.
+    #[pyo3(signature = (pending = None))]
+    fn legal_actions(&self, pending: Option<usize>) -> Vec<usize> {
+        let pos = self.get();
+        ActionSpace::of(pos.game()).choices(&pos.legal_actions(), pending)
+    }
+
+    /// Whether the action `first` leaves the player a second choice here
+    /// (a Kani Nari Ebi movement that also starts a Bond turn).
+    fn needs_second_action(&self, first: usize) -> bool {
+        let pos = self.get();
+        ActionSpace::of(pos.game()).needs_follow_up(first, &pos.legal_actions())
+    }
+
+    /// Takes one action (after the movement action `pending`, if any):
+    /// the move played, or `None` when the action is a movement that
+    /// leaves a second choice (nothing is played yet). An action that is
+    /// not among `legal_actions(pending)` raises IllegalMoveError.
+    #[pyo3(signature = (action, pending = None))]
+    fn play_action(
+        &self,
+        py: Python<'_>,
+        action: usize,
+        pending: Option<usize>,
+    ) -> PyResult<Option<String>> {
+        let mut pos = self.get();
+        let space = ActionSpace::of(pos.game());
+        let legal = pos.legal_actions();
+        let illegal = || {
+            error(
+                py,
+                "IllegalMoveError",
+                format!("illegal action at {action}"),
+            )
+        };
+        if !space.choices(&legal, pending).contains(&action) {
+            return Err(illegal());
+        }
+        if pending.is_none() && space.needs_follow_up(action, &legal) {
+            return Ok(None);
+        }
+        let text = match pending {
+            None => space.decode(action),
+            Some(first) => space.decode_pair(first, action),
+        }
+        .ok_or_else(illegal)?;
+        pos.push(&text.to_string())
+            .map(Some)
+            .map_err(|e| rules_error(py, e))
     }
 
     /// The observation planes as float32 bytes (`koma.env` shapes them).
-    fn observation_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    #[pyo3(signature = (pending = None))]
+    fn observation_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        pending: Option<usize>,
+    ) -> Bound<'py, PyBytes> {
         let mut planes = Vec::new();
-        self.inner.planes(&mut planes);
+        self.get().planes(pending, &mut planes);
         PyBytes::new(py, &f32_bytes(&planes))
     }
 
-    /// The move an action stands for (legal here or not).
+    /// The move a single action stands for (legal here or not).
     fn action_to_move(&self, py: Python<'_>, action: usize) -> PyResult<String> {
-        ActionSpace::of(self.inner.game())
+        let space = self.space();
+        if Some(action) == space.end() {
+            let m = "end completes a movement: use actions_to_move([movement, end])";
+            return Err(error(py, "InvalidInputError", format!("{m} at {action}")));
+        }
+        space
             .decode(action)
             .map(|m| m.to_string())
-            .ok_or_else(|| {
-                let n = ActionSpace::of(self.inner.game()).size();
-                error(
-                    py,
-                    "InvalidInputError",
-                    format!("expected an action from 0 to {} at {action}", n - 1),
-                )
-            })
+            .ok_or_else(|| self.action_error(py, action))
     }
 
-    /// The action of a move written as text (legal here or not).
+    /// The move of one action, or of a movement and its follow-up.
+    fn actions_to_move(&self, py: Python<'_>, actions: Vec<usize>) -> PyResult<String> {
+        match actions[..] {
+            [a] => self.action_to_move(py, a),
+            [a, b] => self
+                .space()
+                .decode_pair(a, b)
+                .map(|m| m.to_string())
+                .ok_or_else(|| {
+                    let m = "expected a movement action and a Bond movement or end";
+                    error(py, "InvalidInputError", format!("{m} at {a}, {b}"))
+                }),
+            _ => Err(error(
+                py,
+                "InvalidInputError",
+                format!("expected one or two actions at {actions:?}"),
+            )),
+        }
+    }
+
+    /// The actions of a move written as text, here: one, or two for a
+    /// movement that also starts a Bond turn in this position.
+    fn move_to_actions(&self, py: Python<'_>, mv: &str) -> PyResult<Vec<usize>> {
+        let m = self.text_actions(py, mv)?;
+        Ok(std::iter::once(m.first).chain(m.then).collect())
+    }
+
+    /// The action of a move that is one action here.
     fn move_to_action(&self, py: Python<'_>, mv: &str) -> PyResult<usize> {
-        let t = parse_move(mv.trim()).map_err(|e| error(py, "InvalidInputError", e.to_string()))?;
-        ActionSpace::of(self.inner.game())
-            .encode(&t)
-            .ok_or_else(|| {
-                let game = self.inner.game();
-                error(
-                    py,
-                    "InvalidInputError",
-                    format!("{game} has no such move at {mv}"),
-                )
-            })
+        let m = self.text_actions(py, mv)?;
+        match m.then {
+            None => Ok(m.first),
+            Some(then) => Err(error(
+                py,
+                "InvalidInputError",
+                format!(
+                    "two actions here ({}, {then}): use move_to_actions at {mv}",
+                    m.first
+                ),
+            )),
+        }
     }
 }
 
@@ -392,18 +550,139 @@ fn random_playouts_raw<'py>(
     };
     let p = py
         .detach(|| random_playouts(&spec))
-        .map_err(|e| rules_error(py, e))?;
+        .map_err(|e| playout_error(py, e))?;
     let d = PyDict::new(py);
     let results: Vec<u8> = p.results.iter().map(|&r| r as u8).collect();
     d.set_item("results", PyBytes::new(py, &results))?;
     d.set_item("plies", PyBytes::new(py, &u32_bytes(&p.plies)))?;
     let reasons: Vec<Option<&str>> = p.reasons.iter().map(|r| r.map(|r| r.message())).collect();
     d.set_item("reasons", reasons)?;
-    d.set_item("planes", PyBytes::new(py, &f32_bytes(&p.planes)))?;
     d.set_item("actions", PyBytes::new(py, &u32_bytes(&p.actions)))?;
     d.set_item("game_index", PyBytes::new(py, &u32_bytes(&p.game_index)))?;
     d.set_item("seconds", p.seconds)?;
+    if observations {
+        d.set_item("planes", observation_planes(py, &spec, &p)?)?;
+    }
     Ok(d)
+}
+
+fn playout_error(py: Python<'_>, e: PlayoutError) -> PyErr {
+    match e {
+        PlayoutError::Rules(e) => rules_error(py, e),
+        PlayoutError::Resources(m) => PyMemoryError::new_err(m),
+    }
+}
+
+/// The planes of every decision of `p`, written straight into one bytes
+/// object of the exact size (so the peak stays near what is returned),
+/// after checking the machine has that memory to give.
+fn observation_planes<'py>(
+    py: Python<'py>,
+    spec: &PlayoutSpec,
+    p: &crate::playout::Playouts,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let too_big = |need: String| {
+        PyMemoryError::new_err(format!(
+            "the observations of {} decisions need {need}, more than this machine has free: \
+             ask for fewer games or a lower max_plies",
+            p.actions.len()
+        ))
+    };
+    let bytes = p
+        .observation_bytes(spec.game)
+        .ok_or_else(|| too_big("more bytes than an address holds".into()))?;
+    if let Some(free) = available_memory()
+        && bytes as u64 > free
+    {
+        return Err(too_big(format!(
+            "{} MB ({} MB free)",
+            bytes >> 20,
+            free >> 20
+        )));
+    }
+    // Allocated by Python: where the memory is capped, a MemoryError.
+    PyBytes::new_with(py, bytes, |out| {
+        py.detach(|| write_observations(spec, p, out))
+            .map_err(|e| playout_error(py, e))
+    })
+}
+
+/// The memory the system can still give (Linux's `MemAvailable` plus free
+/// swap), where it says; `None` elsewhere.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = info.lines().find(|l| l.starts_with(name))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    };
+    Some(field("MemAvailable:")? + field("SwapFree:").unwrap_or(0))
+}
+
+/// Seconds from Python as a duration: finite, not negative, and within
+/// a year (beyond, the deadline arithmetic would overflow).
+fn duration(py: Python<'_>, name: &str, s: f64) -> PyResult<Duration> {
+    const YEAR: f64 = 365.0 * 24.0 * 3600.0;
+    if !(0.0..=YEAR).contains(&s) {
+        return Err(error(
+            py,
+            "InvalidInputError",
+            format!("expected seconds from 0 to {YEAR} for {name} at {s}"),
+        ));
+    }
+    Ok(Duration::from_secs_f64(s))
+}
+
+/// One `info` line as a dict (`koma.engine` shapes it).
+fn info_dict<'py>(py: Python<'py>, l: &engine::Info) -> PyResult<Bound<'py, PyDict>> {
+    let i = PyDict::new(py);
+    i.set_item("multipv", l.multipv)?;
+    i.set_item("depth", l.depth)?;
+    i.set_item("seldepth", l.seldepth)?;
+    match l.score {
+        Some(InfoScore::Cp(cp)) => i.set_item("cp", cp)?,
+        Some(InfoScore::Mate(m)) => i.set_item("mate", m)?,
+        None => {}
+    }
+    i.set_item("nodes", l.nodes)?;
+    i.set_item("nps", l.nps)?;
+    i.set_item("time", l.time_ms.map(|t| t as f64 / 1000.0))?;
+    i.set_item("pv", l.pv.clone())?;
+    Ok(i)
+}
+
+/// The `info` lines of a running search as they come, and its stop switch
+/// (see `koma.engine`'s `analysis()`).
+#[pyclass(module = "koma._koma", name = "Feed", frozen)]
+struct Feed_ {
+    inner: Arc<engine::Feed>,
+}
+
+#[pymethods]
+impl Feed_ {
+    #[new]
+    fn new() -> Feed_ {
+        Feed_ {
+            inner: Arc::default(),
+        }
+    }
+
+    fn stop(&self) {
+        self.inner.stop();
+    }
+
+    /// The lines arrived since the last call, waiting up to `wait`
+    /// seconds for one (without the GIL).
+    fn take<'py>(&self, py: Python<'py>, wait: f64) -> PyResult<Bound<'py, PyList>> {
+        let wait = duration(py, "wait", wait)?;
+        let feed = self.inner.clone();
+        let infos = py.detach(move || feed.take(wait));
+        let out = PyList::empty(py);
+        for i in &infos {
+            out.append(info_dict(py, i)?)?;
+        }
+        Ok(out)
+    }
 }
 
 /// An engine process (see `koma.engine.SimpleEngine`, which wraps it).
@@ -412,8 +691,8 @@ struct Engine_ {
     inner: Mutex<Engine>,
 }
 
-fn seconds(s: Option<f64>) -> Option<Duration> {
-    s.map(|s| Duration::from_secs_f64(s.max(0.0)))
+fn seconds(py: Python<'_>, name: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
+    s.map(|s| duration(py, name, s)).transpose()
 }
 
 #[pymethods]
@@ -439,9 +718,9 @@ impl Engine_ {
             rules: rule_pairs(rules)?,
             options: rule_pairs(options)?,
             timeouts: Timeouts {
-                start: Duration::from_secs_f64(start_timeout),
-                heartbeat: Duration::from_secs_f64(heartbeat),
-                stall: Duration::from_secs_f64(stall),
+                start: duration(py, "timeout", start_timeout)?,
+                heartbeat: duration(py, "heartbeat", heartbeat)?,
+                stall: duration(py, "stall", stall)?,
             },
         };
         // Started on this thread, which the engine's death signal follows.
@@ -451,8 +730,10 @@ impl Engine_ {
         })
     }
 
-    /// Searches: the move and, per PV, the last scored `info`.
-    #[pyo3(signature = (position, time = None, depth = None, nodes = None, timeout = None, multipv = 1))]
+    /// Searches: the move and, per PV, the last scored `info`. With
+    /// `clocks` (first's time left, second's, first's increment,
+    /// second's, in seconds) the game is played on time.
+    #[pyo3(signature = (position, time = None, depth = None, nodes = None, timeout = None, multipv = 1, clocks = None, movestogo = None, feed = None))]
     #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
@@ -463,54 +744,94 @@ impl Engine_ {
         nodes: Option<u64>,
         timeout: Option<f64>,
         multipv: u32,
+        clocks: Option<(f64, f64, f64, f64)>,
+        movestogo: Option<u32>,
+        feed: Option<PyRef<'_, Feed_>>,
     ) -> PyResult<Bound<'py, PyDict>> {
+        let clocks = match clocks {
+            None => None,
+            Some((wt, bt, wi, bi)) => Some(Clocks {
+                remaining: [
+                    duration(py, "white_clock", wt)?,
+                    duration(py, "black_clock", bt)?,
+                ],
+                inc: [
+                    duration(py, "white_inc", wi)?,
+                    duration(py, "black_inc", bi)?,
+                ],
+                movestogo,
+            }),
+        };
         let limit = Limit {
-            time: seconds(time),
+            time: seconds(py, "time", time)?,
             depth,
             nodes,
-            timeout: seconds(timeout),
+            clocks,
+            timeout: seconds(py, "timeout", timeout)?,
         };
-        let pos: &dyn AnyPosition = &*position.inner;
-        let mut e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let engine: &mut Engine = &mut e;
+        // A copy, so the position's lock is not held through the search;
+        // the engine's lock is taken without the GIL, so a second thread
+        // waiting for it cannot hold the GIL this one needs back.
+        let pos = position.snapshot();
+        let feed: Option<Arc<engine::Feed>> = feed.map(|f| f.inner.clone());
         let found = py
-            .detach(|| engine.search(pos, &limit, multipv))
+            .detach(|| {
+                let mut e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+                e.search(&*pos, &limit, multipv, feed.as_deref())
+            })
             .map_err(|e| engine_error(py, e))?;
         let d = PyDict::new(py);
         d.set_item("move", found.mv)?;
         d.set_item("elapsed", found.elapsed.as_secs_f64())?;
         let lines = PyList::empty(py);
         for l in found.lines {
-            let i = PyDict::new(py);
-            i.set_item("multipv", l.multipv)?;
-            i.set_item("depth", l.depth)?;
-            i.set_item("seldepth", l.seldepth)?;
-            match l.score {
-                Some(InfoScore::Cp(cp)) => i.set_item("cp", cp)?,
-                Some(InfoScore::Mate(m)) => i.set_item("mate", m)?,
-                None => {}
-            }
-            i.set_item("nodes", l.nodes)?;
-            i.set_item("nps", l.nps)?;
-            i.set_item("time", l.time_ms.map(|t| t as f64 / 1000.0))?;
-            i.set_item("pv", l.pv)?;
-            lines.append(i)?;
+            lines.append(info_dict(py, &l)?)?;
         }
         d.set_item("lines", lines)?;
         Ok(d)
     }
 
     fn new_game(&self, py: Python<'_>) -> PyResult<()> {
-        let mut e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let engine: &mut Engine = &mut e;
-        py.detach(|| engine.new_game())
+        py.detach(|| {
+            self.inner
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .new_game()
+        })
+        .map_err(|e| engine_error(py, e))
+    }
+
+    fn ping(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.inner.lock().unwrap_or_else(|p| p.into_inner()).ping())
             .map_err(|e| engine_error(py, e))
     }
 
+    fn configure(&self, py: Python<'_>, options: &Bound<'_, PyDict>) -> PyResult<()> {
+        let pairs = rule_pairs(Some(options))?;
+        py.detach(|| {
+            let mut e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            e.configure(&pairs)
+        })
+        .map_err(|e| engine_error(py, e))
+    }
+
+    /// The options the engine declares: name, type and combo values.
+    fn declared_options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let found = py.detach(|| {
+            self.inner
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .declared()
+        });
+        let out = PyList::empty(py);
+        for d in found.map_err(|e| engine_error(py, e))? {
+            out.append((d.name, d.kind, d.vars))?;
+        }
+        Ok(out)
+    }
+
     fn quit(&self, py: Python<'_>) {
-        let mut e = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let engine: &mut Engine = &mut e;
-        py.detach(|| engine.quit());
+        py.detach(|| self.inner.lock().unwrap_or_else(|p| p.into_inner()).quit());
     }
 
     #[getter]
@@ -576,5 +897,6 @@ fn _koma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Position>()?;
     m.add_class::<Outcome_>()?;
     m.add_class::<Engine_>()?;
+    m.add_class::<Feed_>()?;
     Ok(())
 }

@@ -10,19 +10,27 @@ VARIANTS = ["kaninariebi", "hasami", "nana", "negaeri"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_batch_games_replay_move_by_move_through_position(variant):
+def test_batch_games_replay_decision_by_decision_through_position(variant):
     p = koma.random_playouts(variant, 8, seed=5, observations=True, max_plies=300)
     assert p.results.shape == (8,) and p.results.dtype == np.int8
-    assert p.observations.shape == (int(p.plies.sum()),) + koma.variants()[variant].planes
+    # One decision per move, two for a Kani Nari Ebi movement that also
+    # starts a Bond turn where it is played.
+    assert p.observations.shape == (len(p.actions),) + koma.variants()[variant].planes
+    assert (len(p.actions) > p.plies.sum()) == (variant == "kaninariebi")
     for g in range(8):
         pos = koma.Position(variant)
-        rows = np.flatnonzero(p.game_index == g)
-        assert len(rows) == p.plies[g]
-        for k in rows:
-            obs = np.frombuffer(pos.observation_bytes(), dtype=np.float32)
+        pending = None
+        for k in np.flatnonzero(p.game_index == g):
+            obs = np.frombuffer(pos.observation_bytes(pending), dtype=np.float32)
             assert np.array_equal(obs, p.observations[k].ravel())
-            assert int(p.actions[k]) in pos.legal_actions()
-            pos.push(pos.action_to_move(int(p.actions[k])))
+            a = int(p.actions[k])
+            assert a in pos.legal_actions(pending)
+            if pending is None and pos.needs_second_action(a):
+                pending = a
+                continue
+            pos.push(pos.actions_to_move([a] if pending is None else [pending, a]))
+            pending = None
+        assert pending is None and pos.ply == p.plies[g]
         end = pos.outcome()
         if p.reasons[g] is None:
             assert end is None and p.plies[g] == 300 and p.results[g] == 0

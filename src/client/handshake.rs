@@ -223,6 +223,28 @@ pub fn new_game(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
     wait_readyok(e, Instant::now() + t.start).map(drop)
 }
 
+/// `setoption` then `isready` answered within the start timeout (a
+/// script's `configure`): the `info string error …` lines the engine
+/// answered the option with, none when it took it.
+pub fn set_option(
+    e: &mut EngineProc,
+    name: &str,
+    value: &str,
+    t: &Timeouts,
+) -> Result<Vec<String>, Failure> {
+    let cmd = Command::SetOption {
+        name: name.to_string(),
+        value: Some(value.to_string()),
+    };
+    let sent = e
+        .send(&cmd.to_string())
+        .and_then(|_| e.send(&Command::IsReady.to_string()));
+    if let Err(why) = sent {
+        return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
+    }
+    wait_readyok(e, Instant::now() + t.start)
+}
+
 /// `isready` answered within the stall timeout: before each `go`, so that
 /// whatever the engine printed since its last move is read (and a stray
 /// `bestmove` dropped) before the search it might be taken for.

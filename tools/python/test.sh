@@ -36,7 +36,7 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 "$VENV/bin/python" -m pip --version >/dev/null 2>&1 || skip "no pip in the venv"
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-    pytest numpy pettingzoo gymnasium
+    pytest numpy pettingzoo gymnasium open_spiel
 # The dev profile (opt-level 2, as the Rust tests): it reuses the koma
 # library `cargo test` built, where the release profile (what a user's
 # `pip install ./python` builds) would compile it again with LTO, minutes
