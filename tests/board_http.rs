@@ -1355,6 +1355,71 @@ fn analyses_refuse_bad_requests_and_are_bounded() {
 }
 
 #[test]
+fn finished_analyses_do_not_count_against_the_limit() {
+    // Issue 52: an analysis whose engine ended its search (a depth
+    // reached) held its slot until the page closed it.
+    let s = server();
+    let a = s.addr;
+    let finished = |moves: Value| {
+        let id = ok(post(
+            a,
+            "/api/analyses",
+            json!({ "game": "nana", "moves": moves, "depth": 1 }),
+        ))["id"]
+            .as_u64()
+            .unwrap();
+        wait_live(a, id, Duration::from_secs(30), |st| st["state"] == "done");
+        id
+    };
+    let done: Vec<u64> = (0..board::MAX_ANALYSES)
+        .map(|_| finished(json!([])))
+        .collect();
+    // All of them stay open, finished: thinking ones still start.
+    let thinking: Vec<u64> = (0..board::MAX_ANALYSES)
+        .map(|_| {
+            ok(post(a, "/api/analyses", json!({ "game": "hasami" })))["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    // A finished analysis asked to think again needs a slot like a new one.
+    let again = json!({ "moves": ["K@b1"], "depth": 1 });
+    let r = post(
+        a,
+        &format!("/api/analyses/{}/position", done[0]),
+        again.clone(),
+    );
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(r.error().contains("analyses run already"), "{}", r.error());
+    ok(post(
+        a,
+        &format!("/api/analyses/{}/close", thinking[0]),
+        json!({}),
+    ));
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = post(
+            a,
+            &format!("/api/analyses/{}/position", done[0]),
+            again.clone(),
+        );
+        if r.status == 200 {
+            break;
+        }
+        assert_eq!(r.status, 503, "{}", r.body);
+        assert!(Instant::now() < end, "no slot came free: {}", r.body);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let st = wait_live(a, done[0], Duration::from_secs(30), |st| {
+        st["state"] == "done" && st["generation"] == 2
+    });
+    assert_eq!(st["side"], "second", "{st}");
+    for id in done.iter().chain(&thinking[1..]) {
+        ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
+    }
+}
+
+#[test]
 fn an_analysis_whose_page_went_away_is_closed_with_its_engine() {
     let mut c = config();
     c.analysis_idle = Duration::from_secs(1);
@@ -1476,6 +1541,15 @@ fn a_game_review_scores_every_position_marks_the_blunder_and_is_saved_in_the_rec
     let r = parse_records(&rec.body).remove(0).record.unwrap();
     assert!(replay::check(&r, None).is_ok(), "the record stays valid");
     assert_eq!(r.tag("AnalysisLimit"), Some("depth 3"));
+    // The engine by the name it gives itself, not by where it lies
+    // (issue 55: the record carried the engine's absolute path).
+    let id_name = r.tag("AnalysisEngine").unwrap();
+    assert!(id_name.starts_with("Koma "), "{id_name}");
+    assert!(
+        !rec.body.contains(KOMA),
+        "no path in the record:\n{}",
+        rec.body
+    );
     assert_eq!(
         r.tag("Analysis").unwrap().split(", ").count(),
         moves.len() + 1,

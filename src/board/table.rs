@@ -502,7 +502,8 @@ impl TableState {
                 end: self.end_view(),
                 review: self.review_view(),
                 notes: &self.notes,
-                analysis: (self.analysis.as_ref()).map(|a| a.view(self.play.line().moves())),
+                analysis: (self.analysis.as_ref())
+                    .map(|a| a.view(self.play.line().moves(), self.play.line().game())),
                 can_undo: self.review.is_none()
                     && plies > 0
                     && self.players.iter().any(|p| matches!(p.role, Role::Human)),
