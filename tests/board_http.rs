@@ -1610,6 +1610,39 @@ fn a_review_can_be_stopped_and_runs_once_at_a_time() {
 }
 
 #[test]
+fn a_position_lists_its_legal_moves_with_the_clicks_that_make_them() {
+    // What the page needs to make moves by clicking in an analysis: the
+    // same moves as `legal`, each with its squares, drop or pass.
+    let s = server();
+    let a = s.addr;
+    for (game, moves) in [
+        ("kaninariebi", vec!["a2d2"]),
+        ("hasami", vec!["a1a2"]),
+        ("nana", vec!["K@b1", "K@c3"]),
+        ("negaeri", vec![]),
+    ] {
+        let p = ok(post(
+            a,
+            "/api/positions",
+            json!({ "game": game, "moves": moves }),
+        ));
+        let legal: Vec<&str> = (p["legal"].as_array().unwrap().iter())
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let choices = p["choices"]["moves"].as_array().unwrap();
+        let texts: Vec<&str> = choices.iter().map(|m| m["t"].as_str().unwrap()).collect();
+        assert_eq!(texts, legal, "{game}");
+        assert!(!legal.is_empty(), "{game}");
+        for m in choices {
+            assert!(
+                m["steps"].is_array() || m["drop"].is_object() || m["pass"] == true,
+                "{game}: {m}"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_editor_positions_are_refused_with_the_engines_reasons() {
     let s = server();
     let a = s.addr;

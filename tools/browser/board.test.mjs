@@ -929,8 +929,6 @@ async function main() {
       const tree = () => page.$eval('#an-moves', (e) => e.textContent.replace(/\s+/g, ' ').trim());
       eq(await tree(), 'start 1. a1a2 b9b2 (1… c9c5)', 'the tree');
       eq(await page.textContent('#an-moves .anm.current'), '1… c9c5', 'the variation\'s move is the current one');
-      await page.waitForSelector('#an-lines li', { timeout: 60000 });
-      await page.screenshot({ path: path.join(shots, 'analysis-variations.png') });
       // ↑ ↓ between the variations; ← → along the one shown.
       await page.keyboard.press('ArrowUp');
       await shows(['a1a2', 'b9b2']);
@@ -947,6 +945,8 @@ async function main() {
       await makeStep(page, 'hasami', { from: 'b1', to: 'b5' }, []);
       await shows(['a1a2', 'c9c5', 'b1b5']);
       eq(await tree(), 'start 1. a1a2 b9b2 (1… c9c5 2. b1b5)', 'the variation goes on');
+      await page.waitForFunction(() => document.querySelectorAll('#an-lines li').length === 3, null, { timeout: 60000 });
+      await page.screenshot({ path: path.join(shots, 'analysis-variations.png') });
       await page.click('#an-promote');
       await page.waitForFunction(() => document.getElementById('an-moves').textContent.includes('(1… b9b2)'));
       eq(await tree(), 'start 1. a1a2 c9c5 (1… b9b2) 2. b1b5', 'promoted to the main line');

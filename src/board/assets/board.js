@@ -1292,7 +1292,7 @@ function moveArrows(mv) {
 async function startAnalysis(pos) {
   await closeAnalysisEngine();
   clearSel();
-  app.an = { game: pos.game, rules: pos.rules, start: pos.start, moves: [], id: null, data: null, view: null, preview: null, error: null, timer: null, legal: null };
+  app.an = { game: pos.game, rules: pos.rules, start: pos.start, moves: [], id: null, data: null, view: null, preview: null, error: null, timer: null, legal: null, opening: true };
   // The moves as a tree: the game's own line first, the moves tried here
   // as variations beside it.
   const root = anNode(null, null);
@@ -1339,6 +1339,9 @@ async function anOpen() {
   const an = app.an;
   an.error = null;
   an.data = null;
+  // Start/Stop waits for the engine's analysis to exist: a click meanwhile
+  // would open a second one.
+  an.opening = true;
   try {
     const body = { game: an.game, rules: an.rules, ...anPositionBody() };
     const cmd = $('an-command').value.trim();
@@ -1355,6 +1358,8 @@ async function anOpen() {
     if (app.an !== an) return;
     an.error = e.message;
     an.id = null;
+  } finally {
+    an.opening = false;
   }
   anPollStart();
   render();
@@ -1543,7 +1548,8 @@ function renderAnalysis() {
   const pr = $('an-preview');
   pr.classList.toggle('hidden', !an.preview);
   if (an.preview) $('an-preview-text').textContent = `Preview: line ${an.preview.line} after ${an.preview.pv.join(' ')}`;
-  $('an-toggle').textContent = an.id === null ? 'Start' : 'Stop';
+  $('an-toggle').textContent = an.id === null && !an.opening ? 'Start' : 'Stop';
+  $('an-toggle').disabled = !!an.opening;
   $('an-back').disabled = an.moves.length === 0;
   renderAnalysisMoves();
   $('prompt').textContent = an.preview ? 'Previewing a line: the analysis goes on for the position before it.' :
