@@ -2035,6 +2035,8 @@ function renderEditor() {
   const ed = app.ed;
   $('title').textContent = `${gameInfo().title} — position editor`;
   $('btn-undo').disabled = true;
+  // The editor's position can always be analysed, whatever game is open.
+  $('btn-analyse').disabled = false;
   const text = editableText(ed);
   const board = edBoard(ed);
   $('board').innerHTML = boardSvg(board, { ply: 0, position: escapeHtml(text) });
