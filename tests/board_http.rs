@@ -1643,6 +1643,54 @@ fn a_position_lists_its_legal_moves_with_the_clicks_that_make_them() {
 }
 
 #[test]
+fn variations_are_checked_kept_in_the_record_and_read_back() {
+    let s = server();
+    let a = s.addr;
+    let (t, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(), human()] }),
+    );
+    play_line(a, t, &["a1a2".to_string(), "b9b2".to_string()]);
+    let path = format!("/api/tables/{t}/variations");
+    let refused = |body: Value, words: &str| {
+        let r = post(a, &path, body.clone());
+        assert_eq!(r.status, 422, "{body}: {}", r.body);
+        assert!(r.error().contains(words), "{body}: {}", r.error());
+    };
+    refused(
+        json!({ "variations": [{ "at": 1, "moves": ["c9c5", "b1b9"] }] }),
+        "variation move 2 \"b1b9\"",
+    );
+    refused(
+        json!({ "variations": [{ "at": 2, "moves": ["a2a3"] }] }),
+        "a variation at move 3 of a line of 2 moves",
+    );
+    refused(
+        json!({ "variations": [{ "at": 0, "moves": [] }] }),
+        "without moves",
+    );
+    let st = ok(post(
+        a,
+        &path,
+        json!({ "variations": [{ "at": 1, "moves": ["c9c5", "b1b5"],
+            "variations": [{ "at": 1, "moves": ["b1b4"] }] }] }),
+    ));
+    assert_eq!(st["variations"][0]["moves"], json!(["c9c5", "b1b5"]));
+    let text = get(a, &format!("/api/tables/{t}/record")).body;
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("(1... c9c5 2. b1b5 (2. b1b4)) *"), "{text}");
+    // The referee's reader takes the record, its variations left out.
+    let r = parse_records(&text).remove(0).record.unwrap();
+    assert_eq!(r.moves.len(), 2);
+    // Loaded again, the record shows them.
+    let (_, st) = new_table(a, json!({ "review": { "text": text } }));
+    assert_eq!(
+        st["variations"][0]["variations"][0]["moves"],
+        json!(["b1b4"])
+    );
+}
+
+#[test]
 fn the_editor_positions_are_refused_with_the_engines_reasons() {
     let s = server();
     let a = s.addr;

@@ -21,6 +21,7 @@ use super::play::{new_play, position_command};
 use super::records;
 use super::review::{self, GameAnalysis, Limit};
 use super::table::{EndView, EngineSpec, Player, Role, Table};
+use super::variations;
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::process::Launch;
@@ -240,6 +241,15 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             let st = t.lock();
             ok(st.view(t.id, None, None))
         }),
+        ["api", "tables", id, "variations"] => post(&|| {
+            let t = table(reg, id)?;
+            let r: VariationsReq = body(req)?;
+            let mut st = t.lock();
+            st.variations =
+                variations::check(st.play.as_ref(), &r.variations).map_err(|e| (422, e))?;
+            st.version += 1;
+            ok(st.view(t.id, None, None))
+        }),
         ["api", "tables", id, "undo"] => post(&|| {
             let t = table(reg, id)?;
             t.undo()?;
@@ -263,12 +273,15 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             let st = t.lock();
             let r = records::record_of(&st);
             let name = format!("koma-{}-{}.pgn", st.play.line().game(), t.id);
-            Ok(
-                Response::new(200, "text/plain; charset=utf-8", r.to_string()).with_header(
-                    "Content-Disposition",
-                    format!("attachment; filename=\"{name}\""),
-                ),
+            Ok(Response::new(
+                200,
+                "text/plain; charset=utf-8",
+                r.text_with(&st.variations),
             )
+            .with_header(
+                "Content-Disposition",
+                format!("attachment; filename=\"{name}\""),
+            ))
         }),
         ["api", "records"] => post(&|| {
             let r: RecordsReq = body(req)?;
@@ -499,6 +512,12 @@ struct MoveReq {
     #[serde(rename = "move")]
     mv: String,
     ply: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariationsReq {
+    variations: Vec<variations::VariationReq>,
 }
 
 #[derive(Deserialize)]
@@ -768,6 +787,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
         {
             let mut st = t.lock();
             st.set_comments(loaded.comments);
+            st.variations = loaded.variations;
             match loaded.analysis {
                 Some(Ok(a)) => st.analysis = Some(a),
                 Some(Err(e)) => st.note(format!("the record's review is not shown: {e}")),

@@ -26,6 +26,7 @@ pub mod play;
 pub mod records;
 pub mod review;
 pub mod table;
+pub mod variations;
 
 use crate::client::process::Launch;
 use crate::client::{self, handshake::Timeouts};

@@ -947,6 +947,28 @@ async function main() {
       eq(await tree(), 'start 1. a1a2 b9b2 (1… c9c5 2. b1b5)', 'the variation goes on');
       await page.waitForFunction(() => document.querySelectorAll('#an-lines li').length === 3, null, { timeout: 60000 });
       await page.screenshot({ path: path.join(shots, 'analysis-variations.png') });
+      // Saved with the game: its record carries the variation, and the
+      // record loaded again shows it in its analysis.
+      const id = await page.evaluate(() => app.table);
+      await page.waitForFunction(() => app.state.variations.length === 1 && app.state.variations[0].moves.length === 2);
+      const text = await (await fetch(`${base}api/tables/${id}/record`, { headers: { 'X-Koma-Secret': secret } })).text();
+      assert(/1\. a1a2( \{[^}]*\})? b9b2( \{[^}]*\})? \(1\.\.\. c9c5 2\. b1b5\) \*/.test(text), `the record has the variation:\n${text}`);
+      const file = path.join(os.tmpdir(), `koma-variations-test-${process.pid}.pgn`);
+      fs.writeFileSync(file, text);
+      const again = await newPage(browser);
+      await again.goto(base);
+      await again.waitForSelector('#setup[open]');
+      await again.click('#setup-close');
+      await again.click('#btn-load');
+      await again.setInputFiles('#load-file', file);
+      await again.click('#load-list button[data-index="0"]');
+      await settled(again, 0);
+      await again.keyboard.press('x');
+      await again.waitForSelector('#analysis', { state: 'visible' });
+      await again.waitForFunction(() => document.getElementById('an-moves').textContent.includes('c9c5'));
+      eq(await again.$eval('#an-moves', (e) => e.textContent.replace(/\s+/g, ' ').trim()), 'start 1. a1a2 b9b2 (1… c9c5 2. b1b5)', 'the loaded tree');
+      fs.rmSync(file);
+      await again.context().close();
       await page.click('#an-promote');
       await page.waitForFunction(() => document.getElementById('an-moves').textContent.includes('(1… b9b2)'));
       eq(await tree(), 'start 1. a1a2 c9c5 (1… b9b2) 2. b1b5', 'promoted to the main line');

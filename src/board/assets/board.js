@@ -1296,9 +1296,13 @@ async function startAnalysis(pos) {
   // The moves as a tree: the game's own line first, the moves tried here
   // as variations beside it.
   const root = anNode(null, null);
-  let node = root;
-  for (const m of pos.base || pos.moves) node = anChild(node, m);
+  const before = [root];
+  for (const m of pos.base || pos.moves) before.push(anChild(before[before.length - 1], m));
+  anAddVariations(before, pos.variations || []);
   app.an.root = root;
+  // An analysis of a game saves its variations with the game.
+  app.an.base = pos.base || null;
+  app.an.table = pos.base ? app.table : null;
   anSetNode(anNodeAt(root, pos.moves));
   app.mode = 'analysis';
   document.body.dataset.mode = 'analysis';
@@ -1627,7 +1631,9 @@ function anGotoNode(node) {
 function anMove(move) {
   const an = app.an;
   an.preview = null;
+  const known = an.node.children.some((c) => c.move === move);
   anGotoNode(anChild(an.node, move));
+  if (!known) anSaveTree();
 }
 
 // ↑ ↓: the variation before or after the current one at its branch.
@@ -1639,6 +1645,52 @@ function anSibling(step) {
   if (k >= 0 && k < sib.length) anGotoNode(sib[k]);
 }
 
+// Puts variations (as a record holds them) into the tree: `before[k]` is
+// the node before move k of the line they branch from.
+function anAddVariations(before, vars) {
+  for (const v of vars) {
+    if (v.at >= before.length - 1) continue;
+    const chain = [before[v.at]];
+    for (const m of v.moves) chain.push(anChild(chain[chain.length - 1], m));
+    anAddVariations(chain, v.variations || []);
+  }
+}
+
+// The tree's lines beside the game's moves, as the record keeps them: at
+// each move of the game its siblings, each with what follows it (the
+// first child on, the others as variations of their own).
+function anTreeVariations() {
+  const an = app.an;
+  const line = (first, at) => {
+    const v = { at, moves: [], variations: [] };
+    for (let n = first, j = 0; n; n = n.children[0], j++) {
+      v.moves.push(n.move);
+      for (const o of n.children.slice(1)) v.variations.push(line(o, j + 1));
+    }
+    return v;
+  };
+  const out = [];
+  let node = an.root;
+  for (let k = 0; k < an.base.length && node; k++) {
+    const next = node.children.find((c) => c.move === an.base[k]);
+    for (const c of node.children) if (c !== next) out.push(line(c, k));
+    node = next;
+  }
+  return out;
+}
+
+// Sends the tree's variations to the game's table, so that Save record
+// writes them.
+async function anSaveTree() {
+  const an = app.an;
+  if (!an || !an.base || an.table === null || an.table !== app.table) return;
+  try {
+    accept(await api('POST', `/api/tables/${an.table}/variations`, { variations: anTreeVariations() }));
+  } catch (e) {
+    showError(`The variations are not saved with the game: ${e.message}`);
+  }
+}
+
 // Makes the variation the current node is in the main line at its branch.
 function anPromote() {
   let n = app.an.node;
@@ -1648,6 +1700,7 @@ function anPromote() {
   sib.splice(sib.indexOf(n), 1);
   sib.unshift(n);
   render();
+  anSaveTree();
 }
 
 // Deletes the current move and what follows it; the analysis goes back
@@ -1658,6 +1711,7 @@ function anDelete() {
   const sib = n.parent.children;
   sib.splice(sib.indexOf(n), 1);
   anGotoNode(n.parent);
+  anSaveTree();
 }
 
 // The tree as a record writes it: the main line, each variation in
@@ -2116,7 +2170,7 @@ async function analyseShown() {
   if (s) {
     const ply = app.viewPly === null ? s.plies : app.viewPly;
     const all = s.moves.map((m) => m.text);
-    await startAnalysis({ game: s.game, rules: rulesOf(s), start: s.start, moves: all.slice(0, ply), base: all });
+    await startAnalysis({ game: s.game, rules: rulesOf(s), start: s.start, moves: all.slice(0, ply), base: all, variations: s.variations });
   } else {
     await startAnalysis({ game: app.games[0].name, rules: {}, start: undefined, moves: [] });
   }
