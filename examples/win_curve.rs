@@ -4,7 +4,7 @@
 //! Koma's own match records (a draw counts half a win). The scores are the
 //! referee's move comments (`{+0.12/5 0.105s}`, from the mover's view),
 //! turned to the first player's view; book moves and mate scores are left
-//! out. The fitted k go into `src/board/accuracy.rs` (`win_scale`).
+//! out. The fitted k go into each game's presentation (`win_scale`).
 //!
 //!     cargo run --release --example win_curve                 (docs/matches/*.state)
 //!     cargo run --release --example win_curve -- a.pgn b.pgn

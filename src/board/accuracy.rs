@@ -9,24 +9,14 @@ use crate::core::Color;
 use crate::games::GameId;
 use serde::Serialize;
 
-/// k of P(first player wins) = 1 / (1 + e^(-k·cp)) per game, fitted by
-/// maximum likelihood on every scored move of the records in
+/// k of P(first player wins) = 1 / (1 + e^(-k·cp)): the game's own, fitted
+/// by maximum likelihood on every scored move of the records in
 /// `docs/matches/` (`cargo run --release --example win_curve` prints the
-/// fit; README's board section shows the curves). Lichess's chess k is
-/// 0.00368.
+/// fit; the README's board section shows the curves). Lichess's chess k
+/// is 0.00368.
 pub fn win_scale(game: GameId) -> f64 {
-    match game.name() {
-        "kaninariebi" => KANINARIEBI,
-        "hasami" => HASAMI,
-        "nana" => NANA,
-        _ => NEGAERI,
-    }
+    game.presentation().win_scale
 }
-
-const KANINARIEBI: f64 = 0.01622;
-const HASAMI: f64 = 0.02083;
-const NANA: f64 = 0.00399;
-const NEGAERI: f64 = 0.00123;
 
 /// The first player's chance to win, in percent (a draw half a win).
 pub fn win_percent(game: GameId, e: Eval) -> f64 {
