@@ -1355,6 +1355,71 @@ fn analyses_refuse_bad_requests_and_are_bounded() {
 }
 
 #[test]
+fn finished_analyses_do_not_count_against_the_limit() {
+    // Issue 52: an analysis whose engine ended its search (a depth
+    // reached) held its slot until the page closed it.
+    let s = server();
+    let a = s.addr;
+    let finished = |moves: Value| {
+        let id = ok(post(
+            a,
+            "/api/analyses",
+            json!({ "game": "nana", "moves": moves, "depth": 1 }),
+        ))["id"]
+            .as_u64()
+            .unwrap();
+        wait_live(a, id, Duration::from_secs(30), |st| st["state"] == "done");
+        id
+    };
+    let done: Vec<u64> = (0..board::MAX_ANALYSES)
+        .map(|_| finished(json!([])))
+        .collect();
+    // All of them stay open, finished: thinking ones still start.
+    let thinking: Vec<u64> = (0..board::MAX_ANALYSES)
+        .map(|_| {
+            ok(post(a, "/api/analyses", json!({ "game": "hasami" })))["id"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    // A finished analysis asked to think again needs a slot like a new one.
+    let again = json!({ "moves": ["K@b1"], "depth": 1 });
+    let r = post(
+        a,
+        &format!("/api/analyses/{}/position", done[0]),
+        again.clone(),
+    );
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(r.error().contains("analyses run already"), "{}", r.error());
+    ok(post(
+        a,
+        &format!("/api/analyses/{}/close", thinking[0]),
+        json!({}),
+    ));
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = post(
+            a,
+            &format!("/api/analyses/{}/position", done[0]),
+            again.clone(),
+        );
+        if r.status == 200 {
+            break;
+        }
+        assert_eq!(r.status, 503, "{}", r.body);
+        assert!(Instant::now() < end, "no slot came free: {}", r.body);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let st = wait_live(a, done[0], Duration::from_secs(30), |st| {
+        st["state"] == "done" && st["generation"] == 2
+    });
+    assert_eq!(st["side"], "second", "{st}");
+    for id in done.iter().chain(&thinking[1..]) {
+        ok(post(a, &format!("/api/analyses/{id}/close"), json!({})));
+    }
+}
+
+#[test]
 fn an_analysis_whose_page_went_away_is_closed_with_its_engine() {
     let mut c = config();
     c.analysis_idle = Duration::from_secs(1);
@@ -1476,6 +1541,15 @@ fn a_game_review_scores_every_position_marks_the_blunder_and_is_saved_in_the_rec
     let r = parse_records(&rec.body).remove(0).record.unwrap();
     assert!(replay::check(&r, None).is_ok(), "the record stays valid");
     assert_eq!(r.tag("AnalysisLimit"), Some("depth 3"));
+    // The engine by the name it gives itself, not by where it lies
+    // (issue 55: the record carried the engine's absolute path).
+    let id_name = r.tag("AnalysisEngine").unwrap();
+    assert!(id_name.starts_with("Koma "), "{id_name}");
+    assert!(
+        !rec.body.contains(KOMA),
+        "no path in the record:\n{}",
+        rec.body
+    );
     assert_eq!(
         r.tag("Analysis").unwrap().split(", ").count(),
         moves.len() + 1,
@@ -1533,6 +1607,87 @@ fn a_review_can_be_stopped_and_runs_once_at_a_time() {
     wait(a, t, Duration::from_secs(60), |st| {
         st["analysis"]["running"] == false
     });
+}
+
+#[test]
+fn a_position_lists_its_legal_moves_with_the_clicks_that_make_them() {
+    // What the page needs to make moves by clicking in an analysis: the
+    // same moves as `legal`, each with its squares, drop or pass.
+    let s = server();
+    let a = s.addr;
+    for (game, moves) in [
+        ("kaninariebi", vec!["a2d2"]),
+        ("hasami", vec!["a1a2"]),
+        ("nana", vec!["K@b1", "K@c3"]),
+        ("negaeri", vec![]),
+    ] {
+        let p = ok(post(
+            a,
+            "/api/positions",
+            json!({ "game": game, "moves": moves }),
+        ));
+        let legal: Vec<&str> = (p["legal"].as_array().unwrap().iter())
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        let choices = p["choices"]["moves"].as_array().unwrap();
+        let texts: Vec<&str> = choices.iter().map(|m| m["t"].as_str().unwrap()).collect();
+        assert_eq!(texts, legal, "{game}");
+        assert!(!legal.is_empty(), "{game}");
+        for m in choices {
+            assert!(
+                m["steps"].is_array() || m["drop"].is_object() || m["pass"] == true,
+                "{game}: {m}"
+            );
+        }
+    }
+}
+
+#[test]
+fn variations_are_checked_kept_in_the_record_and_read_back() {
+    let s = server();
+    let a = s.addr;
+    let (t, _) = new_table(
+        a,
+        json!({ "game": "hasami", "players": [human(), human()] }),
+    );
+    play_line(a, t, &["a1a2".to_string(), "b9b2".to_string()]);
+    let path = format!("/api/tables/{t}/variations");
+    let refused = |body: Value, words: &str| {
+        let r = post(a, &path, body.clone());
+        assert_eq!(r.status, 422, "{body}: {}", r.body);
+        assert!(r.error().contains(words), "{body}: {}", r.error());
+    };
+    refused(
+        json!({ "variations": [{ "at": 1, "moves": ["c9c5", "b1b9"] }] }),
+        "variation move 2 \"b1b9\"",
+    );
+    refused(
+        json!({ "variations": [{ "at": 2, "moves": ["a2a3"] }] }),
+        "a variation at move 3 of a line of 2 moves",
+    );
+    refused(
+        json!({ "variations": [{ "at": 0, "moves": [] }] }),
+        "without moves",
+    );
+    let st = ok(post(
+        a,
+        &path,
+        json!({ "variations": [{ "at": 1, "moves": ["c9c5", "b1b5"],
+            "variations": [{ "at": 1, "moves": ["b1b4"] }] }] }),
+    ));
+    assert_eq!(st["variations"][0]["moves"], json!(["c9c5", "b1b5"]));
+    let text = get(a, &format!("/api/tables/{t}/record")).body;
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("(1... c9c5 2. b1b5 (2. b1b4)) *"), "{text}");
+    // The referee's reader takes the record, its variations left out.
+    let r = parse_records(&text).remove(0).record.unwrap();
+    assert_eq!(r.moves.len(), 2);
+    // Loaded again, the record shows them.
+    let (_, st) = new_table(a, json!({ "review": { "text": text } }));
+    assert_eq!(
+        st["variations"][0]["variations"][0]["moves"],
+        json!(["b1b4"])
+    );
 }
 
 #[test]

@@ -94,6 +94,9 @@ pub struct LiveState {
     pub last_seen: Instant,
     pid: Option<u32>,
     warnings: Vec<String>,
+    /// One of the server's analysis slots while the engine thinks: given
+    /// back when a search ends by itself, taken again for the next.
+    pub slot: Option<super::Slot>,
     /// `info` lines read from the engine, and snapshots published.
     info_lines: u64,
     updates: u64,
@@ -109,6 +112,15 @@ pub struct Live {
     pub rules: crate::core::RuleValues,
     state: Mutex<LiveState>,
     wake: Condvar,
+}
+
+/// Why an analysis takes no new position.
+#[derive(Debug)]
+pub enum Refusal {
+    /// It failed and is over.
+    Failed(String),
+    /// Its search had ended and every analysis slot is taken.
+    Busy(String),
 }
 
 /// What the page polls.
@@ -158,6 +170,7 @@ impl Live {
                 last_seen: Instant::now(),
                 pid: None,
                 warnings: Vec::new(),
+                slot: None,
                 info_lines: 0,
                 updates: 0,
                 started: Instant::now(),
@@ -170,11 +183,21 @@ impl Live {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A new position or line count: the search restarts on it.
-    pub fn retarget(&self, target: Target) -> Result<(), String> {
+    /// A new position or line count: the search restarts on it. An
+    /// analysis whose search had ended takes a slot (`take`) first.
+    pub fn retarget(
+        &self,
+        target: Target,
+        take: impl FnOnce() -> Result<super::Slot, String>,
+    ) -> Result<(), Refusal> {
         let mut st = self.lock();
         if let Status::Failed(why) = &st.status {
-            return Err(format!("the analysis failed ({why}): start a new one"));
+            return Err(Refusal::Failed(format!(
+                "the analysis failed ({why}): start a new one"
+            )));
+        }
+        if st.slot.is_none() {
+            st.slot = Some(take().map_err(Refusal::Busy)?);
         }
         let n = target.lines as usize;
         st.target = target;
@@ -323,6 +346,9 @@ pub fn run(live: &Live, setup: &EngineSetup) {
                 st.publish(true);
                 if ended && st.generation == generation {
                     st.status = Status::Done;
+                    // An engine waiting for a position does not count
+                    // against the server's limit.
+                    st.slot = None;
                 }
             }
             Err(why) => {

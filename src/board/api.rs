@@ -13,32 +13,15 @@
 //! - every `POST` is JSON (which a foreign page cannot send without the
 //!   browser asking first).
 //!
-//! | route | what |
-//! | --- | --- |
-//! | `GET /` | the page (`/board.js`, `/board.css` its assets) |
-//! | `GET /api/games` | the games, their rule options, how each is shown, the default engine |
-//! | `GET /api/tables` | the open games (to watch one from another tab) |
-//! | `POST /api/tables` | a new game (`game`, `rules`, `players`, `maxPlies`), or a record to step through (`review`) |
-//! | `GET /api/tables/{id}?since=V&ply=K` | the game (only clocks and thinking when still at version V); the board after K moves |
-//! | `POST /api/tables/{id}/move` | `{"move": "a1a2", "ply": N}` by the person to move |
-//! | `POST /api/tables/{id}/undo` | take back the last move of a person (and the engine's reply) |
-//! | `POST /api/tables/{id}/close` | end the game and its engines |
-//! | `GET /api/tables/{id}/record` | the game in the referee's record format |
-//! | `POST /api/records` | `{"text": …}`: the records of a record file |
-//! | `POST /api/positions` | `{"game", "rules", "start", "moves"}`: the position after the moves, by the rules library |
-//! | `POST /api/analyses` | `{"game", "rules", "start", "moves", "lines", "command"}`: a live analysis (`go infinite`, `lines` of `MultiPV`) |
-//! | `GET /api/analyses/{id}` | its latest lines (the page must poll: one not polled for `analysis_idle` is closed) |
-//! | `POST /api/analyses/{id}/position` | `{"start", "moves", "lines"}`: think about another position |
-//! | `POST /api/analyses/{id}/close` | stop it and quit its engine |
-//! | `POST /api/tables/{id}/review` | `{"command", "depth" \| "nodes" \| "movetime"}`: review a finished game or a record |
-//! | `POST /api/tables/{id}/review/stop` | stop the review (what it found stays) |
+//! The routes, what they take and answer: `docs/board-api.md`.
 
-use super::analysis::{EngineSetup, Live, MAX_LINES, Target};
+use super::analysis::{EngineSetup, Live, MAX_LINES, Refusal, Target};
 use super::http::{Request, Response};
 use super::play::{new_play, position_command};
 use super::records;
 use super::review::{self, GameAnalysis, Limit};
 use super::table::{EndView, EngineSpec, Player, Role, Table};
+use super::variations;
 use super::{Registry, launch_text};
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::process::Launch;
@@ -258,6 +241,15 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             let st = t.lock();
             ok(st.view(t.id, None, None))
         }),
+        ["api", "tables", id, "variations"] => post(&|| {
+            let t = table(reg, id)?;
+            let r: VariationsReq = body(req)?;
+            let mut st = t.lock();
+            st.variations =
+                variations::check(st.play.as_ref(), &r.variations).map_err(|e| (422, e))?;
+            st.version += 1;
+            ok(st.view(t.id, None, None))
+        }),
         ["api", "tables", id, "undo"] => post(&|| {
             let t = table(reg, id)?;
             t.undo()?;
@@ -281,12 +273,15 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             let st = t.lock();
             let r = records::record_of(&st);
             let name = format!("koma-{}-{}.pgn", st.play.line().game(), t.id);
-            Ok(
-                Response::new(200, "text/plain; charset=utf-8", r.to_string()).with_header(
-                    "Content-Disposition",
-                    format!("attachment; filename=\"{name}\""),
-                ),
+            Ok(Response::new(
+                200,
+                "text/plain; charset=utf-8",
+                r.text_with(&st.variations),
             )
+            .with_header(
+                "Content-Disposition",
+                format!("attachment; filename=\"{name}\""),
+            ))
         }),
         ["api", "records"] => post(&|| {
             let r: RecordsReq = body(req)?;
@@ -304,7 +299,11 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             let l = live(reg, id)?;
             let r: LivePositionReq = body(req)?;
             let target = target_of(l.game, &l.rules, &r.start, &r.moves, r.lines, r.depth)?;
-            l.retarget(target).map_err(|e| (409, e))?;
+            l.retarget(target, || reg.take_slot())
+                .map_err(|e| match e {
+                    Refusal::Failed(why) => (409, why),
+                    Refusal::Busy(why) => (503, why),
+                })?;
             let mut st = l.lock();
             st.last_seen = Instant::now();
             ok(st.view(&l))
@@ -513,6 +512,12 @@ struct MoveReq {
     #[serde(rename = "move")]
     mv: String,
     ply: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariationsReq {
+    variations: Vec<variations::VariationReq>,
 }
 
 #[derive(Deserialize)]
@@ -782,6 +787,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
         {
             let mut st = t.lock();
             st.set_comments(loaded.comments);
+            st.variations = loaded.variations;
             match loaded.analysis {
                 Some(Ok(a)) => st.analysis = Some(a),
                 Some(Err(e)) => st.note(format!("the record's review is not shown: {e}")),
@@ -855,15 +861,21 @@ fn positions(req: &Request) -> Answer {
         to_move: &'static str,
         end: Option<String>,
         legal: Vec<String>,
+        /// The legal moves with the squares and choices that make each
+        /// with the mouse, as a game's `legal` (for moves made in an
+        /// analysis).
+        choices: super::play::Legal,
         /// The board as the page draws it.
         view: super::play::View,
     }
+    let choices = play.legal();
     ok(Position {
         position: play.line().position_text(play.line().plies()).to_string(),
         plies: play.line().plies(),
         to_move: super::play::side_name(play.line().side_to_move()),
         end: play.line().status().map(|e| e.to_string()),
-        legal: play.legal().moves.iter().map(|m| m.t.to_string()).collect(),
+        legal: choices.moves.iter().map(|m| m.t.to_string()).collect(),
+        choices,
         view: play.view(play.line().plies()),
     })
 }
@@ -1004,7 +1016,7 @@ fn start_review(reg: &Registry, req: &Request, id: &str) -> Answer {
         .map(|k| st.play.line().side_at(k))
         .collect();
     st.analysis = Some(GameAnalysis::new(
-        launch_text(&launch),
+        launch.short_name(),
         limit,
         movers,
         st.reviews,

@@ -18,6 +18,7 @@
 //! server (as move strings, with the squares and choices that make each
 //! one with the mouse) and sends back the move string it chose.
 
+pub mod accuracy;
 pub mod analysis;
 mod api;
 pub mod http;
@@ -25,6 +26,7 @@ pub mod play;
 pub mod records;
 pub mod review;
 pub mod table;
+pub mod variations;
 
 use crate::client::process::Launch;
 use crate::client::{self, handshake::Timeouts};
@@ -264,6 +266,7 @@ impl Registry {
         setup: analysis::EngineSetup,
     ) -> Result<Arc<analysis::Live>, String> {
         let slot = self.take_slot()?;
+        live.lock().slot = Some(slot);
         let live = Arc::new(live);
         let worker = {
             let l = live.clone();
@@ -271,7 +274,7 @@ impl Registry {
                 .name(format!("analysis {}", live.id))
                 .spawn(move || {
                     analysis::run(&l, &setup);
-                    drop(slot);
+                    l.lock().slot = None;
                 })
                 .map_err(|e| format!("cannot start the analysis thread ({e})"))?
         };

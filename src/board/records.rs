@@ -11,7 +11,7 @@ use super::table::{Review, TableState};
 use crate::core::PositionText;
 use crate::games::GameId;
 use crate::protocol::parse_position;
-use crate::protocol::record::{Record, parse_records};
+use crate::protocol::record::{Record, parse_record_tree, parse_records};
 use crate::record::replay::{self, MatchSize};
 use crate::record::{self, RecordHeader, tags};
 use serde::Serialize;
@@ -125,6 +125,8 @@ pub struct Loaded {
     pub comments: Vec<Option<String>>,
     /// The review saved in the record's tags (or why it cannot be read).
     pub analysis: Option<Result<GameAnalysis, String>>,
+    /// The variations beside the record's moves.
+    pub variations: Vec<crate::protocol::record::Variation>,
 }
 
 /// Replays record `index` of a record file with the rules library. Moves
@@ -143,10 +145,13 @@ pub fn load(text: &str, index: usize, size: Option<MatchSize>) -> Result<Loaded,
             items.len()
         )
     })?;
-    let r = item
-        .record
+    item.record
         .as_ref()
         .map_err(|e| format!("record at line {} cannot be read: {e}", item.line))?;
+    // The same chunk again, for the variations the referee leaves out.
+    let (record, variations) = parse_record_tree(&text[item.span.clone()])
+        .map_err(|e| format!("record at line {} cannot be read: {e}", item.line))?;
+    let r = &record;
     let variant = r
         .tag(tags::VARIANT)
         .ok_or("the record has no Variant tag")?;
@@ -193,5 +198,6 @@ pub fn load(text: &str, index: usize, size: Option<MatchSize>) -> Result<Loaded,
         names,
         comments,
         analysis,
+        variations,
     })
 }

@@ -7,6 +7,7 @@
 //! `AnalysisEngine`, `AnalysisLimit`, see protocol.md) and read back from
 //! them when the record is loaded.
 
+use super::accuracy::{PlayerSummary, accuracies, win_percent, win_scale};
 use super::play::{Play, position_command};
 use super::table::Table;
 use crate::client::clock::{Clock, EngineLimits};
@@ -14,6 +15,7 @@ use crate::client::handshake::{self, EngineStart};
 use crate::client::process::Launch;
 use crate::client::turn::{Watch, play_turn};
 use crate::core::{Color, MoveText, Outcome};
+use crate::games::GameId;
 use crate::protocol::record::Record;
 use crate::protocol::{InfoLine, InfoScore, parse_move};
 use serde::{Serialize, Serializer};
@@ -188,6 +190,13 @@ pub struct AnalysisView<'a> {
     error: Option<&'a str>,
     marks: Vec<Mark>,
     thresholds: Thresholds,
+    /// Per player, the first player's first: the marks counted and an
+    /// accuracy figure.
+    summary: [PlayerSummary; 2],
+    /// The k of the game's win curve (`accuracy::win_scale`), for the
+    /// page's graph.
+    #[serde(rename = "winScale")]
+    win_scale: f64,
 }
 
 #[derive(Serialize)]
@@ -251,7 +260,29 @@ impl GameAnalysis {
         out
     }
 
-    pub fn view<'a>(&'a self, moves: &[MoveText]) -> AnalysisView<'a> {
+    /// What the page shows; `game` is the game's name.
+    pub fn view<'a>(&'a self, moves: &[MoveText], game: &str) -> AnalysisView<'a> {
+        let marks = self.marks(moves);
+        let game = GameId::from_name(game).unwrap_or(GameId::DEFAULT);
+        let wins: Vec<Option<f64>> = (self.points.iter())
+            .map(|p| {
+                p.as_ref()
+                    .and_then(|p| p.eval)
+                    .map(|e| win_percent(game, e))
+            })
+            .collect();
+        let mut summary = accuracies(&wins, &self.movers);
+        for m in &marks {
+            let Some(mover) = self.movers.get(m.ply - 1) else {
+                continue;
+            };
+            let s = &mut summary[mover.index()];
+            match m.kind {
+                "blunder" => s.blunders += 1,
+                "mistake" => s.mistakes += 1,
+                _ => s.inaccuracies += 1,
+            }
+        }
         AnalysisView {
             engine: &self.engine,
             limit: self.limit.to_string(),
@@ -260,13 +291,15 @@ impl GameAnalysis {
             total: self.points.len(),
             running: self.running,
             error: self.error.as_deref(),
-            marks: self.marks(moves),
+            marks,
             thresholds: Thresholds {
                 inaccuracy: INACCURACY,
                 mistake: MISTAKE,
                 blunder: BLUNDER,
                 clamp: CLAMP,
             },
+            summary,
+            win_scale: win_scale(game),
         }
     }
 
@@ -404,6 +437,11 @@ pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
         Ok((e, _)) => e,
         Err(why) => return finish(Some(format!("the engine did not start: {why}"))),
     };
+    // The record names the engine as it names itself (`id name`): a
+    // command line would say where a person keeps their files.
+    if let Some(a) = (table.lock().analysis.as_mut()).filter(|a| a.generation == generation) {
+        a.engine = engine.id_name.clone().unwrap_or(name.clone());
+    }
     if let Err(f) = handshake::new_game(&mut engine, &table.timeouts) {
         return finish(Some(format!("the engine did not get ready: {}", f.detail)));
     }

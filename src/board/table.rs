@@ -185,6 +185,9 @@ pub struct TableState {
     pub analysis: Option<GameAnalysis>,
     /// Reviews started on this table, so an old one's results are dropped.
     pub reviews: u64,
+    /// Lines tried beside the game's moves in an analysis (or read from
+    /// the record), saved with it.
+    pub variations: Vec<crate::protocol::record::Variation>,
 }
 
 /// Notes kept per table (engine warnings and failures).
@@ -233,6 +236,7 @@ impl Table {
             created: record_date(),
             analysis: None,
             reviews: 0,
+            variations: Vec::new(),
         };
         // A record's clocks are not replayed: keep the start clocks for
         // every ply.
@@ -502,11 +506,13 @@ impl TableState {
                 end: self.end_view(),
                 review: self.review_view(),
                 notes: &self.notes,
-                analysis: (self.analysis.as_ref()).map(|a| a.view(self.play.line().moves())),
+                analysis: (self.analysis.as_ref())
+                    .map(|a| a.view(self.play.line().moves(), self.play.line().game())),
                 can_undo: self.review.is_none()
                     && plies > 0
                     && self.players.iter().any(|p| matches!(p.role, Role::Human)),
                 start: self.play.line().position_text(0).to_string(),
+                variations: super::variations::view(&self.variations),
             }
         });
         TableView {
@@ -568,6 +574,7 @@ struct FullView<'a> {
     analysis: Option<AnalysisView<'a>>,
     can_undo: bool,
     start: String,
+    variations: Vec<super::variations::VariationView>,
 }
 
 #[derive(Serialize)]

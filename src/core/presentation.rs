@@ -26,6 +26,11 @@ pub struct Presentation {
     pub levels: Option<&'static str>,
     /// The two answers when a movement may promote; `None`: generic.
     pub promotion: Option<PromotionWords>,
+    /// How a score of this game's engine reads as a chance to win: the
+    /// first player wins with 1 / (1 + e^(-k·cp)) at `cp` centipawns for
+    /// it, k fitted on Koma's own match records (`examples/win_curve`).
+    /// The board's game review reads it.
+    pub win_scale: f64,
 }
 
 #[derive(Clone, Copy, Debug, Serialize)]

@@ -31,6 +31,21 @@ pub struct RecordMove {
     pub comment: Option<String>,
 }
 
+/// A line beside a record's moves, written `( … )` after the move it
+/// replaces (PGN's habit): its moves, each with its comment, and lines
+/// beside its own moves in turn.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Variation {
+    /// The index, in the line it branches from, of the move it replaces.
+    pub at: usize,
+    pub moves: Vec<RecordMove>,
+    pub variations: Vec<Variation>,
+}
+
+/// Variations nest at most this deep; a deeper one is refused, not
+/// followed (the parser recurses once per level).
+pub const MAX_VARIATION_DEPTH: usize = 32;
+
 /// One game record: tags in file order, moves, and the result token
 /// (`1-0`, `0-1`, `1/2-1/2` or `*`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -125,6 +140,19 @@ enum Token {
     Comment(String),
     Move(MoveText),
     Result(String),
+    Open,
+    Close,
+}
+
+/// A move of the movetext, which may be glued to the `)` that ends its
+/// variation.
+fn record_move(i: &str) -> PResult<'_, MoveText> {
+    let end = i
+        .find(|c: char| c.is_whitespace() || c == ')')
+        .unwrap_or(i.len());
+    let (tok, rest) = i.split_at(end);
+    let (_, mv) = move_text(tok)?;
+    Ok((rest, mv))
 }
 
 fn movetext_token(i: &str) -> PResult<'_, Token> {
@@ -133,28 +161,42 @@ fn movetext_token(i: &str) -> PResult<'_, Token> {
     let line_comment = preceded(char(';'), take_while(|c| c != '\n'));
     alt((
         result_token.map(|r| Token::Result(r.to_string())),
+        char('(').map(|_| Token::Open),
+        char(')').map(|_| Token::Close),
         number.map(|_| Token::Number),
         comment.map(|c: &str| Token::Comment(c.trim().to_string())),
         line_comment.map(|_| Token::Number),
-        move_text.map(Token::Move),
+        record_move.map(Token::Move),
     ))
     .parse(i)
 }
 
-/// Moves up to and including the result token.
-fn movetext(mut i: &str) -> PResult<'_, (Vec<RecordMove>, String)> {
+/// The moves of one line and the variations beside them.
+type Line = (Vec<RecordMove>, Vec<Variation>);
+
+fn refused<'a>(rest: &'a str, expected: &'static str) -> nom::Err<PErr<'a>> {
+    nom::Err::Failure(PErr {
+        rest,
+        expected,
+        named: true,
+    })
+}
+
+/// Moves up to and including the result token (`depth` 0), or a
+/// variation's moves up to its `)` (`depth` its nesting).
+fn line(mut i: &str, depth: usize) -> PResult<'_, (Line, Option<String>)> {
     let mut moves: Vec<RecordMove> = Vec::new();
+    let mut variations: Vec<Variation> = Vec::new();
     loop {
         let (rest, _) = multispace0(i)?;
         if rest.is_empty() {
-            return Err(nom::Err::Failure(PErr {
-                rest,
-                expected: "the result (1-0, 0-1, 1/2-1/2 or *)",
-                named: true,
-            }));
+            let expected = match depth {
+                0 => "the result (1-0, 0-1, 1/2-1/2 or *)",
+                _ => ") to end the variation",
+            };
+            return Err(refused(rest, expected));
         }
         let (rest, tok) = context("a move, a comment or the result", movetext_token).parse(rest)?;
-        i = rest;
         match tok {
             Token::Number => {}
             Token::Comment(c) => {
@@ -163,23 +205,49 @@ fn movetext(mut i: &str) -> PResult<'_, (Vec<RecordMove>, String)> {
                 }
             }
             Token::Move(mv) => moves.push(RecordMove { mv, comment: None }),
-            Token::Result(r) => return Ok((i, (moves, r))),
+            Token::Result(r) if depth == 0 => return Ok((rest, ((moves, variations), Some(r)))),
+            Token::Result(_) => return Err(refused(i, ") before the result")),
+            Token::Close if depth > 0 => return Ok((rest, ((moves, variations), None))),
+            Token::Close => return Err(refused(i, "a move, a comment or the result")),
+            Token::Open => {
+                if moves.is_empty() {
+                    return Err(refused(i, "a move before a variation"));
+                }
+                if depth >= MAX_VARIATION_DEPTH {
+                    return Err(refused(i, "variations nested at most 32 deep"));
+                }
+                let (after, ((vmoves, vvars), _)) = line(rest, depth + 1)?;
+                if vmoves.is_empty() {
+                    return Err(refused(rest, "a move in the variation"));
+                }
+                variations.push(Variation {
+                    at: moves.len() - 1,
+                    moves: vmoves,
+                    variations: vvars,
+                });
+                i = after;
+                continue;
+            }
         }
+        i = rest;
     }
 }
 
-fn record(i: &str) -> PResult<'_, Record> {
+fn record(i: &str) -> PResult<'_, (Record, Vec<Variation>)> {
     (
         many1(terminated(
             tag_pair,
             (space0, alt((tag("\r\n"), tag("\n")))),
         )),
-        cut(movetext),
+        cut(|i| line(i, 0)),
     )
-        .map(|(tags, (moves, result))| Record {
-            tags,
-            moves,
-            result,
+        .map(|(tags, ((moves, variations), result))| {
+            let record = Record {
+                tags,
+                moves,
+                result: result.unwrap_or_default(),
+            };
+            (record, variations)
         })
         .parse(i)
 }
@@ -210,6 +278,12 @@ fn chunk_starts(text: &str) -> Vec<usize> {
 
 /// Parses one chunk: exactly one record, with blanks after it.
 pub fn parse_record(chunk: &str) -> Result<Record, ParseError> {
+    parse_record_tree(chunk).map(|(r, _)| r)
+}
+
+/// Parses one chunk with the variations beside its moves (which
+/// `parse_record` reads and leaves out).
+pub fn parse_record_tree(chunk: &str) -> Result<(Record, Vec<Variation>), ParseError> {
     all_consuming(terminated(record, multispace0))
         .parse(chunk)
         .map(|(_, r)| r)
@@ -413,33 +487,79 @@ fn comment_text(c: &str) -> String {
 /// Longest movetext line written.
 const LINE_WIDTH: usize = 79;
 
+/// The tokens of a line whose first move is ply `first` (0-based) of a
+/// game started by `start`, with its variations in parentheses after the
+/// moves they replace; a move after a variation carries its number again.
+fn line_tokens(
+    moves: &[RecordMove],
+    variations: &[Variation],
+    start: Color,
+    first: usize,
+    tokens: &mut Vec<String>,
+) {
+    let mut numbered = true;
+    for (k, m) in moves.iter().enumerate() {
+        let ply = first + k;
+        let second = (ply % 2 == 1) == (start == Color::First);
+        let number = (ply + usize::from(start == Color::Second)) / 2 + 1;
+        if !second {
+            tokens.push(format!("{number}."));
+        } else if numbered {
+            tokens.push(format!("{number}..."));
+        }
+        numbered = false;
+        tokens.push(m.mv.to_string());
+        if let Some(c) = &m.comment {
+            tokens.push(format!("{{{}}}", comment_text(c)));
+        }
+        for v in variations.iter().filter(|v| v.at == k) {
+            let from = tokens.len();
+            line_tokens(&v.moves, &v.variations, start, ply, tokens);
+            if let Some(t) = tokens.get_mut(from) {
+                t.insert(0, '(');
+            }
+            if let Some(t) = tokens.last_mut() {
+                t.push(')');
+            }
+            numbered = true;
+        }
+    }
+}
+
+impl Record {
+    /// The record as `Display` writes it, with `variations` beside its
+    /// moves.
+    pub fn text_with(&self, variations: &[Variation]) -> String {
+        Written(self, variations).to_string()
+    }
+}
+
+struct Written<'a>(&'a Record, &'a [Variation]);
+
 impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Written(self, &[]).fmt(f)
+    }
+}
+
+impl fmt::Display for Written<'_> {
     /// Tags, a blank line, the movetext wrapped at 79 columns, the result,
     /// and a blank line, so records concatenate into a file.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (name, value) in &self.tags {
+        let Written(record, variations) = *self;
+        for (name, value) in &record.tags {
             writeln!(f, "[{name} \"{}\"]", escape(value))?;
         }
         writeln!(f)?;
-        let mut side = self.start_side();
-        let mut number = 1;
-        let mut tokens: Vec<String> = Vec::with_capacity(self.moves.len() * 2 + 1);
-        for (k, m) in self.moves.iter().enumerate() {
-            if side == Color::First {
-                tokens.push(format!("{number}."));
-            } else if k == 0 {
-                tokens.push(format!("{number}..."));
-            }
-            tokens.push(m.mv.to_string());
-            if let Some(c) = &m.comment {
-                tokens.push(format!("{{{}}}", comment_text(c)));
-            }
-            if side == Color::Second {
-                number += 1;
-            }
-            side = side.opponent();
-        }
-        tokens.push(self.result.clone());
+        let mut tokens: Vec<String> = Vec::with_capacity(record.moves.len() * 2 + 1);
+        line_tokens(
+            &record.moves,
+            variations,
+            record.start_side(),
+            0,
+            &mut tokens,
+        );
+        tokens.push(record.result.clone());
         let mut width = 0;
         for t in tokens {
             if width > 0 && width + 1 + t.len() > LINE_WIDTH {
@@ -570,6 +690,74 @@ mod tests {
         let items = parse_records(&text);
         assert_eq!(items.len(), 1);
         assert_eq!(items[0].record.as_ref().unwrap(), &r);
+    }
+
+    #[test]
+    fn variations_are_written_in_parentheses_and_read_back() {
+        let r = sample();
+        let mv = |m: &str, c: Option<&str>| RecordMove {
+            mv: parse_move(m).unwrap(),
+            comment: c.map(str::to_string),
+        };
+        // Beside i9i8: c9c5 b1b5, and beside that b1b5, b1b4; beside b1b5
+        // of the main line, h1h3.
+        let vars = vec![
+            Variation {
+                at: 1,
+                moves: vec![mv("c9c5", Some("mine")), mv("b1b5", None)],
+                variations: vec![Variation {
+                    at: 1,
+                    moves: vec![mv("b1b4", None)],
+                    variations: vec![],
+                }],
+            },
+            Variation {
+                at: 2,
+                moves: vec![mv("h1h3", None)],
+                variations: vec![],
+            },
+        ];
+        let text = r.text_with(&vars);
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(
+                "1. a1a2 {book} i9i8 (1... c9c5 {mine} 2. b1b5 (2. b1b4)) 2. b1b5 \
+                 {+0.12/3 0.010s} (2. h1h3) 1/2-1/2"
+            ),
+            "{text}"
+        );
+        let (back, back_vars) = parse_record_tree(&text).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back_vars, vars);
+        // The referee's reader takes the record and leaves them out.
+        assert_eq!(parse_records(&text)[0].record.as_ref().unwrap(), &r);
+        assert_eq!(r.text_with(&[]), r.to_string());
+    }
+
+    #[test]
+    fn malformed_variations_are_refused_with_where() {
+        let head = "[Variant \"hasami\"]\n\n";
+        for (movetext, words) in [
+            ("(1. a1a2) 1/2-1/2", "a move before a variation"),
+            ("1. a1a2 (1. a1a3 1/2-1/2", ") before the result"),
+            ("1. a1a2 (1. a1a3", ") to end the variation"),
+            ("1. a1a2 () 1/2-1/2", "a move in the variation"),
+            ("1. a1a2 ) 1/2-1/2", "a move, a comment or the result"),
+        ] {
+            let e = parse_record(&format!("{head}{movetext}\n")).unwrap_err();
+            assert!(e.to_string().contains(words), "{movetext}: {e}");
+        }
+        // Nesting is bounded: 32 levels read, 33 refused.
+        let nest = |n: usize| {
+            format!(
+                "{head}1. a1a2 {}{} 1/2-1/2\n",
+                "(1. a1a3 ".repeat(n),
+                ")".repeat(n)
+            )
+        };
+        assert!(parse_record(&nest(MAX_VARIATION_DEPTH)).is_ok());
+        let e = parse_record(&nest(MAX_VARIATION_DEPTH + 1)).unwrap_err();
+        assert!(e.to_string().contains("32 deep"), "{e}");
     }
 
     #[test]

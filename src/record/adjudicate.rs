@@ -196,7 +196,7 @@ pub fn rules_of(r: &Record) -> Result<Adjudication, AdjudicationError> {
 
 /// The score a move comment shows (`+0.12/5 0.105s`: 12 cp, `-M3/9 …`:
 /// mated in 3); `None` for a move without one.
-fn score_of_comment(c: &str) -> Option<InfoScore> {
+pub fn score_of_comment(c: &str) -> Option<InfoScore> {
     let first = c.split_whitespace().next()?;
     let score = first.split('/').next()?;
     // The distance is digits alone (`-M-3` is no score), and negated in

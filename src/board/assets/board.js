@@ -335,8 +335,13 @@ function boardSvg(board, o) {
 
 // ---------- the move being made ----------
 
-// The legal moves while a person may move in the shown position.
+// The legal moves while a person may move in the shown position (in an
+// analysis, in the position analysed).
 function legal() {
+  if (app.mode === 'analysis') {
+    const an = app.an;
+    return an && !an.preview && !an.end ? an.legal : null;
+  }
   if (app.mode !== 'game') return null;
   const s = app.state;
   if (!s || !s.legal || app.viewPly !== null || s.end) return null;
@@ -360,6 +365,7 @@ function shownBoard() {
 }
 
 function currentView() {
+  if (app.mode === 'analysis' && app.an) return app.an.preview ? app.an.preview.view : app.an.view;
   return app.viewPly === null ? app.state.view : app.viewData;
 }
 
@@ -391,7 +397,7 @@ function onSquare(name) {
 function onHand(side, letter) {
   const lg = legal();
   if (!lg || app.anim || app.sel && app.sel.bond) return;
-  if (side !== (app.state.toMove === 'first' ? 0 : 1)) return;
+  if (side !== sideToMove()) return;
   const cands = lg.moves.filter((m) => m.drop && m.drop.hand === letter);
   if (!cands.length) {
     showError(`No legal drop of this piece now.`);
@@ -403,6 +409,11 @@ function onHand(side, letter) {
 }
 
 function uniq(a) { return [...new Set(a)]; }
+
+function sideToMove() {
+  if (app.mode === 'analysis') return app.an.toMove === 'first' ? 0 : 1;
+  return app.state.toMove === 'first' ? 0 : 1;
+}
 
 function chooseDest(name) {
   const sel = app.sel;
@@ -467,7 +478,7 @@ function afterStep(i, cands) {
     const bond = cands.filter((m) => m.steps.length === 2);
     if (bond.length) {
       const first = stepKey(cands[0].steps[0]);
-      const bb = app.state.legal.bondBoards[first];
+      const bb = legal().bondBoards[first];
       app.sel = { stage: 'bond', bond, single, first, bondBoard: bb || null };
       render();
       return;
@@ -511,6 +522,11 @@ function escapeHtml(s) {
 
 async function send(move) {
   clearSel();
+  if (app.mode === 'analysis') {
+    // The server checks it when it sets up the position after it.
+    anMove(move);
+    return;
+  }
   render();
   try {
     const st = await api('POST', `/api/tables/${app.table}/move`, { move, ply: app.state.plies });
@@ -523,8 +539,15 @@ async function send(move) {
 
 // ---------- receiving state ----------
 
+// Takes an answer about a table, if it still describes the game shown:
+// an answer about another table (the one shown before New game or Load
+// record, arriving late) or older than the state held is dropped.
 function accept(st) {
-  if (!st) return;
+  if (!st || st.id !== app.table) return;
+  const held = app.state;
+  if (held && held.id === st.id && st.version < held.version) return;
+  // Clocks and thinking alone belong to the version they were read at.
+  if (!st.full && (!held || held.id !== st.id || held.version !== st.version)) return;
   app.clocks = st.clocks;
   app.clocksAt = performance.now();
   app.thinking = st.thinking;
@@ -545,12 +568,14 @@ function accept(st) {
 }
 
 async function poll() {
-  if (app.table === null) return;
-  const since = app.state && app.state.id === app.table ? app.state.version : '';
+  const id = app.table;
+  if (id === null) return;
+  const since = app.state && app.state.id === id ? app.state.version : '';
   try {
-    const st = await api('GET', `/api/tables/${app.table}?since=${since}`);
-    accept(st);
+    accept(await api('GET', `/api/tables/${id}?since=${since}`));
   } catch (e) {
+    // A game closed after another was opened says nothing of this one.
+    if (id !== app.table) return;
     if (/no game/.test(e.message)) {
       stopPolling();
       $('prompt').textContent = 'This game was closed. Start a new one.';
@@ -580,6 +605,8 @@ async function openTable(id, st) {
   app.state = null;
   app.viewPly = null;
   app.viewData = null;
+  app.stepSeq += 1;
+  app.stepTarget = null;
   clearSel();
   location.hash = `table=${id}`;
   if (st) accept(st); else await poll();
@@ -594,6 +621,12 @@ function shownPly() {
 }
 
 async function stepTo(ply) {
+  if (app.mode === 'analysis' && app.an) {
+    // The graph and the marks stay in view during an analysis: a click
+    // there moves the analysis.
+    anGoto(ply === null ? analysisLine().length : Math.min(ply, analysisLine().length));
+    return;
+  }
   const s = app.state;
   if (!s) return;
   clearSel();
@@ -607,16 +640,17 @@ async function stepTo(ply) {
   }
   ply = Math.max(0, ply);
   app.stepTarget = ply;
+  const id = app.table;
   try {
-    const st = await api('GET', `/api/tables/${app.table}?ply=${ply}`);
-    // Only the latest step is shown.
-    if (seq !== app.stepSeq) return;
+    const st = await api('GET', `/api/tables/${id}?ply=${ply}`);
+    // Only the latest step of the game shown is shown.
+    if (seq !== app.stepSeq || id !== app.table) return;
     app.viewPly = ply;
     app.viewData = st.view;
     if (st.view.last && st.view.last.levels.length) startLevelAnimation(st.view);
     render();
   } catch (e) {
-    showError(e.message);
+    if (id === app.table) showError(e.message);
   } finally {
     if (seq === app.stepSeq) app.stepTarget = null;
   }
@@ -693,6 +727,7 @@ function render() {
     if (sel.stage === 'dest') o.movable = o.movable.filter((x) => x !== sel.from);
   }
   if (sel && sel.stage === 'choice' && sel.target) o.dests = [sel.target];
+  if (!sel) o.arrows = markArrows(view.ply);
   $('board').innerHTML = boardSvg(board, o);
   for (const g of $('board').querySelectorAll('.sq')) {
     g.addEventListener('click', () => onSquare(g.dataset.square));
@@ -711,6 +746,9 @@ function render() {
   const notes = $('notes');
   notes.innerHTML = (s.notes || []).map((n) => `<li>${escapeHtml(n)}</li>`).join('');
   $('btn-undo').disabled = !s.canUndo || s.closed;
+  const refusal = analysisRefusal();
+  $('btn-analyse').disabled = !!refusal;
+  $('btn-analyse').title = refusal || 'Let an engine think about the position shown, with several lines (x)';
   $('btn-save').disabled = false;
   const lg = legal();
   const canPass = lg && lg.moves.some((m) => m.pass) && !(sel && sel.bond);
@@ -885,12 +923,39 @@ function renderLastMove(view) {
   el.innerHTML = html;
 }
 
+// One numbering everywhere on the page, the records': moves numbered in
+// pairs, "12." the first player's twelfth move and "12…" the second
+// player's reply; a count of single moves says "plies".
+function startSideOf(position) { return position.split(' ')[1] === 'b' ? 1 : 0; }
+
+function moveNumber(ply, startSide) {
+  const i = ply - 1 + startSide;
+  return `${Math.floor(i / 2) + 1}${i % 2 ? '…' : '.'}`;
+}
+
+// "12… c5c4": the move that made ply `ply` of the shown game.
+function plyName(ply) {
+  const s = app.state;
+  if (!ply) return 'the start';
+  const m = s.moves[ply - 1];
+  return `${moveNumber(ply, startSideOf(s.start))} ${m ? m.text : ''}`.trim();
+}
+
+// Scrolls a list (positioned, so offsets are from its top) so that `el`
+// is in view; the page itself does not move.
+function scrollWithin(list, el) {
+  if (!el) return;
+  const top = el.offsetTop;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (top + el.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + el.offsetHeight - list.clientHeight;
+}
+
 function renderMoves() {
   const s = app.state;
   const list = $('moves');
   const shown = app.viewPly === null ? s.plies : app.viewPly;
   let html = '';
-  const startSide = s.start.split(' ')[1] === 'b' ? 1 : 0;
+  const startSide = startSideOf(s.start);
   let k = 0;
   let number = 1;
   const ms = s.moves;
@@ -908,17 +973,19 @@ function renderMoves() {
       k += 1;
       side = (k + startSide) % 2;
     } while (k < ms.length && side === 1);
-    html += `<li value="${number}">${cells.join('')}</li>`;
+    html += `<li><span class="num">${number}.</span>${cells.join('')}</li>`;
     number += 1;
   }
   list.innerHTML = html;
   for (const m of list.querySelectorAll('.mv[data-ply]')) {
     m.addEventListener('click', () => stepTo(parseInt(m.dataset.ply, 10)));
   }
-  const cur = list.querySelector('.current');
-  if (cur && app.viewPly !== null) cur.scrollIntoView({ block: 'nearest' });
-  else list.scrollTop = list.scrollHeight;
-  $('step-label').textContent = `move ${shown} of ${s.plies}`;
+  // The list follows the board: the start at the top, else the move shown.
+  if (shown === 0) list.scrollTop = 0;
+  else scrollWithin(list, list.querySelector('.current'));
+  const label = $('step-label');
+  label.textContent = `${shown ? plyName(shown) : 'start'} · ply ${shown} of ${s.plies}`;
+  label.dataset.ply = shown;
   $('step-first').disabled = shown === 0;
   $('step-back').disabled = shown === 0;
   $('step-fwd').disabled = shown >= s.plies;
@@ -934,7 +1001,7 @@ function renderPrompt() {
   let text = '';
   if (s.closed) text = 'This game was closed.';
   else if (s.review) text = 'A record: step through it with the arrows (or the ← → keys), or click a move.';
-  else if (app.viewPly !== null) text = `Showing the position after move ${app.viewPly}. Press >| to go back to the game.`;
+  else if (app.viewPly !== null) text = `Showing the position after ${plyName(app.viewPly)}. Press >| (or End) to go back to the game.`;
   else if (s.end) text = `Game over: ${s.end.sentence}.`;
   else if (!s.humanToMove) text = `${name(toMove)} (${SIDE_NAMES[toMove].toLowerCase()}) to move${s.players[toMove].kind === 'engine' ? ': the engine is thinking…' : '.'}`;
   else if (!sel) text = `${name(toMove)} to move (${SIDE_NAMES[toMove].toLowerCase()}): click one of your pieces${app.state.view.board.hands ? ' or a piece in your hand' : ''}.`;
@@ -1103,6 +1170,8 @@ async function leaveOwnTable() {
   if (app.table !== null && app.own.has(app.table)) {
     const id = app.table;
     app.own.delete(id);
+    // No more questions about a game being closed.
+    stopPolling();
     try { await api('POST', `/api/tables/${id}/close`, {}); } catch (e) { /* already gone */ }
   }
 }
@@ -1130,7 +1199,7 @@ async function loadFile(file) {
         b.addEventListener('click', () => openRecord(text, item.index));
         li.appendChild(b);
         li.insertAdjacentHTML('beforeend', ` ${escapeHtml(item.variant || '?')}: ${escapeHtml(item.first || '?')} – ${escapeHtml(item.second || '?')}, ${escapeHtml(item.result)}` +
-          `${item.termination ? ` (${escapeHtml(item.termination)})` : ''}, ${item.plies} moves` +
+          `${item.termination ? ` (${escapeHtml(item.termination)})` : ''}, ${item.plies} plies` +
           (item.valid ? '' : ` <span class="error">${escapeHtml(item.check || 'invalid')}</span>`));
       }
       list.appendChild(li);
@@ -1170,7 +1239,7 @@ async function showWatch() {
       b.addEventListener('click', () => { $('watch').close(); openTable(t.id); });
       li.appendChild(b);
       const title = gameOf(t.game).title;
-      li.insertAdjacentHTML('beforeend', ` #${t.id} ${escapeHtml(title)}${t.review ? ' (record)' : ''}: ${escapeHtml(t.players[0])} – ${escapeHtml(t.players[1])}, ${t.plies} moves${t.end ? `, ${escapeHtml(t.end.sentence)}` : ''}`);
+      li.insertAdjacentHTML('beforeend', ` #${t.id} ${escapeHtml(title)}${t.review ? ' (record)' : ''}: ${escapeHtml(t.players[0])} – ${escapeHtml(t.players[1])}, ${t.plies} plies${t.end ? `, ${escapeHtml(t.end.sentence)}` : ''}`);
       list.appendChild(li);
     }
   } catch (e) {
@@ -1223,9 +1292,23 @@ function moveArrows(mv) {
 async function startAnalysis(pos) {
   await closeAnalysisEngine();
   clearSel();
-  app.an = { game: pos.game, rules: pos.rules, start: pos.start, moves: pos.moves.slice(), line: (pos.base || pos.moves).slice(), id: null, data: null, view: null, preview: null, error: null, timer: null };
+  app.an = { game: pos.game, rules: pos.rules, start: pos.start, moves: [], id: null, data: null, view: null, preview: null, error: null, timer: null, legal: null, opening: true };
+  // The moves as a tree: the game's own line first, the moves tried here
+  // as variations beside it.
+  const root = anNode(null, null);
+  const before = [root];
+  for (const m of pos.base || pos.moves) before.push(anChild(before[before.length - 1], m));
+  anAddVariations(before, pos.variations || []);
+  app.an.root = root;
+  // An analysis of a game saves its variations with the game.
+  app.an.base = pos.base || null;
+  app.an.table = pos.base ? app.table : null;
+  anSetNode(anNodeAt(root, pos.moves));
   app.mode = 'analysis';
   document.body.dataset.mode = 'analysis';
+  // The game's players, clocks and review stay in view beside an
+  // analysis of that game (not of a position from the editor).
+  document.body.dataset.anGame = pos.base ? '1' : '';
   await anFetchView();
   await anOpen();
 }
@@ -1238,11 +1321,18 @@ function anPositionBody() {
 
 async function anFetchView() {
   const an = app.an;
+  // Only the latest position asked for is drawn, whatever order the
+  // answers come in.
+  const seq = (an.viewSeq = (an.viewSeq || 0) + 1);
   try {
     const r = await api('POST', '/api/positions', { game: an.game, rules: an.rules, start: an.start, moves: an.moves });
+    if (app.an !== an || seq !== an.viewSeq) return;
     an.view = r.view;
+    an.legal = r.choices;
+    an.toMove = r.toMove;
     an.end = r.end;
   } catch (e) {
+    if (app.an !== an || seq !== an.viewSeq) return;
     an.error = e.message;
   }
   render();
@@ -1253,15 +1343,27 @@ async function anOpen() {
   const an = app.an;
   an.error = null;
   an.data = null;
+  // Start/Stop waits for the engine's analysis to exist: a click meanwhile
+  // would open a second one.
+  an.opening = true;
   try {
     const body = { game: an.game, rules: an.rules, ...anPositionBody() };
     const cmd = $('an-command').value.trim();
     if (cmd) body.command = cmd;
-    an.data = await api('POST', '/api/analyses', body);
-    an.id = an.data.id;
+    const d = await api('POST', '/api/analyses', body);
+    if (app.an !== an) {
+      // The page left this analysis while its engine was starting.
+      api('POST', `/api/analyses/${d.id}/close`, {}).catch(() => {});
+      return;
+    }
+    an.data = d;
+    an.id = d.id;
   } catch (e) {
+    if (app.an !== an) return;
     an.error = e.message;
     an.id = null;
+  } finally {
+    an.opening = false;
   }
   anPollStart();
   render();
@@ -1278,11 +1380,13 @@ async function anPoll() {
   if (!an || an.id === null || app.mode !== 'analysis') return;
   try {
     const d = await api('GET', `/api/analyses/${an.id}`);
-    if (app.an !== an || d.id !== an.id) return;
+    // An answer from before the latest position change is the old one's.
+    if (app.an !== an || d.id !== an.id || (an.data && d.generation < an.data.generation)) return;
     const changed = !an.data || an.data.updates !== d.updates || an.data.state !== d.state || an.data.generation !== d.generation;
     an.data = d;
     if (changed) render();
   } catch (e) {
+    if (app.an !== an) return;
     an.error = e.message;
     an.id = null;
     render();
@@ -1296,9 +1400,12 @@ async function anRestart() {
   await anFetchView();
   if (an.id === null) return anOpen();
   try {
-    an.data = await api('POST', `/api/analyses/${an.id}/position`, anPositionBody());
+    const d = await api('POST', `/api/analyses/${an.id}/position`, anPositionBody());
+    if (app.an !== an || (an.data && d.generation < an.data.generation)) return;
+    an.data = d;
     an.error = null;
   } catch (e) {
+    if (app.an !== an) return;
     an.error = e.message;
   }
   render();
@@ -1342,8 +1449,7 @@ async function anPlay(line) {
   const an = app.an;
   const l = an.data && an.data.lines.find((x) => x.multipv === line);
   if (!l || !l.pv.length) return;
-  an.moves.push(l.pv[0]);
-  await anRestart();
+  anMove(l.pv[0]);
 }
 
 function renderPlainHands(board, names) {
@@ -1364,6 +1470,14 @@ function renderPlainHands(board, names) {
         (h.n > 1 ? `<span class="count">${h.n}</span>` : '') + '</span>';
     }
     el.innerHTML = html;
+  }
+  // In an analysis a piece in hand is dropped as in a game.
+  if (app.mode !== 'analysis') return;
+  const lg = legal();
+  for (const b of document.querySelectorAll('.hand-piece')) {
+    const side = parseInt(b.dataset.side, 10);
+    if (lg && side === sideToMove()) b.classList.add('active');
+    b.addEventListener('click', () => onHand(side, b.dataset.hand));
   }
 }
 
@@ -1389,7 +1503,11 @@ function renderAnalysis() {
   if (view) {
     const o = { ply: view.ply, position: escapeHtml(view.position) };
     if (view.last) o.last = view.last.squares;
-    if (!an.preview) {
+    const sel = app.sel;
+    if (sel && sel.stage === 'dest') { o.selected = sel.from; o.dests = sel.dests; }
+    if (sel && (sel.stage === 'bond' || sel.bond)) o.movable = uniq(sel.bond.map((m) => m.steps[1].from)).filter((x) => sel.stage !== 'dest' || x !== sel.from);
+    if (sel && sel.stage === 'choice' && sel.target) o.dests = [sel.target];
+    if (!an.preview && !sel) {
       o.arrows = [];
       lines.forEach((l, i) => {
         for (const a of moveArrows(l.pv[0])) {
@@ -1397,7 +1515,8 @@ function renderAnalysis() {
         }
       });
     }
-    $('board').innerHTML = boardSvg(view.board, o);
+    $('board').innerHTML = boardSvg(shownBoard(), o);
+    for (const g of $('board').querySelectorAll('.sq')) g.addEventListener('click', () => onSquare(g.dataset.square));
     renderPlainHands(view.board, SIDE_NAMES);
   }
   const first = lines[0];
@@ -1433,38 +1552,208 @@ function renderAnalysis() {
   const pr = $('an-preview');
   pr.classList.toggle('hidden', !an.preview);
   if (an.preview) $('an-preview-text').textContent = `Preview: line ${an.preview.line} after ${an.preview.pv.join(' ')}`;
-  $('an-toggle').textContent = an.id === null ? 'Start' : 'Stop';
+  $('an-toggle').textContent = an.id === null && !an.opening ? 'Start' : 'Stop';
+  $('an-toggle').disabled = !!an.opening;
   $('an-back').disabled = an.moves.length === 0;
   renderAnalysisMoves();
   $('prompt').textContent = an.preview ? 'Previewing a line: the analysis goes on for the position before it.' :
-    `Analysing the position after ${an.moves.length} move${an.moves.length === 1 ? '' : 's'}.`;
+    `Analysing the position after ${an.moves.length ? `${moveNumber(an.moves.length, an.start ? startSideOf(an.start) : 0)} ${an.moves[an.moves.length - 1]}` : 'no move'} (ply ${an.moves.length}).`;
 }
 
-// The line the analysis steps along: the game it started from, until a
-// move played in the analysis leaves it; then the moves played.
-function analysisLine() {
+// ---------- the analysis's tree of moves ----------
+
+let anNodes = 0;
+
+function anNode(parent, move) {
+  anNodes += 1;
+  return { id: anNodes, parent, move, children: [], ply: parent ? parent.ply + 1 : 0 };
+}
+
+// The child of `node` by `move`, made (after the others: a variation)
+// when it is new.
+function anChild(node, move) {
+  let c = node.children.find((x) => x.move === move);
+  if (!c) { c = anNode(node, move); node.children.push(c); }
+  return c;
+}
+
+// The node reached by `moves` from `root` (made where missing).
+function anNodeAt(root, moves) {
+  let n = root;
+  for (const m of moves) n = anChild(n, m);
+  return n;
+}
+
+function anSetNode(node) {
   const an = app.an;
-  const onLine = an.moves.length <= an.line.length && an.moves.every((m, k) => m === an.line[k]);
-  if (!onLine) an.line = an.moves.slice();
-  return an.line;
+  an.node = node;
+  // No move until the server has said which are legal here.
+  an.legal = null;
+  const path = [];
+  for (let n = node; n.parent; n = n.parent) path.unshift(n.move);
+  an.moves = path;
+}
+
+function anFind(id, n = app.an.root) {
+  if (n.id === id) return n;
+  for (const c of n.children) { const f = anFind(id, c); if (f) return f; }
+  return null;
+}
+
+// The line the arrows step along: the way to the current node, then on
+// by each node's first child.
+function analysisLineNodes() {
+  const out = [];
+  for (let n = app.an.node; n; n = n.parent) out.unshift(n);
+  for (let n = app.an.node; n.children.length; n = n.children[0]) out.push(n.children[0]);
+  return out;
+}
+
+function analysisLine() { return analysisLineNodes().slice(1).map((n) => n.move); }
+
+// Analyses the position after `ply` moves of the line shown.
+function anGoto(ply) {
+  const an = app.an;
+  const nodes = analysisLineNodes();
+  if (ply < 0 || ply >= nodes.length || nodes[ply] === an.node) return;
+  anSetNode(nodes[ply]);
+  anRestart();
+}
+
+function anGotoNode(node) {
+  if (!node || node === app.an.node) return;
+  anSetNode(node);
+  anRestart();
+}
+
+// A move made in the analysis: along the tree where it is there, a new
+// variation where it is not.
+function anMove(move) {
+  const an = app.an;
+  an.preview = null;
+  const known = an.node.children.some((c) => c.move === move);
+  anGotoNode(anChild(an.node, move));
+  if (!known) anSaveTree();
+}
+
+// ↑ ↓: the variation before or after the current one at its branch.
+function anSibling(step) {
+  const n = app.an.node;
+  if (!n.parent) return;
+  const sib = n.parent.children;
+  const k = sib.indexOf(n) + step;
+  if (k >= 0 && k < sib.length) anGotoNode(sib[k]);
+}
+
+// Puts variations (as a record holds them) into the tree: `before[k]` is
+// the node before move k of the line they branch from.
+function anAddVariations(before, vars) {
+  for (const v of vars) {
+    if (v.at >= before.length - 1) continue;
+    const chain = [before[v.at]];
+    for (const m of v.moves) chain.push(anChild(chain[chain.length - 1], m));
+    anAddVariations(chain, v.variations || []);
+  }
+}
+
+// The tree's lines beside the game's moves, as the record keeps them: at
+// each move of the game its siblings, each with what follows it (the
+// first child on, the others as variations of their own).
+function anTreeVariations() {
+  const an = app.an;
+  const line = (first, at) => {
+    const v = { at, moves: [], variations: [] };
+    for (let n = first, j = 0; n; n = n.children[0], j++) {
+      v.moves.push(n.move);
+      for (const o of n.children.slice(1)) v.variations.push(line(o, j + 1));
+    }
+    return v;
+  };
+  const out = [];
+  let node = an.root;
+  for (let k = 0; k < an.base.length && node; k++) {
+    const next = node.children.find((c) => c.move === an.base[k]);
+    for (const c of node.children) if (c !== next) out.push(line(c, k));
+    node = next;
+  }
+  return out;
+}
+
+// Sends the tree's variations to the game's table, so that Save record
+// writes them.
+async function anSaveTree() {
+  const an = app.an;
+  if (!an || !an.base || an.table === null || an.table !== app.table) return;
+  try {
+    accept(await api('POST', `/api/tables/${an.table}/variations`, { variations: anTreeVariations() }));
+  } catch (e) {
+    showError(`The variations are not saved with the game: ${e.message}`);
+  }
+}
+
+// Makes the variation the current node is in the main line at its branch.
+function anPromote() {
+  let n = app.an.node;
+  while (n.parent && n.parent.children[0] === n) n = n.parent;
+  if (!n.parent) return;
+  const sib = n.parent.children;
+  sib.splice(sib.indexOf(n), 1);
+  sib.unshift(n);
+  render();
+  anSaveTree();
+}
+
+// Deletes the current move and what follows it; the analysis goes back
+// to the position before it.
+function anDelete() {
+  const n = app.an.node;
+  if (!n.parent) return;
+  const sib = n.parent.children;
+  sib.splice(sib.indexOf(n), 1);
+  anGotoNode(n.parent);
+  anSaveTree();
+}
+
+// The tree as a record writes it: the main line, each variation in
+// parentheses after the move it replaces.
+function anTreeHtml(first) {
+  const an = app.an;
+  const onPath = new Set();
+  for (let n = an.node; n; n = n.parent) onPath.add(n);
+  const item = (n, numbered) => {
+    const label = numbered || n.ply % 2 === (first ? 0 : 1) ? `${moveNumber(n.ply, first)} ` : '';
+    const cls = `anm${n === an.node ? ' current' : ''}${onPath.has(n) ? ' path' : ''}${n.parent.children[0] !== n ? ' varstart' : ''}`;
+    return `<span class="${cls}" data-ply="${n.ply}" data-node="${n.id}">${escapeHtml(label + n.move)}</span>`;
+  };
+  // The line from `n` on: its moves, and after each move the other
+  // children of the node before it.
+  const line = (n, numbered) => {
+    const out = [];
+    let number = numbered;
+    while (n.children.length) {
+      const [main, ...vars] = n.children;
+      out.push(item(main, number));
+      for (const v of vars) out.push(`<span class="var">(${[item(v, true)].concat(line(v, false)).join(' ')})</span>`);
+      // After a variation the main line's next move carries its number.
+      number = vars.length > 0;
+      n = main;
+    }
+    return out;
+  };
+  const start = `<span class="anm${an.node === an.root ? ' current' : ''}" data-ply="0" data-node="${an.root.id}">start</span>`;
+  return [start].concat(line(an.root, true)).join(' ');
 }
 
 function renderAnalysisMoves() {
   const an = app.an;
-  const line = analysisLine();
-  const cur = an.moves.length;
-  const item = (ply, text) => `<span class="anm${ply === cur ? ' current' : ''}${ply > cur ? ' future' : ''}" data-ply="${ply}">${escapeHtml(text)}</span>`;
-  $('an-moves').innerHTML = [item(0, 'start')].concat(line.map((m, k) => item(k + 1, `${k + 1}. ${m}`))).join(' ');
-  for (const el of $('an-moves').querySelectorAll('.anm')) el.addEventListener('click', () => anGoto(parseInt(el.dataset.ply, 10)));
-}
-
-// Analyses the position after `ply` moves of the analysis's line.
-function anGoto(ply) {
-  const an = app.an;
-  const line = analysisLine();
-  if (ply < 0 || ply > line.length || ply === an.moves.length) return;
-  an.moves = line.slice(0, ply);
-  anRestart();
+  const first = an.start ? startSideOf(an.start) : 0;
+  $('an-moves').innerHTML = anTreeHtml(first);
+  for (const el of $('an-moves').querySelectorAll('.anm')) el.addEventListener('click', () => anGotoNode(anFind(parseInt(el.dataset.node, 10))));
+  const cur = $('an-moves').querySelector('.current');
+  scrollWithin($('an-moves'), cur);
+  const n = an.node;
+  $('an-promote').disabled = !n.parent || analysisLineNodes().every((x) => !x.parent || x.parent.children[0] === x);
+  $('an-delete').disabled = !n.parent;
 }
 
 // ---------- game review ----------
@@ -1480,10 +1769,10 @@ function renderGameReview() {
   const prog = $('rv-progress');
   prog.classList.toggle('hidden', !a);
   box.dataset.state = !a ? 'none' : a.running ? 'running' : 'done';
+  $('rv-next').classList.toggle('hidden', !(a && a.marks.length));
   if (!a) {
     $('rv-status').textContent = 'Run an engine over every position of the game, then see its evaluation graph and the moves that lost the most.';
-    $('rv-graph').innerHTML = '';
-    $('rv-marks').innerHTML = '';
+    for (const id of ['rv-graph', 'rv-marks', 'rv-summary']) $(id).innerHTML = '';
     $('rv-thresholds').textContent = '';
     return;
   }
@@ -1491,43 +1780,131 @@ function renderGameReview() {
   prog.value = a.done;
   $('rv-status').textContent = `${a.running ? 'Analysing' : 'Analysed'}: ${a.done} of ${a.total} positions, ${a.limit} each, by ${a.engine}${a.error ? ` — ${a.error}` : ''}.`;
   const t = a.thresholds;
-  $('rv-thresholds').textContent = `Marks by the score drop for the side that moved (centipawns, scores clamped to ±${t.clamp}, a mate counting as ${t.clamp}): inaccuracy ${t.inaccuracy}–${t.mistake - 1}, mistake ${t.mistake}–${t.blunder - 1}, blunder ${t.blunder} or more; only where the engine preferred another move. The graph is from the first player's view.`;
+  $('rv-thresholds').textContent = `Marks by the score drop for the side that moved (centipawns, scores clamped to ±${t.clamp}, a mate counting as ${t.clamp}): inaccuracy ${t.inaccuracy}–${t.mistake - 1}, mistake ${t.mistake}–${t.blunder - 1}, blunder ${t.blunder} or more; only where the engine preferred another move. The graph is the first player's chance to win (the game's own curve from Koma's match records); accuracy is lichess's, on that curve.`;
   $('rv-graph').innerHTML = reviewGraph(a, s);
   const svg = $('rv-graph').querySelector('svg');
   if (svg) {
-    svg.addEventListener('click', (ev) => {
-      const r = svg.getBoundingClientRect();
-      const n = a.total - 1;
-      const ply = Math.round(((ev.clientX - r.left) / r.width * GRAPH.W - GRAPH.pad) / (GRAPH.W - 2 * GRAPH.pad) * n);
-      stepTo(Math.max(0, Math.min(n, ply)));
-    });
+    svg.addEventListener('click', (ev) => stepTo(graphPly(svg, ev, a)));
+    svg.addEventListener('mousemove', (ev) => graphHover(svg, ev, a));
+    svg.addEventListener('mouseleave', () => $('rv-hover').classList.add('hidden'));
   }
+  const sum = a.summary || [];
+  $('rv-summary').innerHTML = sum.length ? '<tr><th></th><th>inaccuracies</th><th>mistakes</th><th>blunders</th><th>accuracy</th></tr>' + sum.map((p, side) =>
+    `<tr data-side="${side}"><td>${swatch(side)}${escapeHtml(s.players[side].name)}</td><td class="mark-inaccuracy">${p.inaccuracies}</td><td class="mark-mistake">${p.mistakes}</td>` +
+    `<td class="mark-blunder">${p.blunders}</td><td class="acc" data-accuracy="${p.accuracy === null ? '' : p.accuracy.toFixed(1)}">${p.accuracy === null ? '–' : `${Math.round(p.accuracy)}%`}</td></tr>`).join('') : '';
   $('rv-marks').innerHTML = a.marks.map((m) => {
-    return `<li class="mark-${m.kind}" data-ply="${m.ply}" data-kind="${m.kind}">${m.ply}. ${escapeHtml(m.played)}: ${m.kind} (−${m.drop})${m.best ? `; the engine preferred <code>${escapeHtml(m.best)}</code>` : ''}</li>`;
+    return `<li class="mark-${m.kind}" data-ply="${m.ply}" data-kind="${m.kind}">${escapeHtml(moveNumber(m.ply, startSideOf(s.start)))} ${escapeHtml(m.played)}: ${m.kind} (−${m.drop})${m.best ? `; the engine preferred <code>${escapeHtml(m.best)}</code> (the arrow)` : ''}</li>`;
   }).join('') || (a.running ? '' : '<li class="none">No move passes a threshold.</li>');
   for (const li of $('rv-marks').querySelectorAll('li[data-ply]')) li.addEventListener('click', () => stepTo(parseInt(li.dataset.ply, 10)));
 }
 
-const GRAPH = { W: 400, H: 120, pad: 6 };
+// The next marked move after the one shown (from the start again after
+// the last).
+function nextMistake() {
+  const a = app.state && app.state.analysis;
+  if (!a || !a.marks.length) return;
+  const shown = shownPly();
+  const next = a.marks.find((m) => m.ply > shown) || a.marks[0];
+  stepTo(next.ply);
+}
 
-// The evaluation graph: one point per position, first player's view.
-function reviewGraph(a, s) {
-  const { W, H, pad } = GRAPH;
+// The engine's preferred move where the move shown was marked: an arrow.
+function markArrows(ply) {
+  const a = app.state && app.state.analysis;
+  const m = a && a.marks.find((x) => x.ply === ply);
+  if (!m || !m.best) return [];
+  return moveArrows(m.best).map((x) => ({ ...x, move: m.best, line: 'best', width: 9, opacity: 0.8 }));
+}
+
+const GRAPH = { W: 600, H: 170, l: 34, r: 8, t: 8, b: 22 };
+
+// The first player's chance to win, 0-100, of a point's score.
+function winPercent(a, ev) {
+  if (!ev) return null;
+  if (ev.mate !== undefined) return ev.mate >= 0 ? 100 : 0;
+  if (ev.end !== undefined) return 50 + 50 * ev.end;
+  return 100 / (1 + Math.exp(-a.winScale * ev.cp));
+}
+
+function graphX(k, n) { return GRAPH.l + (GRAPH.W - GRAPH.l - GRAPH.r) * k / n; }
+
+function graphY(w) { return GRAPH.t + (GRAPH.H - GRAPH.t - GRAPH.b) * (100 - w) / 100; }
+
+// The ply under the mouse.
+function graphPly(svg, ev, a) {
+  const r = svg.getBoundingClientRect();
   const n = Math.max(1, a.total - 1);
-  const x = (k) => pad + (W - 2 * pad) * k / n;
-  const y = (v) => H / 2 - (H / 2 - pad) * v / 1000;
-  const parts = [`<rect x="0" y="0" width="${W}" height="${H / 2}" fill="#f7f3ea"/>`, `<rect x="0" y="${H / 2}" width="${W}" height="${H / 2}" fill="#e9e4da"/>`,
-    `<line x1="0" y1="${H / 2}" x2="${W}" y2="${H / 2}" stroke="#999" stroke-width="0.5"/>`];
+  const x = (ev.clientX - r.left) / r.width * GRAPH.W;
+  return Math.max(0, Math.min(n, Math.round((x - GRAPH.l) / (GRAPH.W - GRAPH.l - GRAPH.r) * n)));
+}
+
+function evalWords(ev) {
+  if (!ev) return 'not searched';
+  if (ev.end !== undefined) return ev.end > 0 ? 'first player won' : ev.end < 0 ? 'second player won' : 'drawn';
+  return scoreText(ev);
+}
+
+function graphHover(svg, ev, a) {
+  const ply = graphPly(svg, ev, a);
+  const p = a.points[ply];
+  const w = p ? winPercent(a, p.eval) : null;
+  const tip = $('rv-hover');
+  tip.textContent = `${ply ? plyName(ply) : 'start'} (ply ${ply}): ${evalWords(p && p.eval)}${w === null ? '' : `, first player ${Math.round(w)}%`}`;
+  tip.dataset.ply = ply;
+  tip.classList.remove('hidden');
+  const box = $('rv-graph-box').getBoundingClientRect();
+  const r = svg.getBoundingClientRect();
+  const cx = r.left - box.left + graphX(ply, Math.max(1, a.total - 1)) / GRAPH.W * r.width;
+  tip.style.left = `${Math.max(0, Math.min(box.width - tip.offsetWidth, cx - tip.offsetWidth / 2))}px`;
+  const cur = svg.querySelector('.hover');
+  const x = graphX(ply, Math.max(1, a.total - 1)).toFixed(1);
+  cur.setAttribute('x1', x);
+  cur.setAttribute('x2', x);
+  cur.setAttribute('visibility', 'visible');
+}
+
+// The graph: the first player's chance to win at every position, with
+// axes (percent; move numbers, a tick per ply).
+function reviewGraph(a, s) {
+  const { W, H, l, r, t, b } = GRAPH;
+  const n = Math.max(1, a.total - 1);
+  const x = (k) => graphX(k, n);
+  const y = graphY;
+  const parts = [`<rect x="${l}" y="${t}" width="${W - l - r}" height="${y(50) - t}" fill="#f7f3ea"/>`,
+    `<rect x="${l}" y="${y(50)}" width="${W - l - r}" height="${H - b - y(50)}" fill="#e9e4da"/>`];
+  for (const w of [0, 25, 50, 75, 100]) {
+    parts.push(`<line x1="${l}" y1="${y(w)}" x2="${W - r}" y2="${y(w)}" stroke="${w === 50 ? '#999' : '#ddd'}" stroke-width="${w === 50 ? 0.8 : 0.5}"/>`);
+    parts.push(`<text class="axis" x="${l - 4}" y="${y(w) + 3.5}" text-anchor="end" font-size="10" fill="#7a7064">${w}%</text>`);
+  }
+  const startSide = startSideOf(s.start);
+  const every = Math.max(1, Math.ceil(n / 100));
+  const labelEvery = [1, 2, 5, 10, 20, 25, 50, 100].find((m) => n / 2 / m <= 12) || 200;
+  for (let k = 1; k <= n; k++) {
+    const i = k - 1 + startSide;
+    const num = Math.floor(i / 2) + 1;
+    const firstOfPair = i % 2 === 0;
+    const labelled = firstOfPair && num % labelEvery === 0;
+    if (k % every && !labelled) continue;
+    parts.push(`<line class="tick" data-ply="${k}" x1="${x(k)}" y1="${H - b}" x2="${x(k)}" y2="${H - b + (labelled ? 5 : 2.5)}" stroke="#8d8273" stroke-width="0.6"/>`);
+    if (labelled) parts.push(`<text class="axis" x="${x(k)}" y="${H - 6}" text-anchor="middle" font-size="10" fill="#7a7064">${num}</text>`);
+  }
+  parts.push(`<line x1="${l}" y1="${H - b}" x2="${W - r}" y2="${H - b}" stroke="#8d8273" stroke-width="0.8"/>`);
+  parts.push(`<line x1="${l}" y1="${t}" x2="${l}" y2="${H - b}" stroke="#8d8273" stroke-width="0.8"/>`);
   const shown = app.viewPly === null ? s.plies : app.viewPly;
-  parts.push(`<line class="cursor" x1="${x(shown)}" y1="0" x2="${x(shown)}" y2="${H}" stroke="#b5542c" stroke-width="1"/>`);
+  parts.push(`<line class="cursor" x1="${x(shown)}" y1="${t}" x2="${x(shown)}" y2="${H - b}" stroke="#b5542c" stroke-width="1.2"/>`);
+  parts.push(`<line class="hover" x1="0" y1="${t}" x2="0" y2="${H - b}" stroke="#1f6fb2" stroke-width="1" stroke-dasharray="3 2" visibility="hidden" pointer-events="none"/>`);
   const pts = [];
-  a.points.forEach((p, k) => { if (p && p.eval) pts.push([k, clampScore(p.eval)]); });
-  if (pts.length) parts.push(`<polyline points="${pts.map(([k, v]) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}" fill="none" stroke="#2f2a24" stroke-width="1.5"/>`);
+  a.points.forEach((p, k) => { if (p && p.eval) pts.push([k, winPercent(a, p.eval), clampScore(p.eval)]); });
+  if (pts.length) {
+    const line = pts.map(([k, w]) => `${x(k).toFixed(1)},${y(w).toFixed(1)}`).join(' ');
+    parts.push(`<polygon points="${x(pts[0][0]).toFixed(1)},${y(0)} ${line} ${x(pts[pts.length - 1][0]).toFixed(1)},${y(0)}" fill="rgba(246,242,234,0.9)" stroke="none"/>`);
+    parts.push(`<polyline points="${line}" fill="none" stroke="#2f2a24" stroke-width="1.5"/>`);
+  }
   const marks = Object.fromEntries(a.marks.map((m) => [m.ply, m.kind]));
   const colors = { inaccuracy: '#b58a00', mistake: '#d2691e', blunder: '#c0392b' };
-  for (const [k, v] of pts) {
+  for (const [k, w, v] of pts) {
     const kind = marks[k];
-    parts.push(`<circle class="point${kind ? ' mark' : ''}" data-ply="${k}" data-value="${v}"${kind ? ` data-kind="${kind}"` : ''} cx="${x(k).toFixed(1)}" cy="${y(v).toFixed(1)}" r="${kind ? 4 : 2}" fill="${kind ? colors[kind] : '#2f2a24'}"/>`);
+    parts.push(`<circle class="point${kind ? ' mark' : ''}" data-ply="${k}" data-value="${v}" data-win="${w.toFixed(1)}"${kind ? ` data-kind="${kind}"` : ''} cx="${x(k).toFixed(1)}" cy="${y(w).toFixed(1)}" r="${kind ? 4 : 1.6}" fill="${kind ? colors[kind] : '#2f2a24'}"/>`);
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" data-points="${pts.length}">${parts.join('')}</svg>`;
 }
@@ -1712,6 +2089,8 @@ function renderEditor() {
   const ed = app.ed;
   $('title').textContent = `${gameInfo().title} — position editor`;
   $('btn-undo').disabled = true;
+  // The editor's position can always be analysed, whatever game is open.
+  $('btn-analyse').disabled = false;
   const text = editableText(ed);
   const board = edBoard(ed);
   $('board').innerHTML = boardSvg(board, { ply: 0, position: escapeHtml(text) });
@@ -1772,17 +2151,75 @@ function leaveEditor() {
   else $('board').innerHTML = '';
 }
 
+// Why the game shown cannot be analysed now, or null: an engine's game
+// still on moves by itself (and an analysis beside it would advise a
+// player), so analysis waits for its end.
+function analysisRefusal() {
+  const s = app.state;
+  if (!s || s.end || s.review || s.closed) return null;
+  if (!s.players.some((p) => p.kind === 'engine')) return null;
+  return 'Analysis opens when this game is over: an engine plays in it, and an analysis beside a game on would advise a player.';
+}
+
 // What the Analyse button analyses: the game's shown position, or the
 // start of a game when none is open.
 async function analyseShown() {
   const s = app.state;
+  const why = analysisRefusal();
+  if (why) { showError(why); return; }
   if (s) {
     const ply = app.viewPly === null ? s.plies : app.viewPly;
     const all = s.moves.map((m) => m.text);
-    await startAnalysis({ game: s.game, rules: rulesOf(s), start: s.start, moves: all.slice(0, ply), base: all });
+    await startAnalysis({ game: s.game, rules: rulesOf(s), start: s.start, moves: all.slice(0, ply), base: all, variations: s.variations });
   } else {
     await startAnalysis({ game: app.games[0].name, rules: {}, start: undefined, moves: [] });
   }
+}
+
+// ---------- keyboard ----------
+
+// The keys, as `?` lists them.
+const KEYS = [
+  ['← →', 'one move back, one forward'],
+  ['Home End', 'the start, the last move'],
+  ['f', 'flip the board'],
+  ['x', 'analysis on and off (of the position shown)'],
+  ['space', 'in analysis: play the best line\'s move'],
+  ['n', 'in a review: the next marked move'],
+  ['↑ ↓', 'in analysis: the variation before, after'],
+  ['Esc', 'cancel the move being made'],
+  ['?', 'this list'],
+];
+
+function showKeys() {
+  $('keys-list').innerHTML = KEYS.map(([k, what]) => `<tr><td><kbd>${escapeHtml(k)}</kbd></td><td>${escapeHtml(what)}</td></tr>`).join('');
+  $('keys').showModal();
+}
+
+function onKey(e) {
+  if (document.querySelector('dialog[open]')) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if (/^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+  const key = e.key;
+  const run = (p) => { if (p && p.catch) p.catch((err) => showError(err.message)); };
+  if (key === '?') { showKeys(); return; }
+  if (key === 'f') { app.flipped = !app.flipped; render(); return; }
+  if (key === 'x') {
+    if (app.mode === 'analysis') run(leaveAnalysis());
+    else if (app.mode === 'game') run(analyseShown());
+    return;
+  }
+  if (app.mode === 'analysis' && app.an) {
+    const an = app.an;
+    const steps = { ArrowLeft: an.moves.length - 1, ArrowRight: an.moves.length + 1, Home: 0, End: analysisLine().length };
+    if (key in steps) { e.preventDefault(); anGoto(steps[key]); } else if (key === ' ') { e.preventDefault(); run(anPlay(1)); }
+    else if (key === 'ArrowUp' || key === 'ArrowDown') { e.preventDefault(); anSibling(key === 'ArrowUp' ? -1 : 1); }
+    else if (key === 'Escape') { clearSel(); render(); }
+    return;
+  }
+  if (app.mode !== 'game' || !app.state) return;
+  const steps = { ArrowLeft: 'step-back', ArrowRight: 'step-fwd', Home: 'step-first', End: 'step-last' };
+  if (key in steps) { e.preventDefault(); $(steps[key]).click(); } else if (key === 'Escape') { clearSel(); render(); } else if (key === 'n') nextMistake();
 }
 
 // ---------- start ----------
@@ -1794,6 +2231,7 @@ async function init() {
   $('btn-load').addEventListener('click', () => { $('load-list').innerHTML = ''; $('load-file').value = ''; $('load').showModal(); });
   $('load-file').addEventListener('change', (e) => { if (e.target.files[0]) loadFile(e.target.files[0]); });
   $('btn-watch').addEventListener('click', showWatch);
+  $('btn-keys').addEventListener('click', showKeys);
   $('btn-flip').addEventListener('click', () => { app.flipped = !app.flipped; render(); });
   $('btn-undo').addEventListener('click', async () => {
     try { accept(await api('POST', `/api/tables/${app.table}/undo`, {})); } catch (e) { showError(e.message); }
@@ -1813,9 +2251,12 @@ async function init() {
   });
   $('an-lines-n').addEventListener('change', () => { if (app.an) anRestart(); });
   $('an-depth').addEventListener('change', () => { if (app.an) anRestart(); });
-  $('an-back').addEventListener('click', () => { if (app.an && app.an.moves.length) { app.an.moves.pop(); anRestart(); } });
+  $('an-back').addEventListener('click', () => { if (app.an && app.an.node.parent) anGotoNode(app.an.node.parent); });
+  $('an-promote').addEventListener('click', () => { if (app.an) anPromote(); });
+  $('an-delete').addEventListener('click', () => { if (app.an) anDelete(); });
   $('an-preview-back').addEventListener('click', () => { app.an.preview = null; render(); });
   $('rv-start').addEventListener('click', startGameReview);
+  $('rv-next').addEventListener('click', nextMistake);
   $('rv-stop').addEventListener('click', async () => {
     try { accept(await api('POST', `/api/tables/${app.table}/review/stop`, {})); } catch (e) { showError(e.message); }
   });
@@ -1843,18 +2284,8 @@ async function init() {
       fetch(`/api/analyses/${app.an.id}/close`, { method: 'POST', keepalive: true, headers: { 'X-Koma-Secret': SECRET, 'Content-Type': 'application/json' }, body: '{}' });
     }
   });
-  document.addEventListener('keydown', (e) => {
-    if (document.querySelector('dialog[open]')) return;
-    if (app.mode === 'analysis' && app.an && e.target.tagName !== 'INPUT') {
-      if (e.key === 'ArrowLeft') anGoto(app.an.moves.length - 1);
-      else if (e.key === 'ArrowRight') anGoto(app.an.moves.length + 1);
-      return;
-    }
-    if (app.mode !== 'game' || !app.state) return;
-    if (e.key === 'ArrowLeft') $('step-back').click();
-    else if (e.key === 'ArrowRight') $('step-fwd').click();
-    else if (e.key === 'Escape') { clearSel(); render(); }
-  });
+  document.addEventListener('keydown', onKey);
+  $('keys-close').addEventListener('click', () => $('keys').close());
   setInterval(renderLive, 100);
   const g = await api('GET', '/api/games');
   app.games = g.games;

@@ -22,4 +22,5 @@ pub const PRESENTATION: Presentation = Presentation {
     path: None,
     levels: None,
     promotion: None,
+    win_scale: 0.02083,
 };

@@ -65,6 +65,7 @@ pub const PRESENTATION: Presentation = Presentation {
             small: "may promote on a later visit",
         },
     }),
+    win_scale: 0.01622,
 };
 
 /// The River's file, from 0 (`a`).

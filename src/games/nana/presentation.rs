@@ -51,6 +51,7 @@ pub const PRESENTATION: Presentation = Presentation {
     path: None,
     levels: None,
     promotion: None,
+    win_scale: 0.00399,
 };
 
 #[cfg(test)]

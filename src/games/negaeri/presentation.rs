@@ -36,4 +36,5 @@ pub const PRESENTATION: Presentation = Presentation {
     path: None,
     levels: Some("Flips"),
     promotion: None,
+    win_scale: 0.00123,
 };
