@@ -4,9 +4,10 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use koma::core::endgame::Layered;
 use koma::core::{Searchable, SolvedTable, Solver};
 use koma::engine::{self, Output};
-use koma::games::{GameId, SolverVisitor};
+use koma::games::{GameId, LayeredVisitor, SolverVisitor};
 use koma::referee::cli::Usage;
 use koma::solve;
 use std::path::PathBuf;
@@ -47,16 +48,42 @@ enum Job {
     },
     /// Solves a game strongly (a game with a solver): labels every reachable
     /// position won, lost or drawn with its distance to the end, writes the table.
+    /// With --pieces (kaninariebi): the endgame tables of every material
+    /// signature up to that many pieces, bottom-up, resumable (docs/tables.md).
     Solve {
         #[arg(help = solvable_help())]
         game: String,
-        /// Where to write the table (the file of the engine's table option).
+        /// Where to write the table (the file of the engine's table option);
+        /// with --pieces the tables' root folder (default
+        /// $XDG_DATA_HOME/koma/tables or ~/.local/share/koma/tables).
         #[arg(long, conflicts_with = "verify")]
         out: Option<PathBuf>,
         /// Instead of solving, check this table: consistency of every
-        /// entry, and the search's agreement on sampled short wins/losses.
+        /// entry, and the search's agreement on sampled short wins/losses;
+        /// with --pieces, this root folder of tables, every entry by its moves.
         #[arg(long)]
         verify: Option<PathBuf>,
+        /// Endgame tables: every signature of up to this many pieces.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(6..=10))]
+        pieces: Option<u32>,
+        /// With --pieces: only the unit of this signature (e.g. CCSvCCS),
+        /// whose lower tables must be there; see --list-units.
+        #[arg(long, requires = "pieces")]
+        unit: Option<String>,
+        /// With --pieces: list the units in solving order with their layers
+        /// (units of one layer are independent) and sizes, then stop.
+        #[arg(long, requires = "pieces")]
+        list_units: bool,
+        /// With --pieces: write a checkpoint at least this often (seconds).
+        #[arg(long, default_value_t = 600)]
+        checkpoint_secs: u64,
+        /// With --pieces: also after this many entries visited.
+        #[arg(long, default_value_t = u64::MAX)]
+        checkpoint_entries: u64,
+        /// With --pieces: the checkpoints' folder (default: checkpoints/ in
+        /// the root folder).
+        #[arg(long)]
+        checkpoints: Option<PathBuf>,
         /// With --verify: the longest distance (plies) sampled for the search.
         #[arg(long, default_value_t = 9)]
         max_plies: u32,
@@ -148,7 +175,7 @@ fn about() -> String {
 fn solvable_names() -> String {
     let names: Vec<&str> = GameId::ALL
         .iter()
-        .filter(|g| g.solvable())
+        .filter(|g| g.solvable() || g.layered())
         .map(|g| g.name())
         .collect();
     match names.split_last() {
@@ -238,9 +265,57 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             game,
             out: path,
             verify,
+            pieces: Some(pieces),
+            unit,
+            list_units,
+            checkpoint_secs,
+            checkpoint_entries,
+            checkpoints,
+            ..
+        } => {
+            let root = match verify.clone().or(path) {
+                Some(r) => r,
+                None => solve::tables::probe::default_root().ok_or_else(|| {
+                    Usage("no HOME to find the tables' folder: give --out".into())
+                })?,
+            };
+            let job = TablesJob {
+                list_units,
+                verify: verify.is_some(),
+                settings: solve::tables::job::JobSettings {
+                    checkpoints: solve::tables::unit::Checkpoints {
+                        folder: checkpoints.unwrap_or_else(|| root.join("checkpoints")),
+                        secs: checkpoint_secs,
+                        entries: checkpoint_entries,
+                    },
+                    root,
+                    max_pieces: pieces,
+                    unit,
+                },
+            };
+            let report = GameId::from_name(&game)
+                .and_then(|g| g.visit_layered(job))
+                .ok_or_else(|| {
+                    Usage(format!(
+                        "--pieces: only kaninariebi has endgame tables, not {game}"
+                    ))
+                })??;
+            out.line(report.trim_end());
+        }
+        Job::Solve {
+            game,
+            out: path,
+            verify,
             max_plies,
             per_distance,
+            ..
         } => {
+            if GameId::from_name(&game).is_some_and(|g| g.layered() && !g.solvable()) {
+                return Err(Usage(format!(
+                    "{game} is solved by material: give --pieces N (6 to 10)"
+                ))
+                .into());
+            }
             let job = SolveJob {
                 out: path,
                 verify,
@@ -327,6 +402,38 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
         Job::Openings(_) => {}
     }
     Ok(())
+}
+
+/// `koma solve --pieces` for a game solved by material: the report.
+struct TablesJob {
+    list_units: bool,
+    verify: bool,
+    settings: solve::tables::job::JobSettings,
+}
+
+impl LayeredVisitor for TablesJob {
+    type Output = anyhow::Result<String>;
+
+    fn visit<G: Searchable + Layered>(self) -> Self::Output {
+        let s = &self.settings;
+        if self.list_units {
+            return Ok(solve::tables::job::list_units::<G>(s.max_pieces));
+        }
+        let mut log = |l: String| eprintln!("{l}");
+        let rules = G::Rules::default();
+        if self.verify {
+            let t0 = Instant::now();
+            let tables = solve::tables::Tables::<G>::open(&s.root, &rules);
+            let n = solve::tables::check::check(&tables, s.max_pieces, &mut log)
+                .map_err(anyhow::Error::msg)?;
+            return Ok(format!(
+                "consistency: {n} entries of up to {} pieces, every value agrees with its moves ({:.1} s)",
+                s.max_pieces,
+                t0.elapsed().as_secs_f64()
+            ));
+        }
+        solve::tables::job::run_job::<G>(&rules, s, &mut log).map_err(anyhow::Error::msg)
+    }
 }
 
 /// `koma solve` for the game whose solver visits it: the report.
