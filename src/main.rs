@@ -74,6 +74,10 @@ enum Job {
         /// (units of one layer are independent) and sizes, then stop.
         #[arg(long, requires = "pieces")]
         list_units: bool,
+        /// With --pieces: print the figures of the tables there (each file
+        /// read and checked whole), then stop.
+        #[arg(long, requires = "pieces")]
+        stats: bool,
         /// With --pieces: write a checkpoint at least this often (seconds).
         #[arg(long, default_value_t = 600)]
         checkpoint_secs: u64,
@@ -268,6 +272,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             pieces: Some(pieces),
             unit,
             list_units,
+            stats,
             checkpoint_secs,
             checkpoint_entries,
             checkpoints,
@@ -281,6 +286,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             };
             let job = TablesJob {
                 list_units,
+                stats,
                 verify: verify.is_some(),
                 settings: solve::tables::job::JobSettings {
                     checkpoints: solve::tables::unit::Checkpoints {
@@ -407,6 +413,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
 /// `koma solve --pieces` for a game solved by material: the report.
 struct TablesJob {
     list_units: bool,
+    stats: bool,
     verify: bool,
     settings: solve::tables::job::JobSettings,
 }
@@ -421,16 +428,51 @@ impl LayeredVisitor for TablesJob {
         }
         let mut log = |l: String| eprintln!("{l}");
         let rules = G::Rules::default();
+        let sigs: Vec<G::Sig> = G::signatures(s.max_pieces)
+            .into_iter()
+            .filter(|&g| {
+                s.unit
+                    .as_deref()
+                    .is_none_or(|u| G::parse_sig(u).is_some_and(|u| u == g || G::swapped(u) == g))
+            })
+            .collect();
+        let tables = solve::tables::Tables::<G>::open(&s.root, &rules);
+        if self.stats {
+            let mut r = String::new();
+            for &g in &sigs {
+                let (_, c) = solve::tables::file::read(&tables.path(g), &tables.identity(g))
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", tables.path(g).display()))?;
+                r += &solve::tables::job::figures::<G>(g, &c, &rules);
+                r += "\n";
+            }
+            return Ok(r);
+        }
         if self.verify {
             let t0 = Instant::now();
-            let tables = solve::tables::Tables::<G>::open(&s.root, &rules);
-            let n = solve::tables::check::check(&tables, s.max_pieces, &mut log)
+            let n = solve::tables::check::check(&tables, &sigs, &mut log)
                 .map_err(anyhow::Error::msg)?;
-            return Ok(format!(
-                "consistency: {n} entries of up to {} pieces, every value agrees with its moves ({:.1} s)",
-                s.max_pieces,
+            let mut r = format!(
+                "consistency: {n} entries of {} signatures, every value agrees with its moves ({:.1} s)\n",
+                sigs.len(),
                 t0.elapsed().as_secs_f64()
-            ));
+            );
+            let t0 = Instant::now();
+            let a = solve::tables::check::search_sample(&tables, &sigs, 20, 5, 0x5eed)
+                .map_err(anyhow::Error::msg)?;
+            r += &format!(
+                "exact full-width search to 5 plies: {} sampled entries, {} with a forced end, {} disagreements ({:.1} s)\n",
+                a.searched,
+                a.decided,
+                a.faults.len(),
+                t0.elapsed().as_secs_f64()
+            );
+            for f in &a.faults {
+                r += &format!("  {f}\n");
+            }
+            if !a.faults.is_empty() {
+                anyhow::bail!("{r}");
+            }
+            return Ok(r);
         }
         solve::tables::job::run_job::<G>(&rules, s, &mut log).map_err(anyhow::Error::msg)
     }

@@ -10,6 +10,8 @@
 use super::probe::Tables;
 use super::value::Dtz;
 use crate::core::endgame::Layered;
+use crate::search::MATE;
+use crate::solve::verify::exact;
 
 /// What a position's value must be by its moves' values.
 pub fn expected<G: Layered>(tables: &Tables<G>, pos: &G) -> Result<Dtz, String> {
@@ -31,16 +33,16 @@ pub fn expected<G: Layered>(tables: &Tables<G>, pos: &G) -> Result<Dtz, String> 
     Ok(best.unwrap_or(Dtz::Loss(0)))
 }
 
-/// Checks every entry of every signature up to `max_pieces`: how many, or
-/// the first faults found.
+/// Checks every entry of the signatures `sigs`: how many, or the first
+/// faults found.
 pub fn check<G: Layered>(
     tables: &Tables<G>,
-    max_pieces: u32,
+    sigs: &[G::Sig],
     log: &mut dyn FnMut(String),
 ) -> Result<u64, String> {
     let mut checked = 0u64;
     let mut faults = Vec::new();
-    for sig in G::signatures(max_pieces) {
+    for &sig in sigs {
         let values = tables.values(sig)?;
         let t0 = std::time::Instant::now();
         for (i, &b) in values.iter().enumerate() {
@@ -72,4 +74,59 @@ pub fn check<G: Layered>(
     } else {
         Err(format!("inconsistent entries:\n{}", faults.join("\n")))
     }
+}
+
+/// What the sampled search found: positions searched, and disagreements.
+#[derive(Clone, Debug, Default)]
+pub struct Sampled {
+    pub searched: u64,
+    pub decided: u64,
+    pub faults: Vec<String>,
+}
+
+/// A second method on sampled entries: the exact full-width search
+/// (`verify::exact`) to `depth` plies. Where it finds a forced end in `m`
+/// plies, the table must give the same side the win with a distance of at
+/// most `m` (the end comes by an exit or no move, so the next exit is no
+/// further than the end); where the table says draw, it must find none.
+pub fn search_sample<G: Layered>(
+    tables: &Tables<G>,
+    sigs: &[G::Sig],
+    per_sig: usize,
+    depth: u32,
+    seed: u64,
+) -> Result<Sampled, String> {
+    let mut out = Sampled::default();
+    let mut x = seed;
+    for &sig in sigs {
+        let values = tables.values(sig)?;
+        for _ in 0..per_sig {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let i = (x >> 11) % values.len() as u64;
+            let table = Dtz::decode(values[i as usize]);
+            let pos = G::unrank(sig, i, tables.rules());
+            let e = exact(&pos, depth);
+            out.searched += 1;
+            let found = match e {
+                e if e > 0 => Some(Dtz::Win((MATE - e) as u32)),
+                e if e < 0 => Some(Dtz::Loss((MATE + e) as u32)),
+                _ => None,
+            };
+            let fine = match (found, table) {
+                (None, _) => true,
+                (Some(Dtz::Win(m)), Dtz::Win(d)) | (Some(Dtz::Loss(m)), Dtz::Loss(d)) => d <= m,
+                _ => false,
+            };
+            out.decided += u64::from(found.is_some());
+            if !fine {
+                out.faults.push(format!(
+                    "{sig} entry {i} ({}): the table says {table}, the exact search to {depth} plies {found:?}",
+                    pos.to_text()
+                ));
+            }
+        }
+    }
+    Ok(out)
 }

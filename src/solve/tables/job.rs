@@ -41,7 +41,7 @@ pub fn list_units<G: Layered>(max_pieces: u32) -> String {
 }
 
 /// A figure line for one signature's table.
-fn figures<G: Layered>(sig: G::Sig, c: &Counts, rules: &G::Rules) -> String {
+pub fn figures<G: Layered>(sig: G::Sig, c: &Counts, rules: &G::Rules) -> String {
     let at = |i: u64| G::unrank(sig, i, rules).to_text().to_string();
     format!(
         "{sig}: {} entries, won {} drawn {} lost {}; longest win {} ({}), longest loss {} ({})",
