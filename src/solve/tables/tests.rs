@@ -441,3 +441,60 @@ fn killed_runs_resume_to_the_same_bytes() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+/// `best_move` keeps the value and makes progress: a win's move leads to a
+/// loss one ply nearer the exit (or is the winning exit), a loss's to the
+/// latest win, a draw's to a draw; and a move repeating a position for the
+/// fourth time is a draw whatever the table says.
+#[test]
+fn the_best_move_keeps_the_value_and_makes_progress() {
+    use crate::core::History;
+    let root = temp_dir("probe");
+    run_job::<Ladder>(&NoRules, &settings(&root, u64::MAX), &mut |_| {}).expect("solved");
+    let t = Tables::<Ladder>::open(&root, &NoRules);
+    let mut seen = [0u32; 3];
+    for node in 0..SIZE[2] {
+        let pos = Ladder::unrank(2, u64::from(node), &NoRules);
+        let v = t.probe(&pos).expect("in the tables");
+        let Some((m, best)) = t.best_move(&pos, &History::starting_at(&pos)) else {
+            assert_eq!(v, Dtz::Loss(0), "node {node}: no move");
+            continue;
+        };
+        assert_eq!(best, v, "node {node}");
+        let child = pos.play(m);
+        if !pos.is_exit(m) {
+            let c = t.probe(&child).expect("in the tables");
+            match v {
+                Dtz::Win(d) => assert_eq!(c, Dtz::Loss(d - 1), "node {node}"),
+                Dtz::Loss(d) => assert_eq!(c, Dtz::Win(d - 1), "node {node}"),
+                Dtz::Draw => assert_eq!(c, Dtz::Draw, "node {node}"),
+            }
+        }
+        seen[(v.wdl() + 1) as usize] += 1;
+        // The same move after its position was seen three times.
+        if matches!(v, Dtz::Win(_)) && !pos.is_exit(m) {
+            let mut h = History::starting_at(&pos);
+            for _ in 0..3 {
+                h.push(child.repetition_key());
+                h.push(pos.repetition_key());
+            }
+            let moves = t.moves(&pos, &h).expect("in the tables");
+            let (_, r) = moves.iter().find(|(x, _)| *x == m).expect("the move");
+            assert_eq!(*r, Dtz::Draw, "node {node}");
+        }
+    }
+    assert!(seen.iter().all(|&k| k > 100), "{seen:?}");
+    // A folder without the tables: no value, and the reason names the file.
+    let empty = temp_dir("empty");
+    let none = Tables::<Ladder>::open(&empty, &NoRules);
+    let pos = Ladder::unrank(1, 5, &NoRules);
+    assert_eq!(none.probe(&pos), None);
+    let err = none.lookup(&pos).unwrap_err();
+    assert!(
+        err.contains("1.ktb") && err.contains("cannot read"),
+        "{err}"
+    );
+    for d in [root, empty] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
