@@ -88,10 +88,12 @@ enum Job {
         /// the root folder).
         #[arg(long)]
         checkpoints: Option<PathBuf>,
-        /// With --verify: the longest distance (plies) sampled for the search.
+        /// With --verify: the longest distance (plies) sampled for the search
+        /// (with --pieces the exact search's depth: give 5 or so).
         #[arg(long, default_value_t = 9)]
         max_plies: u32,
-        /// With --verify: positions sampled per distance.
+        /// With --verify: positions sampled per distance (with --pieces per
+        /// distance and signature, and as many draws).
         #[arg(long, default_value_t = 30)]
         per_distance: usize,
     },
@@ -269,6 +271,8 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             game,
             out: path,
             verify,
+            max_plies,
+            per_distance,
             pieces: Some(pieces),
             unit,
             list_units,
@@ -285,6 +289,8 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                 })?,
             };
             let job = TablesJob {
+                max_plies,
+                per_distance,
                 list_units,
                 stats,
                 verify: verify.is_some(),
@@ -412,6 +418,8 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
 
 /// `koma solve --pieces` for a game solved by material: the report.
 struct TablesJob {
+    max_plies: u32,
+    per_distance: usize,
     list_units: bool,
     stats: bool,
     verify: bool,
@@ -457,12 +465,20 @@ impl LayeredVisitor for TablesJob {
                 t0.elapsed().as_secs_f64()
             );
             let t0 = Instant::now();
-            let a = solve::tables::check::search_sample(&tables, &sigs, 20, 5, 0x5eed)
-                .map_err(anyhow::Error::msg)?;
+            let depth = self.max_plies;
+            let a = solve::tables::check::search_sample(
+                &tables,
+                &sigs,
+                self.per_distance,
+                depth,
+                0x5eed,
+            )
+            .map_err(anyhow::Error::msg)?;
             r += &format!(
-                "exact full-width search to 5 plies: {} sampled entries, {} with a forced end, {} disagreements ({:.1} s)\n",
+                "exact full-width search to {depth} plies: {} sampled entries, {} with a forced end ({} of them as far as the table's distance), {} disagreements ({:.1} s)\n",
                 a.searched,
                 a.decided,
+                a.same_distance,
                 a.faults.len(),
                 t0.elapsed().as_secs_f64()
             );

@@ -76,37 +76,51 @@ pub fn check<G: Layered>(
     }
 }
 
-/// What the sampled search found: positions searched, and disagreements.
+/// What the sampled search found: positions searched, those where it
+/// found a forced end, those where that end is as far as the table's
+/// distance (always so where every exit ends the game), and disagreements.
 #[derive(Clone, Debug, Default)]
 pub struct Sampled {
     pub searched: u64,
     pub decided: u64,
+    pub same_distance: u64,
     pub faults: Vec<String>,
 }
 
 /// A second method on sampled entries: the exact full-width search
-/// (`verify::exact`) to `depth` plies. Where it finds a forced end in `m`
-/// plies, the table must give the same side the win with a distance of at
-/// most `m` (the end comes by an exit or no move, so the next exit is no
-/// further than the end); where the table says draw, it must find none.
+/// (`verify::exact`) to `depth` plies, on up to `per` entries of each
+/// distance `1..=depth` and `per` draws of each signature, taken from a
+/// place given by `seed`. Where it finds a forced end in `m` plies, the
+/// table must give the same side the win with a distance of at most `m`
+/// (the end comes by an exit or by no move, so the next exit is no
+/// further); where the table says draw, it must find none.
 pub fn search_sample<G: Layered>(
     tables: &Tables<G>,
     sigs: &[G::Sig],
-    per_sig: usize,
+    per: usize,
     depth: u32,
     seed: u64,
 ) -> Result<Sampled, String> {
     let mut out = Sampled::default();
-    let mut x = seed;
     for &sig in sigs {
         let values = tables.values(sig)?;
-        for _ in 0..per_sig {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let i = (x >> 11) % values.len() as u64;
-            let table = Dtz::decode(values[i as usize]);
-            let pos = G::unrank(sig, i, tables.rules());
+        let n = values.len();
+        let start = (seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize % n;
+        // Wanted counts: draws at 0, distance d at d.
+        let mut want = vec![per; depth as usize + 1];
+        for k in 0..n {
+            let i = (start + k) % n;
+            let table = Dtz::decode(values[i]);
+            let slot = match table {
+                Dtz::Draw => 0,
+                Dtz::Win(d) | Dtz::Loss(d) if (1..=depth).contains(&d) => d as usize,
+                _ => continue,
+            };
+            if want[slot] == 0 {
+                continue;
+            }
+            want[slot] -= 1;
+            let pos = G::unrank(sig, i as u64, tables.rules());
             let e = exact(&pos, depth);
             out.searched += 1;
             let found = match e {
@@ -116,7 +130,10 @@ pub fn search_sample<G: Layered>(
             };
             let fine = match (found, table) {
                 (None, _) => true,
-                (Some(Dtz::Win(m)), Dtz::Win(d)) | (Some(Dtz::Loss(m)), Dtz::Loss(d)) => d <= m,
+                (Some(Dtz::Win(m)), Dtz::Win(d)) | (Some(Dtz::Loss(m)), Dtz::Loss(d)) => {
+                    out.same_distance += u64::from(m == d);
+                    d <= m
+                }
                 _ => false,
             };
             out.decided += u64::from(found.is_some());
@@ -125,6 +142,9 @@ pub fn search_sample<G: Layered>(
                     "{sig} entry {i} ({}): the table says {table}, the exact search to {depth} plies {found:?}",
                     pos.to_text()
                 ));
+            }
+            if want.iter().all(|&w| w == 0) {
+                break;
             }
         }
     }
