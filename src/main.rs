@@ -84,6 +84,10 @@ enum Job {
         /// With --pieces: also after this many entries visited.
         #[arg(long, default_value_t = u64::MAX)]
         checkpoint_entries: u64,
+        /// With --pieces: threads sharing each sweep (the tables are the
+        /// same for any number).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
         /// With --pieces: the checkpoints' folder (default: checkpoints/ in
         /// the root folder).
         #[arg(long)]
@@ -280,6 +284,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             checkpoint_secs,
             checkpoint_entries,
             checkpoints,
+            threads,
             ..
         } => {
             let root = match verify.clone().or(path) {
@@ -299,6 +304,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                         folder: checkpoints.unwrap_or_else(|| root.join("checkpoints")),
                         secs: checkpoint_secs,
                         entries: checkpoint_entries,
+                        threads: threads as usize,
                     },
                     root,
                     max_pieces: pieces,

@@ -273,6 +273,7 @@ fn settings(root: &Path, every: u64) -> JobSettings {
             folder: root.join("checkpoints"),
             secs: u64::MAX,
             entries: every,
+            threads: 1,
         },
     }
 }
@@ -307,6 +308,20 @@ fn the_generator_agrees_with_a_plain_solver_and_passes_its_check() {
         Ok(400 + 3000 + 9000)
     );
     let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn threads_give_the_same_bytes() {
+    let one = temp_dir("one-thread");
+    run_job::<Ladder>(&NoRules, &settings(&one, u64::MAX), &mut |_| {}).expect("solved");
+    let three = temp_dir("three-threads");
+    let mut s = settings(&three, u64::MAX);
+    s.checkpoints.threads = 3;
+    run_job::<Ladder>(&NoRules, &s, &mut |_| {}).expect("solved");
+    assert_eq!(files(&one), files(&three));
+    for d in [one, three] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }
 
 #[test]

@@ -22,6 +22,8 @@ use crate::core::crc32::crc32;
 use crate::core::endgame::Layered;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU8;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
 /// Exit notes: some exit wins, some exit does not lose, some exit exists.
@@ -38,6 +40,8 @@ pub struct Checkpoints {
     pub secs: u64,
     /// ...or this many entries visited, whichever comes first.
     pub entries: u64,
+    /// Threads sharing each sweep (the result is the same for any number).
+    pub threads: usize,
 }
 
 /// A unit's name: its first signature's.
@@ -80,11 +84,30 @@ pub struct Solved {
     pub resumed: bool,
 }
 
+/// A byte array seen as atomics, so that threads may share it: a sweep
+/// writes only entries of its own distance, which no reader of the same
+/// sweep takes into account, so relaxed loads and stores give the same
+/// result in any order.
+fn atomic(v: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: `AtomicU8` has the size and alignment of `u8`, and the
+    // exclusive borrow lasts as long as the view.
+    unsafe { &*(v as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// One sweep over a block of entries, shared by the threads.
 struct Solve<'a, G: Layered> {
     unit: &'a [G::Sig],
     tables: &'a Tables<G>,
-    state: State,
+    sweep: u32,
+    values: Vec<&'a [AtomicU8]>,
+    notes: Vec<&'a [AtomicU8]>,
+}
+
+/// What a thread did: entries visited and decided.
+#[derive(Default)]
+struct Tally {
     visits: u64,
+    decided: u64,
 }
 
 impl<G: Layered> Solve<'_, G> {
@@ -92,13 +115,21 @@ impl<G: Layered> Solve<'_, G> {
         self.unit.iter().position(|&s| s == sig)
     }
 
+    fn value(&self, h: usize, i: u64) -> u8 {
+        self.values[h][i as usize].load(Relaxed)
+    }
+
+    fn decide(&self, h: usize, i: u64, v: Dtz, t: &mut Tally) {
+        self.values[h][i as usize].store(v.encode(), Relaxed);
+        t.decided += 1;
+    }
+
     /// Sweep 0 on one entry: a loss with no move, else the exit notes.
-    fn first_look(&mut self, h: usize, i: u64, pos: &G) -> Result<(), String> {
+    fn first_look(&self, h: usize, i: u64, pos: &G, t: &mut Tally) -> Result<(), String> {
         let mut ml = G::MoveList::default();
         pos.generate(&mut ml);
         if ml.is_empty() {
-            self.state.values[h][i as usize] = Dtz::Loss(0).encode();
-            self.state.decided += 1;
+            self.decide(h, i, Dtz::Loss(0), t);
             return Ok(());
         }
         let us = pos.side_to_move();
@@ -132,20 +163,16 @@ impl<G: Layered> Solve<'_, G> {
                 Dtz::Win(_) => 0,
             };
         }
-        self.state.notes[h][i as usize] = notes;
+        self.notes[h][i as usize].store(notes, Relaxed);
         Ok(())
     }
 
     /// Sweep `k >= 1` on one undecided entry.
-    fn look(&mut self, h: usize, i: u64, pos: &G, k: u32) -> Result<(), String> {
-        let notes = self.state.notes[h][i as usize];
-        let decide = |s: &mut Self, v: Dtz| {
-            s.state.values[h][i as usize] = v.encode();
-            s.state.decided += 1;
-        };
+    fn look(&self, h: usize, i: u64, pos: &G, k: u32, t: &mut Tally) -> Result<(), String> {
+        let notes = self.notes[h][i as usize].load(Relaxed);
         if notes & WIN_EXIT != 0 {
             // Only in sweep 1: later the entry is decided.
-            decide(self, Dtz::Win(1));
+            self.decide(h, i, Dtz::Win(1), t);
             return Ok(());
         }
         let mut ml = G::MoveList::default();
@@ -167,9 +194,9 @@ impl<G: Layered> Solve<'_, G> {
                     pos.to_text()
                 ));
             };
-            match Dtz::decode(self.state.values[ch][j as usize]) {
+            match Dtz::decode(self.value(ch, j)) {
                 Dtz::Loss(d) if d < k => {
-                    decide(self, Dtz::Win(k));
+                    self.decide(h, i, Dtz::Win(k), t);
                     return Ok(());
                 }
                 Dtz::Win(d) if d < k => longest = longest.max(d + 1),
@@ -183,21 +210,66 @@ impl<G: Layered> Solve<'_, G> {
                     pos.to_text()
                 ));
             }
-            decide(self, Dtz::Loss(k));
+            self.decide(h, i, Dtz::Loss(k), t);
         }
         Ok(())
     }
 
-    fn visit(&mut self, h: usize, i: u64, rules: &G::Rules) -> Result<(), String> {
-        if self.state.values[h][i as usize] != 0 {
+    fn visit(&self, h: usize, i: u64, rules: &G::Rules, t: &mut Tally) -> Result<(), String> {
+        if self.value(h, i) != 0 {
             return Ok(());
         }
-        self.visits += 1;
+        t.visits += 1;
         let pos = G::unrank(self.unit[h], i, rules);
-        match self.state.sweep {
-            0 => self.first_look(h, i, &pos),
-            k => self.look(h, i, &pos, k),
+        match self.sweep {
+            0 => self.first_look(h, i, &pos, t),
+            k => self.look(h, i, &pos, k, t),
         }
+    }
+
+    /// Visits the entries `from..to` of half `h`, split among `threads`.
+    fn block(
+        &self,
+        h: usize,
+        from: u64,
+        to: u64,
+        threads: usize,
+        rules: &G::Rules,
+    ) -> Result<Tally, String> {
+        let run = |a: u64, b: u64| {
+            let mut t = Tally::default();
+            for i in a..b {
+                self.visit(h, i, rules, &mut t)?;
+            }
+            Ok::<Tally, String>(t)
+        };
+        if threads <= 1 {
+            return run(from, to);
+        }
+        let step = (to - from).div_ceil(threads as u64);
+        let results: Vec<Result<Tally, String>> = std::thread::scope(|sc| {
+            let handles: Vec<_> = (0..threads as u64)
+                .map(|k| {
+                    let a = (from + k * step).min(to);
+                    let b = (a + step).min(to);
+                    sc.spawn(move || run(a, b))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("a solver thread panicked".into()))
+                })
+                .collect()
+        });
+        let mut total = Tally::default();
+        for r in results {
+            let t = r?;
+            total.visits += t.visits;
+            total.decided += t.decided;
+        }
+        Ok(total)
     }
 }
 
@@ -343,88 +415,91 @@ pub fn solve_unit<G: Layered>(
             notes: sizes.iter().map(|&n| vec![0; n as usize]).collect(),
         }
     };
-    let mut s = Solve {
-        unit,
-        tables,
-        state,
-        visits: 0,
-    };
+    let mut state = state;
+    let mut visits = 0u64;
     let rules = tables.rules().clone();
     let total: u64 = sizes.iter().sum();
     let mut since_ckpt = (Instant::now(), 0u64);
     let mut last_log = Instant::now();
-    let mut sweep_start = (Instant::now(), s.state.half, s.state.next);
-    const CHUNK: u64 = 4096;
+    let mut sweep_start = (Instant::now(), state.half, state.next);
+    let threads = ck.threads.max(1);
+    let chunk: u64 = 4096 * threads as u64;
     loop {
-        while s.state.half < unit.len() {
-            let h = s.state.half;
-            while s.state.next < sizes[h] {
-                let end = (s.state.next + CHUNK).min(sizes[h]);
-                for i in s.state.next..end {
-                    s.visit(h, i, &rules)?;
-                }
-                since_ckpt.1 += end - s.state.next;
-                s.state.next = end;
+        while state.half < unit.len() {
+            let h = state.half;
+            while state.next < sizes[h] {
+                let end = (state.next + chunk).min(sizes[h]);
+                let solve = Solve {
+                    unit,
+                    tables,
+                    sweep: state.sweep,
+                    values: state.values.iter_mut().map(|v| atomic(v)).collect(),
+                    notes: state.notes.iter_mut().map(|v| atomic(v)).collect(),
+                };
+                let t = solve.block(h, state.next, end, threads, &rules)?;
+                visits += t.visits;
+                state.decided += t.decided;
+                since_ckpt.1 += end - state.next;
+                state.next = end;
                 if since_ckpt.1 >= ck.entries || since_ckpt.0.elapsed().as_secs() >= ck.secs {
                     std::fs::create_dir_all(&ck.folder).map_err(|e| e.to_string())?;
-                    save_checkpoint(&path, &id, &s.state)
+                    save_checkpoint(&path, &id, &state)
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                     since_ckpt = (Instant::now(), 0);
                     log(format!(
                         "{}: checkpoint at sweep {}, {} entry {}",
                         unit_name::<G>(unit),
-                        s.state.sweep,
+                        state.sweep,
                         unit[h],
-                        s.state.next
+                        state.next
                     ));
                 }
                 if last_log.elapsed().as_secs() >= 30 {
                     last_log = Instant::now();
-                    let done: u64 = sizes[..h].iter().sum::<u64>() + s.state.next;
+                    let done: u64 = sizes[..h].iter().sum::<u64>() + state.next;
                     let from: u64 = sizes[..sweep_start.1].iter().sum::<u64>() + sweep_start.2;
                     let rate = (done - from) as f64 / sweep_start.0.elapsed().as_secs_f64();
                     log(format!(
                         "{}: sweep {} at {:.1}%, {} decided, {:.0} entries/s, sweep ETA {:.0} s",
                         unit_name::<G>(unit),
-                        s.state.sweep,
+                        state.sweep,
                         100.0 * done as f64 / total as f64,
-                        s.state.decided,
+                        state.decided,
                         rate,
                         (total - done) as f64 / rate.max(1.0)
                     ));
                 }
             }
-            s.state.half += 1;
-            s.state.next = 0;
+            state.half += 1;
+            state.next = 0;
         }
-        let undecided: u64 = s.state.values.iter().flatten().filter(|&&v| v == 0).count() as u64;
+        let undecided: u64 = state.values.iter().flatten().filter(|&&v| v == 0).count() as u64;
         log(format!(
             "{}: sweep {} decided {}, {} undecided, {:.1} s",
             unit_name::<G>(unit),
-            s.state.sweep,
-            s.state.decided,
+            state.sweep,
+            state.decided,
             undecided,
             t0.elapsed().as_secs_f64()
         ));
-        if s.state.sweep >= 1 && s.state.decided == 0 {
+        if state.sweep >= 1 && state.decided == 0 {
             break;
         }
-        if s.state.sweep >= MAX_DISTANCE {
+        if state.sweep >= MAX_DISTANCE {
             return Err(format!(
                 "distances beyond {MAX_DISTANCE} plies do not fit a byte"
             ));
         }
-        s.state.sweep += 1;
-        s.state.half = 0;
-        s.state.next = 0;
-        s.state.decided = 0;
+        state.sweep += 1;
+        state.half = 0;
+        state.next = 0;
+        state.decided = 0;
         sweep_start = (Instant::now(), 0, 0);
     }
-    let sweeps = s.state.sweep + 1;
     Ok(Solved {
-        values: s.state.values,
-        sweeps,
-        visits: s.visits,
+        sweeps: state.sweep + 1,
+        values: state.values,
+        visits,
         secs: t0.elapsed().as_secs_f64(),
         resumed,
     })
