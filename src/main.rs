@@ -437,6 +437,25 @@ impl LayeredVisitor for TablesJob {
 
     fn visit<G: Searchable + Layered>(self) -> Self::Output {
         let s = &self.settings;
+        if let Some(u) = &s.unit {
+            match G::parse_sig(u) {
+                None => {
+                    return Err(Usage(format!(
+                        "--unit {u}: no such signature (written like CCSvCCC: the side to move's Crabs and Shrimps, v, the other's)"
+                    ))
+                    .into());
+                }
+                Some(sig) if G::pieces(sig) > s.max_pieces => {
+                    return Err(Usage(format!(
+                        "--unit {u} has {} pieces, more than --pieces {}",
+                        G::pieces(sig),
+                        s.max_pieces
+                    ))
+                    .into());
+                }
+                Some(_) => {}
+            }
+        }
         if self.list_units {
             return Ok(solve::tables::job::list_units::<G>(s.max_pieces));
         }
