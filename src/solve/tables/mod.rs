@@ -8,6 +8,8 @@
 pub mod check;
 pub mod file;
 pub mod job;
+#[cfg(test)]
+mod kani_plain;
 pub mod probe;
 #[cfg(test)]
 mod tests;
