@@ -48,7 +48,7 @@ enum Job {
     },
     /// Solves a game strongly (a game with a solver): labels every reachable
     /// position won, lost or drawn with its distance to the end, writes the table.
-    /// With --pieces (kaninariebi): the endgame tables of every material
+    /// With --pieces (a game solved by material): the endgame tables of every material
     /// signature up to that many pieces, bottom-up, resumable (docs/tables.md).
     Solve {
         #[arg(help = solvable_help())]
@@ -183,9 +183,14 @@ fn about() -> String {
 
 /// The names of the games with a solver, as "a, b or c".
 fn solvable_names() -> String {
+    names_of(|g| g.solvable() || g.layered())
+}
+
+/// The names of the games `which` picks, as "a, b or c".
+fn names_of(which: impl Fn(GameId) -> bool) -> String {
     let names: Vec<&str> = GameId::ALL
         .iter()
-        .filter(|g| g.solvable() || g.layered())
+        .filter(|&&g| which(g))
         .map(|g| g.name())
         .collect();
     match names.split_last() {
@@ -315,7 +320,8 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                 .and_then(|g| g.visit_layered(job))
                 .ok_or_else(|| {
                     Usage(format!(
-                        "--pieces: only kaninariebi has endgame tables, not {game}"
+                        "--pieces: only {} has endgame tables, not {game}",
+                        names_of(GameId::layered)
                     ))
                 })??;
             out.line(report.trim_end());
@@ -441,7 +447,8 @@ impl LayeredVisitor for TablesJob {
             match G::parse_sig(u) {
                 None => {
                     return Err(Usage(format!(
-                        "--unit {u}: no such signature (written like CCSvCCC: the side to move's Crabs and Shrimps, v, the other's)"
+                        "--unit {u}: no such signature ({})",
+                        G::sig_syntax()
                     ))
                     .into());
                 }

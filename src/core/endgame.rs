@@ -28,6 +28,8 @@ pub trait Layered: Game {
     fn pieces(sig: Self::Sig) -> u32;
     /// The signature the opponent faces after a move that stays inside it.
     fn swapped(sig: Self::Sig) -> Self::Sig;
+    /// How a signature is written, for a message: "written like ...".
+    fn sig_syntax() -> &'static str;
     /// The signature of its text (as `Display` writes it).
     fn parse_sig(text: &str) -> Option<Self::Sig>;
     /// The number of entries of the signature's index.

@@ -367,6 +367,10 @@ impl Layered for KaniNariEbi {
         }
     }
 
+    fn sig_syntax() -> &'static str {
+        "written like CCSvCCC: the side to move's Crabs and Shrimps, v, the other's"
+    }
+
     fn parse_sig(text: &str) -> Option<Signature> {
         let (a, b) = text.split_once('v')?;
         let side = |t: &str| {

@@ -165,6 +165,10 @@ impl Layered for Ladder {
         sig
     }
 
+    fn sig_syntax() -> &'static str {
+        "a level, 0 to 2"
+    }
+
     fn parse_sig(text: &str) -> Option<u8> {
         text.parse().ok().filter(|&l: &u8| l < 3)
     }
