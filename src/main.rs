@@ -4,9 +4,10 @@
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use koma::core::endgame::Layered;
 use koma::core::{Searchable, SolvedTable, Solver};
 use koma::engine::{self, Output};
-use koma::games::{GameId, SolverVisitor};
+use koma::games::{GameId, LayeredVisitor, SolverVisitor};
 use koma::referee::cli::Usage;
 use koma::solve;
 use std::path::PathBuf;
@@ -47,20 +48,56 @@ enum Job {
     },
     /// Solves a game strongly (a game with a solver): labels every reachable
     /// position won, lost or drawn with its distance to the end, writes the table.
+    /// With --pieces (a game solved by material): the endgame tables of every material
+    /// signature up to that many pieces, bottom-up, resumable (docs/tables.md).
     Solve {
         #[arg(help = solvable_help())]
         game: String,
-        /// Where to write the table (the file of the engine's table option).
+        /// Where to write the table (the file of the engine's table option);
+        /// with --pieces the tables' root folder (default
+        /// $XDG_DATA_HOME/koma/tables or ~/.local/share/koma/tables).
         #[arg(long, conflicts_with = "verify")]
         out: Option<PathBuf>,
         /// Instead of solving, check this table: consistency of every
-        /// entry, and the search's agreement on sampled short wins/losses.
+        /// entry, and the search's agreement on sampled short wins/losses;
+        /// with --pieces, this root folder of tables, every entry by its moves.
         #[arg(long)]
         verify: Option<PathBuf>,
-        /// With --verify: the longest distance (plies) sampled for the search.
+        /// Endgame tables: every signature of up to this many pieces.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(6..=10))]
+        pieces: Option<u32>,
+        /// With --pieces: only the unit of this signature (e.g. CCSvCCS),
+        /// whose lower tables must be there; see --list-units.
+        #[arg(long, requires = "pieces")]
+        unit: Option<String>,
+        /// With --pieces: list the units in solving order with their layers
+        /// (units of one layer are independent) and sizes, then stop.
+        #[arg(long, requires = "pieces")]
+        list_units: bool,
+        /// With --pieces: print the figures of the tables there (each file
+        /// read and checked whole), then stop.
+        #[arg(long, requires = "pieces")]
+        stats: bool,
+        /// With --pieces: write a checkpoint at least this often (seconds).
+        #[arg(long, default_value_t = 600)]
+        checkpoint_secs: u64,
+        /// With --pieces: also after this many entries visited.
+        #[arg(long, default_value_t = u64::MAX)]
+        checkpoint_entries: u64,
+        /// With --pieces: threads sharing each sweep (the tables are the
+        /// same for any number).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// With --pieces: the checkpoints' folder (default: checkpoints/ in
+        /// the root folder).
+        #[arg(long)]
+        checkpoints: Option<PathBuf>,
+        /// With --verify: the longest distance (plies) sampled for the search
+        /// (with --pieces the exact search's depth: give 5 or so).
         #[arg(long, default_value_t = 9)]
         max_plies: u32,
-        /// With --verify: positions sampled per distance.
+        /// With --verify: positions sampled per distance (with --pieces per
+        /// distance and signature, and as many draws).
         #[arg(long, default_value_t = 30)]
         per_distance: usize,
     },
@@ -146,9 +183,14 @@ fn about() -> String {
 
 /// The names of the games with a solver, as "a, b or c".
 fn solvable_names() -> String {
+    names_of(|g| g.solvable() || g.layered())
+}
+
+/// The names of the games `which` picks, as "a, b or c".
+fn names_of(which: impl Fn(GameId) -> bool) -> String {
     let names: Vec<&str> = GameId::ALL
         .iter()
-        .filter(|g| g.solvable())
+        .filter(|&&g| which(g))
         .map(|g| g.name())
         .collect();
     match names.split_last() {
@@ -240,7 +282,64 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             verify,
             max_plies,
             per_distance,
+            pieces: Some(pieces),
+            unit,
+            list_units,
+            stats,
+            checkpoint_secs,
+            checkpoint_entries,
+            checkpoints,
+            threads,
+            ..
         } => {
+            let root = match verify.clone().or(path) {
+                Some(r) => r,
+                None => solve::tables::probe::default_root().ok_or_else(|| {
+                    Usage("no HOME to find the tables' folder: give --out".into())
+                })?,
+            };
+            let job = TablesJob {
+                max_plies,
+                per_distance,
+                list_units,
+                stats,
+                verify: verify.is_some(),
+                settings: solve::tables::job::JobSettings {
+                    checkpoints: solve::tables::unit::Checkpoints {
+                        folder: checkpoints.unwrap_or_else(|| root.join("checkpoints")),
+                        secs: checkpoint_secs,
+                        entries: checkpoint_entries,
+                        threads: threads as usize,
+                    },
+                    root,
+                    max_pieces: pieces,
+                    unit,
+                },
+            };
+            let report = GameId::from_name(&game)
+                .and_then(|g| g.visit_layered(job))
+                .ok_or_else(|| {
+                    Usage(format!(
+                        "--pieces: only {} has endgame tables, not {game}",
+                        names_of(GameId::layered)
+                    ))
+                })??;
+            out.line(report.trim_end());
+        }
+        Job::Solve {
+            game,
+            out: path,
+            verify,
+            max_plies,
+            per_distance,
+            ..
+        } => {
+            if GameId::from_name(&game).is_some_and(|g| g.layered() && !g.solvable()) {
+                return Err(Usage(format!(
+                    "{game} is solved by material: give --pieces N (6 to 10)"
+                ))
+                .into());
+            }
             let job = SolveJob {
                 out: path,
                 verify,
@@ -327,6 +426,104 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
         Job::Openings(_) => {}
     }
     Ok(())
+}
+
+/// `koma solve --pieces` for a game solved by material: the report.
+struct TablesJob {
+    max_plies: u32,
+    per_distance: usize,
+    list_units: bool,
+    stats: bool,
+    verify: bool,
+    settings: solve::tables::job::JobSettings,
+}
+
+impl LayeredVisitor for TablesJob {
+    type Output = anyhow::Result<String>;
+
+    fn visit<G: Searchable + Layered>(self) -> Self::Output {
+        let s = &self.settings;
+        if let Some(u) = &s.unit {
+            match G::parse_sig(u) {
+                None => {
+                    return Err(Usage(format!(
+                        "--unit {u}: no such signature ({})",
+                        G::sig_syntax()
+                    ))
+                    .into());
+                }
+                Some(sig) if G::pieces(sig) > s.max_pieces => {
+                    return Err(Usage(format!(
+                        "--unit {u} has {} pieces, more than --pieces {}",
+                        G::pieces(sig),
+                        s.max_pieces
+                    ))
+                    .into());
+                }
+                Some(_) => {}
+            }
+        }
+        if self.list_units {
+            return Ok(solve::tables::job::list_units::<G>(s.max_pieces));
+        }
+        let mut log = |l: String| eprintln!("{l}");
+        let rules = G::Rules::default();
+        let sigs: Vec<G::Sig> = G::signatures(s.max_pieces)
+            .into_iter()
+            .filter(|&g| {
+                s.unit
+                    .as_deref()
+                    .is_none_or(|u| G::parse_sig(u).is_some_and(|u| u == g || G::swapped(u) == g))
+            })
+            .collect();
+        let tables = solve::tables::Tables::<G>::open(&s.root, &rules);
+        if self.stats {
+            let mut r = String::new();
+            for &g in &sigs {
+                let (_, c) = solve::tables::file::read(&tables.path(g), &tables.identity(g))
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", tables.path(g).display()))?;
+                r += &solve::tables::job::figures::<G>(g, &c, &rules);
+                r += "\n";
+            }
+            return Ok(r);
+        }
+        if self.verify {
+            let t0 = Instant::now();
+            let n = solve::tables::check::check(&tables, &sigs, &mut log)
+                .map_err(anyhow::Error::msg)?;
+            let mut r = format!(
+                "consistency: {n} entries of {} signatures, every value agrees with its moves ({:.1} s)\n",
+                sigs.len(),
+                t0.elapsed().as_secs_f64()
+            );
+            let t0 = Instant::now();
+            let depth = self.max_plies;
+            let a = solve::tables::check::search_sample(
+                &tables,
+                &sigs,
+                self.per_distance,
+                depth,
+                0x5eed,
+            )
+            .map_err(anyhow::Error::msg)?;
+            r += &format!(
+                "exact full-width search to {depth} plies: {} sampled entries, {} with a forced end ({} of them as far as the table's distance), {} disagreements ({:.1} s)\n",
+                a.searched,
+                a.decided,
+                a.same_distance,
+                a.faults.len(),
+                t0.elapsed().as_secs_f64()
+            );
+            for f in &a.faults {
+                r += &format!("  {f}\n");
+            }
+            if !a.faults.is_empty() {
+                anyhow::bail!("{r}");
+            }
+            return Ok(r);
+        }
+        solve::tables::job::run_job::<G>(&rules, s, &mut log).map_err(anyhow::Error::msg)
+    }
 }
 
 /// `koma solve` for the game whose solver visits it: the report.

@@ -221,7 +221,16 @@ fn a_job_with_a_bad_argument_exits_2_and_a_bad_file_exits_1_saying_which() {
     assert!(out.is_empty(), "{out}");
     assert_eq!(
         err.trim(),
-        "koma solve: only nana can be solved, not hasami"
+        "koma solve: only kaninariebi or nana can be solved, not hasami"
+    );
+
+    let (code, out, err) =
+        koma_job(&["solve", "kaninariebi", "--pieces", "6", "--unit", "CCXvCCC"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err.trim(),
+        "koma solve: --unit CCXvCCC: no such signature (written like CCSvCCC: the side to move's Crabs and Shrimps, v, the other's)"
     );
 
     let (code, out, err) = koma_job(&["perft", "1", "--fen", "not a position"]);

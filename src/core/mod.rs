@@ -7,6 +7,7 @@ pub mod binary_file;
 pub mod color;
 pub mod coord;
 pub mod crc32;
+pub mod endgame;
 pub mod game;
 pub mod history;
 pub mod line;

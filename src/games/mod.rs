@@ -11,6 +11,7 @@ pub mod nana;
 pub mod negaeri;
 mod sandwich;
 
+use crate::core::endgame::Layered;
 use crate::core::{
     EndReason, Game, OptionSpec, Presentation, RuleError, RuleValues, Rules, Searchable, Solver,
     TableFile, read_rule_values,
@@ -38,6 +39,13 @@ pub trait GameVisitor {
 pub trait SolverVisitor {
     type Output;
     fn visit<G: Searchable + Evaluation, S: Solver<G>>(self, solver: &S) -> Self::Output;
+}
+
+/// A computation over a game solved by material signatures
+/// (`core::endgame::Layered`), run by `GameId::visit_layered`.
+pub trait LayeredVisitor {
+    type Output;
+    fn visit<G: Searchable + Layered>(self) -> Self::Output;
 }
 
 /// See `GameId::facts`.
@@ -97,6 +105,25 @@ impl GameId {
             GameId::Nana => Some(v.visit::<nana::Nana, _>(&nana::solver::NanaSolver)),
             _ => None,
         }
+    }
+
+    /// Runs `v` with a game whose endgame tables `koma solve --pieces`
+    /// builds; `None` for the others.
+    pub fn visit_layered<V: LayeredVisitor>(self, v: V) -> Option<V::Output> {
+        match self {
+            GameId::KaniNariEbi => Some(v.visit::<kaninariebi::KaniNariEbi>()),
+            _ => None,
+        }
+    }
+
+    /// Whether the game has endgame tables by material (`visit_layered`).
+    pub fn layered(self) -> bool {
+        struct Has;
+        impl LayeredVisitor for Has {
+            type Output = ();
+            fn visit<G: Searchable + Layered>(self) {}
+        }
+        self.visit_layered(Has).is_some()
     }
 
     /// Whether the game has a solver (`visit_solver`).

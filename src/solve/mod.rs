@@ -3,6 +3,7 @@
 //! (`core::Solver`); what needs the search, the second opinion on a table
 //! (`verify`), lives here, generic over the game.
 
+pub mod tables;
 #[cfg(test)]
 mod tests;
 pub mod verify;

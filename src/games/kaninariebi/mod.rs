@@ -13,6 +13,7 @@
 
 mod board;
 mod capture;
+pub mod endgame;
 pub mod eval;
 mod movegen;
 mod presentation;

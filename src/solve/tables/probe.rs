@@ -1,0 +1,171 @@
+//! Probing a folder of endgame tables: `Tables` opens the folder of one game
+//! and rule options, loads a signature's file the first time a position of
+//! it is asked (checked whole, `file::read`), and answers a position's value
+//! (`probe`), each move's (`moves`) and the best move (`best_move`), which
+//! keeps the value and makes progress by the distance.
+
+use super::file::{self, Identity};
+use super::value::Dtz;
+use crate::core::endgame::Layered;
+use crate::core::{History, Outcome};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The folder where `koma solve` writes tables unless told otherwise, and
+/// where the engine looks for them: `$XDG_DATA_HOME/koma/tables`, else
+/// `~/.local/share/koma/tables`.
+pub fn default_root() -> Option<PathBuf> {
+    let data = match std::env::var_os("XDG_DATA_HOME") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from(std::env::var_os("HOME")?).join(".local/share"),
+    };
+    Some(data.join("koma").join("tables"))
+}
+
+/// The tables of one game under one set of rule options, in the folder
+/// `root/<game>` (or `root/<game>-<rules_tag>`), one file per signature
+/// named `<signature>.ktb`.
+pub struct Tables<G: Layered> {
+    folder: PathBuf,
+    rules: G::Rules,
+    slot: HashMap<G::Sig, usize>,
+    loaded: Vec<OnceLock<Result<Vec<u8>, String>>>,
+}
+
+impl<G: Layered> Tables<G> {
+    /// The folder of the game's tables under `root`.
+    pub fn folder(root: &Path, rules: &G::Rules) -> PathBuf {
+        let tag = G::rules_tag(rules);
+        root.join(if tag.is_empty() {
+            G::NAME.to_string()
+        } else {
+            format!("{}-{tag}", G::NAME)
+        })
+    }
+
+    /// The tables under `root` (nothing is read until a position asks).
+    pub fn open(root: &Path, rules: &G::Rules) -> Tables<G> {
+        let sigs = G::signatures(u32::MAX);
+        Tables {
+            folder: Self::folder(root, rules),
+            rules: rules.clone(),
+            slot: sigs.iter().enumerate().map(|(i, &s)| (s, i)).collect(),
+            loaded: sigs.iter().map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    pub fn rules(&self) -> &G::Rules {
+        &self.rules
+    }
+
+    /// The file of a signature.
+    pub fn path(&self, sig: G::Sig) -> PathBuf {
+        self.folder.join(format!("{sig}.ktb"))
+    }
+
+    /// What a signature's file must say it is.
+    pub fn identity(&self, sig: G::Sig) -> Identity {
+        Identity {
+            game: G::NAME.to_string(),
+            rules: G::rules_tag(&self.rules),
+            signature: sig.to_string(),
+            entries: G::entries(sig),
+        }
+    }
+
+    /// Whether the signature's file exists (it is not read).
+    pub fn has_file(&self, sig: G::Sig) -> bool {
+        self.path(sig).is_file()
+    }
+
+    /// The values of a signature, read on the first call; the error (also
+    /// kept) names the file and says what is wrong with it.
+    pub fn values(&self, sig: G::Sig) -> Result<&[u8], String> {
+        let Some(&i) = self.slot.get(&sig) else {
+            return Err(format!("no signature {sig}"));
+        };
+        let r = self.loaded[i].get_or_init(|| {
+            let path = self.path(sig);
+            file::read(&path, &self.identity(sig))
+                .map(|(v, _)| v)
+                .map_err(|e| format!("table {}: {e}", path.display()))
+        });
+        r.as_deref().map_err(Clone::clone)
+    }
+
+    /// Bytes of the tables read so far.
+    pub fn loaded_bytes(&self) -> u64 {
+        self.loaded
+            .iter()
+            .filter_map(|l| l.get()?.as_ref().ok())
+            .map(|v| v.len() as u64)
+            .sum()
+    }
+
+    /// The value of a position not over for its side to move, `None` when
+    /// no table holds it (too many pieces, or its file missing or bad).
+    pub fn probe(&self, pos: &G) -> Option<Dtz> {
+        self.lookup(pos).ok().flatten()
+    }
+
+    /// As `probe`, with the reason a table could not be read; `Ok(None)`
+    /// for a position no signature holds.
+    pub fn lookup(&self, pos: &G) -> Result<Option<Dtz>, String> {
+        if pos.terminal().is_some() {
+            return Ok(None);
+        }
+        let Some((sig, i)) = pos.locate() else {
+            return Ok(None);
+        };
+        let v = self.values(sig)?;
+        Ok(v.get(i as usize).map(|&b| Dtz::decode(b)))
+    }
+
+    /// The value of move `m` of `pos` for the side making it (a win by the
+    /// move itself is a win in 1), or `None` when a table lacks it.
+    pub fn move_value(&self, pos: &G, m: G::Move) -> Option<Dtz> {
+        let child = pos.play(m);
+        if let Some(end) = child.terminal() {
+            return Some(match end.outcome {
+                Outcome::Win(c) if c == pos.side_to_move() => Dtz::Win(1),
+                Outcome::Win(_) => Dtz::Loss(1),
+                Outcome::Draw => Dtz::Draw,
+            });
+        }
+        Some(self.probe(&child)?.before(pos.is_exit(m)))
+    }
+
+    /// Every move of `pos` with its value for the side to move, best first
+    /// (ties in the order generated), when the tables hold them all.
+    /// `history` is the game so far, ending with `pos`: a move that repeats
+    /// a position for the last allowed time is a draw whatever the table
+    /// says (a win can turn into a draw so when every winning line passes a
+    /// position already seen; the shortest distance never repeats one).
+    pub fn moves(&self, pos: &G, history: &History) -> Option<Vec<(G::Move, Dtz)>> {
+        let mut ml = G::MoveList::default();
+        pos.generate(&mut ml);
+        let mut out = Vec::with_capacity(ml.len());
+        for &m in ml.iter() {
+            let repeats = pos.repetition_limit().is_some_and(|limit| {
+                let key = pos.play(m).repetition_key();
+                history.keys().iter().filter(|&&k| k == key).count() + 1 >= limit
+            });
+            let v = self.move_value(pos, m)?;
+            let v = if repeats && pos.play(m).terminal().is_none() {
+                Dtz::Draw
+            } else {
+                v
+            };
+            out.push((m, v));
+        }
+        out.sort_by_key(|&(_, v)| std::cmp::Reverse(v.rank()));
+        Some(out)
+    }
+
+    /// The move keeping the position's value with the best distance (the
+    /// quickest exit when winning, the latest when losing), with its value.
+    pub fn best_move(&self, pos: &G, history: &History) -> Option<(G::Move, Dtz)> {
+        self.moves(pos, history)?.into_iter().next()
+    }
+}
