@@ -224,8 +224,9 @@ pub fn new_game(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
 }
 
 /// `setoption` then `isready` answered within the start timeout (a
-/// script's `configure`): the `info string error …` lines the engine
-/// answered the option with, none when it took it.
+/// script's `configure`): the `info string error …` line the engine
+/// answered the option with (only the first, as `wait_readyok` keeps),
+/// none when it took it.
 pub fn set_option(
     e: &mut EngineProc,
     name: &str,
@@ -242,7 +243,7 @@ pub fn set_option(
     if let Err(why) = sent {
         return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
     }
-    wait_readyok(e, Instant::now() + t.start)
+    wait_readyok(e, Instant::now() + t.start).map(|error| error.into_iter().collect())
 }
 
 /// `isready` answered within the stall timeout: before each `go`, so that
