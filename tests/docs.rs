@@ -1,5 +1,5 @@
-//! The documentation, replayed: every example of README.md, protocol.md and
-//! docs/rules/*.md runs against the binaries of this build and must print
+//! The documentation, replayed: every example of README.md, protocol.md,
+//! the pages the README leads to and docs/rules/*.md runs against the binaries of this build and must print
 //! what the page shows, so the docs cannot drift from the program. And no
 //! tracked file points outside the repository.
 //!
@@ -529,7 +529,41 @@ fn rules_pages() -> Vec<String> {
 
 #[test]
 fn every_example_of_the_readme_runs() {
-    assert!(replay("README.md") >= 2);
+    assert!(replay("README.md") >= 1);
+}
+
+/// The pages the README leads to that are not replayed elsewhere (the
+/// rules pages and protocol.md have tests of their own).
+const LED_TO: [&str; 7] = [
+    "docs/board.md",
+    "docs/cluster.md",
+    "docs/engine.md",
+    "docs/layout.md",
+    "docs/nana-solved.md",
+    "docs/openings.md",
+    "docs/testing.md",
+];
+
+#[test]
+fn every_example_of_the_pages_the_readme_leads_to_runs() {
+    let ran: usize = LED_TO.iter().map(|page| replay(page)).sum();
+    // docs/engine.md's perft and bench, docs/testing.md's log line.
+    assert!(ran >= 2, "{ran}");
+}
+
+/// The README stays a front door: short, and every page it leads to is
+/// linked from it.
+#[test]
+fn the_readme_is_short_and_leads_to_every_page() {
+    let readme = read_page("README.md");
+    let lines = readme.lines().count();
+    assert!(lines <= 150, "README.md has {lines} lines");
+    for page in LED_TO {
+        assert!(
+            readme.contains(&format!("]({page})")),
+            "README.md does not link {page}"
+        );
+    }
 }
 
 #[test]
@@ -664,13 +698,14 @@ fn every_tag_the_referee_writes_is_documented() {
     );
 }
 
-/// README's principal line of Nana is a game: played through the engine
-/// from the start, every move is legal and the last takes the King.
+/// The principal line of Nana on docs/nana-solved.md is a game: played
+/// through the engine from the start, every move is legal and the last
+/// takes the King.
 #[test]
-fn the_readme_nana_line_is_a_won_game() {
-    let readme = read_page("README.md");
-    let at = readme.find("A principal line").expect("the principal line");
-    let block = blocks("README.md", &readme[at..])
+fn the_nana_pages_principal_line_is_a_won_game() {
+    let page = read_page("docs/nana-solved.md");
+    let at = page.find("A principal line").expect("the principal line");
+    let block = blocks("docs/nana-solved.md", &page[at..])
         .unwrap()
         .into_iter()
         .next()
@@ -975,29 +1010,32 @@ fn the_test_steps_after_cargo_test_build_nothing_new() {
     }
 }
 
-/// The README's list of examples names every file in examples/.
+/// docs/layout.md's list of examples names every file in examples/.
 #[test]
-fn the_readme_lists_every_example() {
-    let readme = read_page("README.md");
-    let line = readme
+fn the_layout_page_lists_every_example() {
+    let layout = read_page("docs/layout.md");
+    let line = layout
         .lines()
         .find(|l| l.starts_with("examples/"))
-        .expect("README lists the examples");
+        .expect("docs/layout.md lists the examples");
     for e in std::fs::read_dir(root().join("examples")).unwrap() {
         let name = e.unwrap().file_name().into_string().unwrap();
         let stem = name.trim_end_matches(".rs");
-        assert!(line.contains(stem), "README's examples line omits {stem}");
+        assert!(
+            line.contains(stem),
+            "docs/layout.md's examples line omits {stem}"
+        );
     }
 }
 
-/// The board's clock margin is not the referee's: the README says which
+/// The board's clock margin is not the referee's: docs/board.md says which
 /// default each has, as their --help does.
 #[test]
-fn the_readme_gives_the_boards_clock_margin() {
-    let readme = read_page("README.md");
+fn the_board_page_gives_the_boards_clock_margin() {
+    let page = read_page("docs/board.md");
     assert!(
-        readme.contains("1000 ms by default (`--timemargin`), against\nthe referee's 0"),
-        "README"
+        page.contains("1000 ms by default (`--timemargin`), against\nthe referee's 0"),
+        "docs/board.md"
     );
     let board = read_page("src/bin/koma-board.rs");
     assert!(

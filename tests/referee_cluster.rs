@@ -497,7 +497,7 @@ fn an_unfinished_last_record_waits_for_the_rest_while_following() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// tools/cluster/parallel-test.sh: the README's GNU parallel line on this
+/// tools/cluster/parallel-test.sh: docs/cluster.md's GNU parallel line on this
 /// machine alone (`--sshlogin 2/:`), its shards pooled and every game
 /// there once. It needs GNU parallel, so `cargo test` lists it as ignored
 /// with that reason; the test command (tools/test.sh) installs parallel

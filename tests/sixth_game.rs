@@ -24,7 +24,8 @@ use koma::client::process::{EngineProc, Launch};
 use koma::client::reason::Reason;
 use koma::core::{
     Bench, Color, Coord, End, EndReason, Game, GameLine, History, MoveList, MoveSink, MoveText,
-    NoRules, Outcome, PieceText, PositionError, PositionText, Searchable, StepText, game_status,
+    NoRules, Outcome, PieceText, Place, PositionError, PositionText, Searchable, StepText,
+    game_status,
 };
 use koma::engine::registry::{EngineGame, Registry};
 use koma::engine::session::{GameSession, PositionRefused, SearchJob, Session};
@@ -115,16 +116,23 @@ impl Game for Hexapawn {
     fn from_text(text: &PositionText, _rules: &NoRules) -> Result<Self, PositionError> {
         text.check_size(SIZE, SIZE)?;
         if text.hand.is_some() {
-            return Err(PositionError::new("hexapawn has no hands"));
+            return Err(PositionError::NoHand { game: "Hexapawn" });
         }
         let [n] = text.counters[..] else {
-            return Err(PositionError::new("expected one counter, the move number"));
+            return Err(PositionError::Counters {
+                game: "Hexapawn",
+                expected: "one counter, the move number",
+            });
         };
         let mut cells = [None; 9];
         for sq in 0..9 {
             if let Some(p) = text.at(coord(sq)) {
                 if p.letter != 'P' || p.promoted {
-                    return Err(PositionError::new(format!("no piece {}", p.letter)));
+                    return Err(PositionError::UnknownPiece {
+                        piece: p,
+                        place: Place::Square(coord(sq)),
+                        known: "Hexapawn pieces are P",
+                    });
                 }
                 cells[sq as usize] = Some(p.color);
             }
@@ -440,7 +448,7 @@ fn an_engine_session_plays_it_in_protocol_lines() {
     assert!(matches!(e, PositionRefused::Start { .. }), "{e:?}");
     assert_eq!(
         e.to_string(),
-        "invalid hexapawn position (no piece Q) at ppp/3/PPQ"
+        "invalid hexapawn position (unknown piece Q on c1: Hexapawn pieces are P) at ppp/3/PPQ"
     );
 }
 
@@ -533,7 +541,7 @@ fn the_engine_loop_plays_it_over_a_registry_of_its_own() {
         "info string error: expected one of hexapawn for UCI_Variant at kaninariebi"
     ));
     assert!(has(
-        "info string error: invalid hexapawn position (no piece Q) at ppp/3/PPQ"
+        "info string error: invalid hexapawn position (unknown piece Q on c1: Hexapawn pieces are P) at ppp/3/PPQ"
     ));
     let mv = bestmove(&lines);
     let after = Hexapawn::start(&NoRules).play(Step { from: 0, to: 3 });

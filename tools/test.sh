@@ -22,7 +22,7 @@ done
 
 cargo test
 
-# GNU parallel: tests/referee_cluster.rs's README line on this machine.
+# GNU parallel: tests/referee_cluster.rs's run of docs/cluster.md's line on this machine.
 if ! command -v parallel > /dev/null; then
     bash tools/apt-install.sh parallel || true
 fi

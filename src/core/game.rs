@@ -5,29 +5,11 @@
 //! (repetition) are applied by `History`, owned by search and referee.
 
 use super::{
-    Color, Coord, End, EndReason, Mirror, MoveSink, MoveText, Outcome, PositionText, Rules,
-    movelist::MoveCounter,
+    Color, Coord, End, EndReason, Mirror, MoveSink, MoveText, Outcome, PositionError, PositionText,
+    Rules, movelist::MoveCounter,
 };
 use std::fmt::Debug;
 use std::ops::DerefMut;
-
-/// Why a position string was refused, in words that name the offending part.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError(pub String);
-
-impl PositionError {
-    pub fn new(msg: impl Into<String>) -> PositionError {
-        PositionError(msg.into())
-    }
-}
-
-impl std::fmt::Display for PositionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// What a move does that its text does not say, as marks on squares for a
 /// board to show: the rules decide them, a board draws them without knowing

@@ -16,7 +16,7 @@ pub trait Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
     fn specs() -> &'static [OptionSpec];
     /// Applies one option; `name` is one of `specs()`' names (exact spelling)
     /// and `value` was already checked against that spec.
-    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String>;
+    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), SetError>;
 
     /// The rules with these values (read by `read_rule_values`, or kept
     /// by the engine), every other option at its default.
@@ -29,6 +29,37 @@ pub trait Rules: Clone + Default + Debug + PartialEq + Send + Sync + 'static {
     }
 }
 
+/// Why a game's `Rules::set` refused an option. `set` is given only names
+/// and values its specs accept, so a refusal means a caller skipped the
+/// specs, or the specs and `set` disagree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetError {
+    /// `game` has no option `name` that takes `value`.
+    NoOption {
+        game: &'static str,
+        name: String,
+        value: OptionValue,
+    },
+    /// The option `name` has no choice `value`.
+    NoChoice { name: &'static str, value: String },
+    /// The game has no rule options at all.
+    NoOptions { name: String },
+}
+
+impl fmt::Display for SetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetError::NoOption { game, name, value } => {
+                write!(f, "no {game} option {name} with value {value}")
+            }
+            SetError::NoChoice { name, value } => write!(f, "unknown {name} value {value}"),
+            SetError::NoOptions { name } => write!(f, "no rule option {name}"),
+        }
+    }
+}
+
+impl std::error::Error for SetError {}
+
 /// Why rule options given by name could not be read or applied.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RuleError {
@@ -40,8 +71,8 @@ pub enum RuleError {
     },
     /// A value the option's spec does not take.
     Value(OptionError),
-    /// A value the game's `Rules::set` refused, in the game's words.
-    Refused(String),
+    /// A value the game's `Rules::set` refused.
+    Refused(SetError),
 }
 
 impl fmt::Display for RuleError {
@@ -63,7 +94,7 @@ impl fmt::Display for RuleError {
                 )
             }
             RuleError::Value(e) => fmt::Display::fmt(e, f),
-            RuleError::Refused(e) => f.write_str(e),
+            RuleError::Refused(e) => fmt::Display::fmt(e, f),
         }
     }
 }
@@ -92,8 +123,8 @@ impl Rules for NoRules {
     fn specs() -> &'static [OptionSpec] {
         &[]
     }
-    fn set(&mut self, name: &str, _value: &OptionValue) -> Result<(), String> {
-        Err(format!("no rule option {name}"))
+    fn set(&mut self, name: &str, _value: &OptionValue) -> Result<(), SetError> {
+        Err(SetError::NoOptions { name: name.into() })
     }
 }
 

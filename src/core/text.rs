@@ -70,18 +70,18 @@ impl PositionText {
     /// Checks the board has exactly the game's dimensions.
     pub fn check_size(&self, files: u8, ranks: u8) -> Result<(), super::PositionError> {
         if self.ranks.len() != ranks as usize {
-            return Err(super::PositionError::new(format!(
-                "board has {} ranks, expected {ranks}",
-                self.ranks.len()
-            )));
+            return Err(super::PositionError::Ranks {
+                found: self.ranks.len(),
+                expected: ranks,
+            });
         }
         for (i, row) in self.ranks.iter().enumerate() {
             if row.len() != files as usize {
-                return Err(super::PositionError::new(format!(
-                    "rank {} has {} files, expected {files}",
-                    ranks as usize - i,
-                    row.len()
-                )));
+                return Err(super::PositionError::Files {
+                    rank: ranks as usize - i,
+                    found: row.len(),
+                    expected: files,
+                });
             }
         }
         Ok(())

@@ -98,7 +98,7 @@ fn run<G: Searchable>(
     Ok(out)
 }
 
-/// A score distribution, as the README's quality tables give it.
+/// A score distribution, as docs/openings.md's quality tables give it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Distribution {
     pub count: usize,

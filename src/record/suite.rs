@@ -5,7 +5,9 @@
 
 use crate::core::{MoveText, OptionValue};
 use crate::games::GameId;
+use crate::protocol::ParseError;
 use crate::protocol::record::{OpeningLine, parse_openings};
+use std::fmt;
 
 /// What a suite's header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,8 +97,55 @@ pub fn write(header: &Header, openings: &[Vec<MoveText>]) -> String {
     s
 }
 
+/// Why a suite file was refused; the words name the line at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SuiteError {
+    /// `# variant:` names no game.
+    UnknownVariant { line: usize, value: String },
+    /// A word of `# rules:` is not `NAME=VALUE`.
+    NotNameValue { line: usize, word: String },
+    /// `# positions:` is not a number.
+    NotCount { line: usize, value: String },
+    /// The header lacks the `# key: ...` line `key`.
+    Missing { key: &'static str },
+    /// `# rules:` names an option the variant does not have.
+    UnknownRule { variant: GameId, name: String },
+    /// An opening line that does not read.
+    Opening { line: usize, error: ParseError },
+    /// `# positions:` says another number than the file holds.
+    Count { said: usize, held: usize },
+}
+
+impl fmt::Display for SuiteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SuiteError::UnknownVariant { line, value } => {
+                write!(f, "line {line}: unknown variant {value}")
+            }
+            SuiteError::NotNameValue { line, word } => {
+                write!(f, "line {line}: expected NAME=VALUE, got {word}")
+            }
+            SuiteError::NotCount { line, value } => {
+                write!(f, "line {line}: positions: expected a number, got {value}")
+            }
+            SuiteError::Missing { key } => {
+                write!(f, "the header has no {key} line (# {key}: ...)")
+            }
+            SuiteError::UnknownRule { variant, name } => {
+                write!(f, "{variant} has no rule option {name}")
+            }
+            SuiteError::Opening { line, error } => write!(f, "line {line}: {error}"),
+            SuiteError::Count { said, held } => {
+                write!(f, "the header says {said} positions, the file holds {held}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SuiteError {}
+
 /// Reads a suite file; the error names the line at fault.
-pub fn parse(text: &str) -> Result<Suite, String> {
+pub fn parse(text: &str) -> Result<Suite, SuiteError> {
     let mut name = None;
     let mut variant = None;
     let mut rules = None;
@@ -112,39 +161,42 @@ pub fn parse(text: &str) -> Result<Suite, String> {
         if key.is_empty() || !key.bytes().all(|b| b.is_ascii_lowercase()) {
             continue;
         }
-        let at = |what: &str| format!("line {}: {what}", i + 1);
+        let line = i + 1;
         let value = value.trim();
         match key {
             "name" => name = Some(value.to_string()),
             "variant" => {
-                variant = Some(
-                    GameId::from_name(value)
-                        .ok_or_else(|| at(&format!("unknown variant {value}")))?,
-                )
+                variant =
+                    Some(
+                        GameId::from_name(value).ok_or_else(|| SuiteError::UnknownVariant {
+                            line,
+                            value: value.into(),
+                        })?,
+                    )
             }
             "rules" => {
                 let mut r = Vec::new();
                 if value != "none" {
                     for w in value.split_whitespace() {
-                        let (n, v) = w
-                            .split_once('=')
-                            .ok_or_else(|| at(&format!("expected NAME=VALUE, got {w}")))?;
+                        let (n, v) = w.split_once('=').ok_or_else(|| SuiteError::NotNameValue {
+                            line,
+                            word: w.into(),
+                        })?;
                         r.push((n.to_string(), v.to_string()));
                     }
                 }
                 rules = Some(r);
             }
             "positions" => {
-                positions = Some(
-                    value
-                        .parse::<usize>()
-                        .map_err(|_| at(&format!("positions: expected a number, got {value}")))?,
-                )
+                positions = Some(value.parse::<usize>().map_err(|_| SuiteError::NotCount {
+                    line,
+                    value: value.into(),
+                })?)
             }
             _ => fields.push((key.to_string(), value.to_string())),
         }
     }
-    let missing = |what: &str| format!("the header has no {what} line (# {what}: ...)");
+    let missing = |key| SuiteError::Missing { key };
     let header = Header {
         name: name.ok_or_else(|| missing("name"))?,
         variant: variant.ok_or_else(|| missing("variant"))?,
@@ -154,16 +206,20 @@ pub fn parse(text: &str) -> Result<Suite, String> {
     let specs = header.variant.rule_specs();
     for (n, _) in &header.rules {
         if !specs.iter().any(|s| s.name == n) {
-            return Err(format!("{} has no rule option {n}", header.variant));
+            return Err(SuiteError::UnknownRule {
+                variant: header.variant,
+                name: n.clone(),
+            });
         }
     }
-    let lines = parse_openings(text).map_err(|(n, e)| format!("line {n}: {e}"))?;
+    let lines =
+        parse_openings(text).map_err(|(line, error)| SuiteError::Opening { line, error })?;
     let positions = positions.ok_or_else(|| missing("positions"))?;
     if positions != lines.len() {
-        return Err(format!(
-            "the header says {positions} positions, the file holds {}",
-            lines.len()
-        ));
+        return Err(SuiteError::Count {
+            said: positions,
+            held: lines.len(),
+        });
     }
     Ok(Suite { header, lines })
 }
@@ -266,9 +322,14 @@ mod tests {
             (text.replace("# name: default\n", ""), "no name line"),
         ];
         for (t, want) in cases {
-            let e = parse(&t).unwrap_err();
+            let e = parse(&t).unwrap_err().to_string();
             assert!(e.contains(want), "{want}: {e}");
         }
+        // Callers match on what is wrong.
+        let e = parse(&text.replace("# positions: 1", "# positions: 2")).unwrap_err();
+        assert_eq!(e, SuiteError::Count { said: 2, held: 1 });
+        let e = parse(&text.replace("# name: default\n", "")).unwrap_err();
+        assert_eq!(e, SuiteError::Missing { key: "name" });
     }
 
     #[test]

@@ -3,12 +3,47 @@
 //! it. The engines themselves (processes, handshake, clocks, turns, end
 //! reasons) are `client`'s.
 //!
-//! Layout: `cli` (arguments) → `matches` (`runner`, the match: workers,
-//! results → `game`, one game; openings, schedule, adjudication), `store`
-//! (records written, resume, locks, shards), `statistics` (stats, SPRT,
-//! summaries, `--report`'s pooled shards); `replay` (`--replay`),
-//! `compliance`, `fastchess` (spellings) and `dialect` (whose counting). The records themselves (tags,
-//! build, the suite format) are `record`'s.
+//! # A map
+//!
+//! - **Arguments**: `cli` reads the command line into a `cli::Mode`
+//!   (`cli::args` the flags, `cli::check` the checks, each mistake a
+//!   `cli::Usage`, exit 2). fastchess and cutechess-cli spellings
+//!   (`-engine cmd=…`, `-each`, `-pgnout`) are rewritten into Koma's by
+//!   `fastchess` before clap sees them; what Koma cannot honour is refused
+//!   there by name; `dialect` decides whose counting of `-rounds`,
+//!   `-games` and `-repeat` a line gets (Koma's, fastchess's or
+//!   cutechess-cli's).
+//! - **Scheduling a match**: `matches::schedule` fixes every game (number,
+//!   round, pairing, colours, opening slot) from the command line and
+//!   `--seed`; `matches::runner::run` drops the games already in the state
+//!   file and deals the rest to worker threads (`Ctx::worker`, pinned by
+//!   `matches::affinity`); `matches::busy` warns of a machine too loaded to
+//!   keep time.
+//! - **The game loop**: `matches::game::play`, one game between two running
+//!   engines, turn by turn: the end by the rules, adjudication, then one
+//!   engine move.
+//! - **The clock**: enforced in `src/client/turn.rs`, not here:
+//!   `client::turn::play_turn` sends `go` and reads until `bestmove` or the
+//!   deadline (allowance plus `--timemargin`, in `think`), then charges the
+//!   mover's clock with `client::clock::Clock::charge`, whose `Err` is the
+//!   time forfeit. `matches::time_losses` sums the overruns up at the end.
+//! - **Adjudication**: `--max-plies` in `matches::game`; `--draw` and
+//!   `--resign` on the engines' scores in `record::adjudicate` (`Tracker`),
+//!   which a record's replay check applies again.
+//! - **Results and records**: `matches::runner`'s `Ctx::finish` takes each
+//!   finished game: it builds the record (`record::build`, provenance by
+//!   `store::records::add_provenance`), appends it to the record files
+//!   (`store::records::RecordSink`; resuming reads the state file among
+//!   them back, `store::state`) and prints the running score.
+//!   `store::lock` keeps one referee per record file, `store::shard` names
+//!   a shard's files; `matches::interrupt` catches Ctrl-C and SIGTERM
+//!   (the results so far and the command that resumes). `replay` (`--replay`) re-checks a record file with
+//!   `record::replay`.
+//! - **Statistics**: `statistics` (`stats` and `sprt` the formulas, checked
+//!   after each game by `Ctx::check_sprt`; `report` and `json` the
+//!   summaries, `cutechess` cutechess-cli's lines; `pool` and `merge` for `--report` over shards).
+//! - **Engine checks**: `compliance` (`--compliance`), a checklist of the
+//!   protocol for one engine.
 
 pub mod cli;
 pub mod compliance;

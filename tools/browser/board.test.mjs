@@ -6,7 +6,7 @@
 // (the server's stateless /api/positions, which replays the moves with the
 // rules, and `koma`'s own `d` output), and saves screenshots under
 // target/browser-shots/ (`bash tools/browser/test.sh --refresh-screenshots`
-// copies the README's five into docs/screenshots/). Then a game against
+// copies the docs' screenshots into docs/screenshots/). Then a game against
 // the engine (thinking shown, undo), two engines watched from two tabs, a
 // crashing and a hanging engine, a saved record loaded back and stepped
 // through, analyses (lines, a tree of variations made by clicking), a game
@@ -34,7 +34,7 @@ const root = path.resolve(here, '..', '..');
 const set = (v) => Boolean(v) && v !== 'false' && v !== '0';
 const inCI = set(process.env.CI) || set(process.env.KOMA_CI);
 // Every screenshot goes under the build directory, so that running the
-// tests leaves the working tree as it was; the README's five are named as
+// tests leaves the working tree as it was; the docs' screenshots are named as
 // the files in docs/screenshots/.
 const shots = path.join(root, 'target', 'browser-shots');
 

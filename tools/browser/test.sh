@@ -4,8 +4,8 @@
 #
 #   bash tools/browser/test.sh                         run them
 #   bash tools/browser/test.sh --refresh-screenshots   run them, then copy the
-#                                                      README's screenshots into
-#                                                      docs/screenshots/
+#                                                      docs' screenshots (README,
+#                                                      docs/board.md) into docs/screenshots/
 #
 # Needs Node.js 20 or later with npm, and Chromium (found by chromium.mjs:
 # $CHROMIUM, chromium or google-chrome on PATH, /usr/bin/chromium). What it

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GNU parallel line of the README, run on this machine alone: the same
+# The GNU parallel line of docs/cluster.md, run on this machine alone: the same
 # command with --sshlogin 2/: (":" is the local host, 2 jobs at a time)
 # instead of a list of hosts. Plays a 4-shard match, pools the shards with
 # --report and checks that every game is there once.
@@ -23,7 +23,7 @@ trap 'rm -rf "$dir"' EXIT
 rounds=8
 total=$((2 * rounds))
 
-# The README's line, with the local host for the cluster's.
+# docs/cluster.md's line, with the local host for the cluster's.
 parallel --will-cite --sshlogin 2/: \
     "$bin/koma-referee" --engine cmd="$bin/koma" name=d1 depth=1 \
     --engine cmd="$bin/koma" name=d2 depth=2 --rounds "$rounds" --random-plies 4 \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The measured quality of the shipped opening suites (the README's table):
+# The measured quality of the shipped opening suites (docs/openings.md's table):
 #   scores    each suite's positions scored by a search two plies deeper than
 #             the one that made it: the distribution (koma openings --check)
 #   selfplay  Koma against itself at a fixed node count over the suite, and

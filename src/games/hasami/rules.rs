@@ -1,6 +1,6 @@
 //! Hasami's table options, as the engine options of `docs/rules/notation.md`.
 
-use crate::core::{OptionSpec, OptionValue, Rules};
+use crate::core::{OptionSpec, OptionValue, Rules, SetError};
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum WinRule {
@@ -48,19 +48,30 @@ impl Rules for HasamiRules {
         &SPECS
     }
 
-    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
+    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), SetError> {
         match (name, value) {
             ("HasamiWin", OptionValue::Combo(v)) => {
                 self.win = match v.as_str() {
                     "five" => WinRule::Five,
                     "all" => WinRule::All,
                     "lead3" => WinRule::Lead3,
-                    _ => return Err(format!("unknown HasamiWin value {v}")),
+                    _ => {
+                        return Err(SetError::NoChoice {
+                            name: "HasamiWin",
+                            value: v.clone(),
+                        });
+                    }
                 }
             }
             ("HasamiLines", OptionValue::Check(b)) => self.lines = *b,
             ("HasamiCorners", OptionValue::Check(b)) => self.corners = *b,
-            _ => return Err(format!("no Hasami option {name} with value {value}")),
+            _ => {
+                return Err(SetError::NoOption {
+                    game: "Hasami",
+                    name: name.into(),
+                    value: value.clone(),
+                });
+            }
         }
         Ok(())
     }

@@ -10,7 +10,7 @@
 
 use super::board::{self, Square};
 use super::{Hasami, HasamiRules, MEN, PLY_LIMIT};
-use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
+use crate::core::{Color, Coord, PieceText, Place, PositionError, PositionText};
 
 /// Far beyond the 300-ply limit, and small enough that ply arithmetic
 /// cannot overflow.
@@ -21,17 +21,20 @@ pub fn from_text(t: &PositionText, rules: &HasamiRules) -> Result<Hasami, Positi
     if let Some(h) = &t.hand
         && !h.is_empty()
     {
-        return Err(PositionError::new("Hasami Shogi has no pieces in hand"));
+        return Err(PositionError::NoHand {
+            game: "Hasami Shogi",
+        });
     }
     let mut men = [0u128; 2];
     for r in 0..board::RANKS {
         for f in 0..board::FILES {
             if let Some(p) = t.at(Coord::new(f, r)) {
                 if p.letter != 'P' || p.promoted {
-                    return Err(PositionError::new(format!(
-                        "unknown piece {p} on {}: Hasami men are P and p",
-                        Coord::new(f, r)
-                    )));
+                    return Err(PositionError::UnknownPiece {
+                        piece: p,
+                        place: Place::Square(Coord::new(f, r)),
+                        known: "Hasami men are P and p",
+                    });
                 }
                 men[p.color.index()] |= Square::new(f, r).bit();
             }
@@ -39,7 +42,7 @@ pub fn from_text(t: &PositionText, rules: &HasamiRules) -> Result<Hasami, Positi
     }
     for c in Color::BOTH {
         if men[c.index()].count_ones() > MEN {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::TooMany(format!(
                 "the {c} has more than {MEN} men"
             )));
         }
@@ -50,24 +53,25 @@ pub fn from_text(t: &PositionText, rules: &HasamiRules) -> Result<Hasami, Positi
             2 * (n - 1) + u32::from(t.side == Color::Second)
         }
         [_] => {
-            return Err(PositionError::new(format!(
-                "the move number is from 1 to {MAX_MOVE_NUMBER}"
-            )));
+            return Err(PositionError::MoveNumber {
+                max: Some(MAX_MOVE_NUMBER),
+            });
         }
         _ => {
-            return Err(PositionError::new(
-                "Hasami position strings have one counter, the move number",
-            ));
+            return Err(PositionError::Counters {
+                game: "Hasami",
+                expected: "one counter, the move number",
+            });
         }
     };
     let mover = t.side.opponent();
     if men[mover.index()] == 0 {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::Unreachable(format!(
             "the {mover} has no men, but made the last move: no move takes one's own men"
         )));
     }
     if ply > PLY_LIMIT {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::Unreachable(format!(
             "ply {ply} is past the {PLY_LIMIT}-ply limit, which ends every game"
         )));
     }

@@ -1,7 +1,7 @@
 //! Kani Nari Ebi's rule options (`docs/rules/notation.md`): `KaniBondAnyType`,
 //! and `KaniRepetition`, Koma's draw by the fourth occurrence of a position.
 
-use crate::core::{OptionSpec, OptionValue, Rules};
+use crate::core::{OptionSpec, OptionValue, Rules, SetError};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KaniRules {
@@ -35,11 +35,17 @@ impl Rules for KaniRules {
         &SPECS
     }
 
-    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
+    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), SetError> {
         match (name, value) {
             ("KaniBondAnyType", OptionValue::Check(b)) => self.bond_any_type = *b,
             ("KaniRepetition", OptionValue::Check(b)) => self.repetition = *b,
-            _ => return Err(format!("no Kani Nari Ebi option {name} with value {value}")),
+            _ => {
+                return Err(SetError::NoOption {
+                    game: "Kani Nari Ebi",
+                    name: name.into(),
+                    value: value.clone(),
+                });
+            }
         }
         Ok(())
     }

@@ -12,14 +12,16 @@
 
 use super::board::{self, Square};
 use super::{KaniNariEbi, KaniRules, PIECES};
-use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
+use crate::core::{Color, Coord, PieceText, Place, PositionError, PositionText};
 
 pub fn from_text(t: &PositionText, rules: &KaniRules) -> Result<KaniNariEbi, PositionError> {
     t.check_size(board::FILES, board::RANKS)?;
     if let Some(h) = &t.hand
         && !h.is_empty()
     {
-        return Err(PositionError::new("Kani Nari Ebi has no pieces in hand"));
+        return Err(PositionError::NoHand {
+            game: "Kani Nari Ebi",
+        });
     }
     let mut pieces = [0; 2];
     let mut shrimps = 0;
@@ -28,18 +30,22 @@ pub fn from_text(t: &PositionText, rules: &KaniRules) -> Result<KaniNariEbi, Pos
             let at = Coord::new(f, r);
             let Some(p) = t.at(at) else { continue };
             if p.promoted {
-                return Err(PositionError::new(format!(
-                    "{p} on {at}: a promoted Crab is written S (Shrimp), without +"
-                )));
+                return Err(PositionError::Miswritten {
+                    piece: p,
+                    place: Place::Square(at),
+                    why: "a promoted Crab is written S (Shrimp), without +",
+                });
             }
             let sq = Square::new(f, r);
             match p.letter {
                 'C' => {}
                 'S' => shrimps |= sq.bit(),
                 _ => {
-                    return Err(PositionError::new(format!(
-                        "unknown piece {p} on {at}: Kani Nari Ebi pieces are C (Crab) and S (Shrimp)"
-                    )));
+                    return Err(PositionError::UnknownPiece {
+                        piece: p,
+                        place: Place::Square(at),
+                        known: "Kani Nari Ebi pieces are C (Crab) and S (Shrimp)",
+                    });
                 }
             }
             pieces[p.color.index()] |= sq.bit();
@@ -48,7 +54,7 @@ pub fn from_text(t: &PositionText, rules: &KaniRules) -> Result<KaniNariEbi, Pos
     for c in Color::BOTH {
         let n = pieces[c.index()].count_ones();
         if n > PIECES {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::TooMany(format!(
                 "the {c} has {n} pieces, at most {PIECES}"
             )));
         }
@@ -56,11 +62,12 @@ pub fn from_text(t: &PositionText, rules: &KaniRules) -> Result<KaniNariEbi, Pos
     let move_number = match t.counters.as_slice() {
         [] => 1,
         [n] if *n >= 1 => *n,
-        [_] => return Err(PositionError::new("the move number starts at 1")),
+        [_] => return Err(PositionError::MoveNumber { max: None }),
         _ => {
-            return Err(PositionError::new(
-                "Kani Nari Ebi position strings have one counter, the move number",
-            ));
+            return Err(PositionError::Counters {
+                game: "Kani Nari Ebi",
+                expected: "one counter, the move number",
+            });
         }
     };
     let pos = KaniNariEbi {
@@ -72,7 +79,7 @@ pub fn from_text(t: &PositionText, rules: &KaniRules) -> Result<KaniNariEbi, Pos
         rules: *rules,
     };
     if let Some(reason) = pos.has_won(t.side) {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::Unreachable(format!(
             "the {} to move has already won by {reason}: the game ended on their last turn",
             t.side
         )));

@@ -132,7 +132,12 @@ pub struct Nana {
 
 /// Why `Nana::new` refused a placement (the message names the fault).
 fn refuse<T>(msg: String) -> Result<T, PositionError> {
-    Err(PositionError::new(msg))
+    Err(PositionError::Unreachable(msg))
+}
+
+/// More pieces than the set holds (the message names them).
+fn too_many<T>(msg: String) -> Result<T, PositionError> {
+    Err(PositionError::TooMany(msg))
 }
 
 impl Nana {
@@ -161,7 +166,7 @@ impl Nana {
             if p.kind == Kind::King {
                 kings[p.color.index()] += 1;
                 if kings[p.color.index()] > 1 {
-                    return refuse(format!("the {} has a second King on {sq}", p.color));
+                    return too_many(format!("the {} has a second King on {sq}", p.color));
                 }
             } else {
                 cubes[p.kind.family().index()] += 1;
@@ -171,7 +176,7 @@ impl Nana {
         for c in Color::BOTH {
             let h = hands[c.index()];
             if h.count(Family::King) > 1 || (h.count(Family::King) == 1 && kings[c.index()] == 1) {
-                return refuse(format!("the {c} has more than one King"));
+                return too_many(format!("the {c} has more than one King"));
             }
             for f in [Family::Orth, Family::Diag] {
                 cubes[f.index()] += u32::from(h.count(f));
@@ -179,7 +184,7 @@ impl Nana {
         }
         for f in [Family::Orth, Family::Diag] {
             if cubes[f.index()] > 2 {
-                return refuse(format!(
+                return too_many(format!(
                     "{} cubes of the {} family (letter {}), at most 2 exist",
                     cubes[f.index()],
                     if f == Family::Orth {

@@ -13,20 +13,20 @@
 
 use super::board::{FILES, Family, Kind, RANKS, Square};
 use super::{Hand, Nana, Piece};
-use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
+use crate::core::{Color, Coord, PieceText, Place, PositionError, PositionText};
 
 pub fn from_text(t: &PositionText) -> Result<Nana, PositionError> {
     t.check_size(FILES, RANKS)?;
     let mut placement = [None; 9];
     for sq in Square::all() {
         let Some(p) = t.at(sq.coord()) else { continue };
-        let kind = Kind::from_letter(p.letter)
-            .filter(|_| !p.promoted)
-            .ok_or_else(|| {
-                PositionError::new(format!(
-                    "unknown piece {p} on {sq}: Nana pieces are K, R V W G and B T C D"
-                ))
-            })?;
+        let kind = Kind::from_letter(p.letter).filter(|_| !p.promoted).ok_or(
+            PositionError::UnknownPiece {
+                piece: p,
+                place: Place::Square(sq.coord()),
+                known: "Nana pieces are K, R V W G and B T C D",
+            },
+        )?;
         placement[sq.index()] = Some(Piece::new(p.color, kind));
     }
     let mut hands = [[0u8; 3]; 2];
@@ -36,14 +36,18 @@ pub fn from_text(t: &PositionText) -> Result<Nana, PositionError> {
             'R' => Family::Orth,
             'B' => Family::Diag,
             c if Kind::from_letter(c).is_some() => {
-                return Err(PositionError::new(format!(
-                    "{p} in hand: a cube in hand has no state, write it R or B"
-                )));
+                return Err(PositionError::Miswritten {
+                    piece: *p,
+                    place: Place::Hand,
+                    why: "a cube in hand has no state, write it R or B",
+                });
             }
             _ => {
-                return Err(PositionError::new(format!(
-                    "unknown piece {p} in hand: Nana hands hold K, R and B"
-                )));
+                return Err(PositionError::UnknownPiece {
+                    piece: *p,
+                    place: Place::Hand,
+                    known: "Nana hands hold K, R and B",
+                });
             }
         };
         let n = &mut hands[p.color.index()][family.index()];
@@ -53,11 +57,12 @@ pub fn from_text(t: &PositionText) -> Result<Nana, PositionError> {
     let number = match t.counters.as_slice() {
         [] => 1,
         [n] if *n >= 1 => *n,
-        [_] => return Err(PositionError::new("the move number starts at 1")),
+        [_] => return Err(PositionError::MoveNumber { max: None }),
         _ => {
-            return Err(PositionError::new(
-                "Nana position strings have one counter, the move number",
-            ));
+            return Err(PositionError::Counters {
+                game: "Nana",
+                expected: "one counter, the move number",
+            });
         }
     };
     Ok(Nana::new(placement, hands, t.side)?.with_move_number(number))

@@ -1,6 +1,6 @@
 //! Negaeri's rule options, as the engine options of `docs/rules/notation.md`.
 
-use crate::core::{OptionSpec, OptionValue, Rules};
+use crate::core::{OptionSpec, OptionValue, Rules, SetError};
 
 /// The highest chain level the rules allow (and the default limit).
 pub const MAX_CHAIN: u8 = 5;
@@ -40,14 +40,20 @@ impl Rules for NegaeriRules {
         &SPECS
     }
 
-    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), String> {
+    fn set(&mut self, name: &str, value: &OptionValue) -> Result<(), SetError> {
         match (name, value) {
             ("NegaeriEdge", OptionValue::Check(b)) => self.edge = *b,
             ("NegaeriEqualHands", OptionValue::Check(b)) => self.equal_hands = *b,
             ("NegaeriChainLimit", OptionValue::Spin(v)) if (1..=MAX_CHAIN as i64).contains(v) => {
                 self.chain_limit = *v as u8
             }
-            _ => return Err(format!("no Negaeri option {name} with value {value}")),
+            _ => {
+                return Err(SetError::NoOption {
+                    game: "Negaeri",
+                    name: name.into(),
+                    value: value.clone(),
+                });
+            }
         }
         Ok(())
     }

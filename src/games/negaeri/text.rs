@@ -12,7 +12,7 @@
 
 use super::board::{self, Kind, MAX_IN_HAND, Square};
 use super::{Negaeri, NegaeriRules, movegen};
-use crate::core::{Color, Coord, PieceText, PositionError, PositionText};
+use crate::core::{Color, Coord, PieceText, Place, PositionError, PositionText};
 
 /// How many pieces of each unpromoted kind the set has (Pawn, Rook, Bishop).
 const SET: [u32; 3] = [MAX_IN_HAND as u32, 4, 4];
@@ -34,13 +34,14 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
         for f in 0..board::FILES {
             let c = Coord::new(f, r);
             let Some(pt) = t.at(c) else { continue };
-            let k = Kind::from_letter(pt.letter, pt.promoted).ok_or_else(|| {
-                PositionError::new(format!(
-                    "unknown piece {pt} on {c}: Negaeri pieces are K, P, R, B, +P, +R, +B"
-                ))
-            })?;
+            let k =
+                Kind::from_letter(pt.letter, pt.promoted).ok_or(PositionError::UnknownPiece {
+                    piece: pt,
+                    place: Place::Square(c),
+                    known: "Negaeri pieces are K, P, R, B, +P, +R, +B",
+                })?;
             if k == Kind::King && p.king(pt.color) != 0 {
-                return Err(PositionError::new(format!(
+                return Err(PositionError::TooMany(format!(
                     "a second King of the {} on {c}",
                     pt.color
                 )));
@@ -56,15 +57,19 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
     for pt in t.hand.iter().flatten() {
         let k = match Kind::from_letter(pt.letter, false) {
             Some(Kind::King) => {
-                return Err(PositionError::new(format!(
-                    "{pt} in hand: a King is never held in hand"
-                )));
+                return Err(PositionError::Miswritten {
+                    piece: *pt,
+                    place: Place::Hand,
+                    why: "a King is never held in hand",
+                });
             }
             Some(k) => k,
             None => {
-                return Err(PositionError::new(format!(
-                    "unknown piece {pt} in hand: Negaeri hands hold P, R, B"
-                )));
+                return Err(PositionError::UnknownPiece {
+                    piece: *pt,
+                    place: Place::Hand,
+                    known: "Negaeri hands hold P, R, B",
+                });
             }
         };
         set[k.index()] += 1;
@@ -75,7 +80,7 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
     }
     for k in Kind::HAND {
         if set[k.index()] > SET[k.index()] {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::TooMany(format!(
                 "too many {} pieces: the set has {} (promoted, on the board and in hand counted together)",
                 k.letter(),
                 SET[k.index()]
@@ -84,23 +89,24 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
     }
     let waiting = t.side.opponent();
     if p.king(waiting) == 0 {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::Unreachable(format!(
             "the {waiting} has no King, but only the side to move can have lost its King"
         )));
     }
     (p.passes, p.fullmove) = match t.counters.as_slice() {
         [] => (0, 1),
         [passes, _] if *passes > 2 => {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::Unreachable(format!(
                 "passes in a row {passes}: at most 2 (two end the game)"
             )));
         }
-        [_, 0] => return Err(PositionError::new("the move number starts at 1")),
+        [_, 0] => return Err(PositionError::MoveNumber { max: None }),
         [passes, n] => (*passes as u8, *n),
         _ => {
-            return Err(PositionError::new(
-                "Negaeri position strings have two counters: passes in a row and the move number",
-            ));
+            return Err(PositionError::Counters {
+                game: "Negaeri",
+                expected: "two counters: passes in a row and the move number",
+            });
         }
     };
     // A pass is played only without a board move or a drop, and changes
@@ -113,18 +119,18 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
     };
     for &c in passed {
         if p.hands[c.index()].iter().any(|&n| n > 0) {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::Unreachable(format!(
                 "the {c} passed with pieces in hand: a pass is played only without a drop or a board move"
             )));
         }
         if movegen::board_move_count(&p, c) > 0 {
-            return Err(PositionError::new(format!(
+            return Err(PositionError::Unreachable(format!(
                 "the {c} passed with a board move to play: a pass is played only without a drop or a board move"
             )));
         }
     }
     if p.passes > 0 && p.king(t.side) == 0 {
-        return Err(PositionError::new(format!(
+        return Err(PositionError::Unreachable(format!(
             "the {}'s King was captured by the last move, which cannot have been a pass",
             t.side
         )));

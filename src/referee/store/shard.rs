@@ -4,7 +4,7 @@
 //! same command, so with `auto` the record and state files get the shard's
 //! index in their names: each task writes, locks and resumes its own.
 
-use crate::record::shard::Shard;
+use crate::record::shard::{NotShard, Shard};
 use std::path::{Path, PathBuf};
 
 /// The scheduler variables `--shard auto` reads.
@@ -23,7 +23,7 @@ pub mod vars {
 /// variable up.
 pub fn resolve(arg: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<(Shard, bool), String> {
     let Some(rest) = arg.strip_prefix("auto") else {
-        return Ok((arg.parse()?, false));
+        return Ok((arg.parse().map_err(|e: NotShard| e.to_string())?, false));
     };
     let given = match rest {
         "" => None,

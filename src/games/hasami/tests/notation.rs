@@ -32,7 +32,7 @@ fn position_strings_are_checked() {
 fn refusal(s: &str, r: &HasamiRules) -> String {
     let t = crate::protocol::parse_position(s).unwrap();
     match Hasami::from_text(&t, r) {
-        Err(e) => e.0,
+        Err(e) => e.to_string(),
         Ok(_) => panic!("{s} should be refused"),
     }
 }

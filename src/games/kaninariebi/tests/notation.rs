@@ -22,9 +22,6 @@ fn position_strings_are_checked() {
         };
         assert!(refused, "{bad} should be refused");
     }
-    let t = crate::protocol::parse_position("C3k/C3c/C3c/C3c/C3c w 1").unwrap();
-    let e = KaniNariEbi::from_text(&t, &rules()).unwrap_err();
-    assert!(e.0.contains("e5"), "{e}");
     // Finished games are positions too: here the first player has won.
     let p = position::<KaniNariEbi>("S3c/S3c/S3c/C3c/C3c b 9", &rules());
     assert_eq!(p.terminal(), Some(End::win(Color::First, SHRIMPS)));
@@ -36,6 +33,82 @@ fn position_strings_are_checked() {
     // The move number is optional on input.
     let p = position::<KaniNariEbi>("C3c/C3c/C3c/C3c/C3c w", &rules());
     assert_eq!(p.to_text().to_string(), "C3c/C3c/C3c/C3c/C3c w 1");
+}
+
+/// Callers match on what is wrong; the words (which the protocol prints)
+/// name the offending part.
+#[test]
+fn position_refusals_name_the_fault() {
+    use crate::core::{PieceText, Place, PositionError};
+    let e5 = Coord::new(4, 4);
+    let piece = |letter, color, promoted| PieceText {
+        letter,
+        color,
+        promoted,
+    };
+    let cases = [
+        (
+            "C3c/C3c/C3c/C3c w 1",
+            PositionError::Ranks {
+                found: 4,
+                expected: 5,
+            },
+            "board has 4 ranks, expected 5",
+        ),
+        (
+            "C3c/C3c/C3c/C3c/C3 w 1",
+            PositionError::Files {
+                rank: 1,
+                found: 4,
+                expected: 5,
+            },
+            "rank 1 has 4 files, expected 5",
+        ),
+        (
+            "C3k/C3c/C3c/C3c/C3c w 1",
+            PositionError::UnknownPiece {
+                piece: piece('K', Color::Second, false),
+                place: Place::Square(e5),
+                known: "Kani Nari Ebi pieces are C (Crab) and S (Shrimp)",
+            },
+            "unknown piece k on e5: Kani Nari Ebi pieces are C (Crab) and S (Shrimp)",
+        ),
+        (
+            "+C3c/C3c/C3c/C3c/C3c w 1",
+            PositionError::Miswritten {
+                piece: piece('C', Color::First, true),
+                place: Place::Square(Coord::new(0, 4)),
+                why: "a promoted Crab is written S (Shrimp), without +",
+            },
+            "+C on a5: a promoted Crab is written S (Shrimp), without +",
+        ),
+        (
+            "C3c/C3c/C3c/C3c/C3c[C] w 1",
+            PositionError::NoHand {
+                game: "Kani Nari Ebi",
+            },
+            "Kani Nari Ebi has no pieces in hand",
+        ),
+        (
+            "C3c/C3c/C3c/C3c/C3c w 0",
+            PositionError::MoveNumber { max: None },
+            "the move number starts at 1",
+        ),
+        (
+            "C3c/C3c/C3c/C3c/C3c w 1 2",
+            PositionError::Counters {
+                game: "Kani Nari Ebi",
+                expected: "one counter, the move number",
+            },
+            "Kani Nari Ebi position strings have one counter, the move number",
+        ),
+    ];
+    for (text, fault, words) in cases {
+        let t = crate::protocol::parse_position(text).unwrap();
+        let e = KaniNariEbi::from_text(&t, &rules()).unwrap_err();
+        assert_eq!(e, fault, "{text}");
+        assert_eq!(e.to_string(), words, "{text}");
+    }
 }
 
 #[test]

@@ -446,7 +446,7 @@ fn crc32_is_the_ieee_one() {
     assert_eq!(tablebase::crc32(0, b"123456789"), 0xcbf4_3926);
 }
 
-/// Figures for the README from the real table (`KOMA_NANA_TABLE=FILE`).
+/// Figures for docs/nana-solved.md from the real table (`KOMA_NANA_TABLE=FILE`).
 #[test]
 #[ignore = "needs the real table: KOMA_NANA_TABLE=FILE"]
 fn figures_of_the_real_table() {

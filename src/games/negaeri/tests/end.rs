@@ -126,7 +126,7 @@ fn a_pass_counter_the_hands_or_the_board_contradict_is_refused() {
         &crate::protocol::parse_position(s).unwrap(),
         &rules(),
     ) {
-        Err(e) => e.0,
+        Err(e) => e.to_string(),
         Ok(_) => panic!("{s} should be refused"),
     };
     for (bad, says) in [

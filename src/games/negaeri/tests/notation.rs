@@ -39,7 +39,7 @@ fn position_strings_are_checked() {
         match crate::protocol::parse_position(s) {
             Err(e) => format!("parse: {e}"),
             Ok(t) => match Negaeri::from_text(&t, &rules()) {
-                Err(e) => e.0,
+                Err(e) => e.to_string(),
                 Ok(_) => panic!("{s} should be refused"),
             },
         }

@@ -57,11 +57,23 @@ fn options_are_declared_with_the_spec_names_and_defaults() {
             .set("NegaeriChainLimit", &OptionValue::Spin(6))
             .is_err()
     );
-    assert!(
-        rules()
-            .clone()
-            .set("HasamiLines", &OptionValue::Check(true))
-            .is_err()
+    // Another game's option is named as what is wrong, in the words an
+    // engine's `info string` carries.
+    let e = rules()
+        .clone()
+        .set("HasamiLines", &OptionValue::Check(true))
+        .unwrap_err();
+    assert_eq!(
+        e,
+        crate::core::SetError::NoOption {
+            game: "Negaeri",
+            name: "HasamiLines".into(),
+            value: OptionValue::Check(true),
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "no Negaeri option HasamiLines with value true"
     );
 }
 
