@@ -86,7 +86,9 @@ impl Game for Ladder {
     }
 
     fn from_text(_: &PositionText, _: &NoRules) -> Result<Self, PositionError> {
-        Err(PositionError::new("no text"))
+        Err(PositionError::Unreachable(
+            "the ladder has no position text".into(),
+        ))
     }
 
     fn to_text(&self) -> PositionText {
