@@ -163,3 +163,21 @@ def test_real_tables_keep_their_documented_extremes_and_local_equations():
                 break
             assert tb.probe_dtz(pos) == (-(d - 1) if d > 0 else -d - 1)
         assert pos.outcome() is not None and ply == 56
+
+
+def test_a_move_repeating_a_position_a_fourth_time_is_a_draw_whatever_the_table_says():
+    tb = open_tablebase(real_tables())
+    shuffle = ["b4a4", "d1a1", "a4b4", "a1d1"]  # back where it started
+    pos = koma.Position(fen=LONGEST_WIN)
+    for mv in shuffle * 2 + shuffle[:3]:
+        pos.push(mv)
+    assert pos.repeats() == 3  # the start after a1d1 would be its fourth time
+    fresh = koma.Position(fen=pos.fen())
+
+    def value(p):
+        return {m.move: (m.wdl, m.dtz) for m in tb.probe_moves(p)}["a1d1"]
+
+    assert value(fresh)[0] == -2
+    assert value(pos) == (0, 0)
+    assert tb.probe_wdl(pos) == tb.probe_wdl(fresh) == 2
+    tb.close()
