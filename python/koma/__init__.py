@@ -1,8 +1,8 @@
 """Koma for Python: the rules of Kani Nari Ebi, Hasami, Nana and Negaeri
 Shogi (`Position`), many random games at once (`random_playouts`), an
-engine client (`koma.engine`), matches (`koma.match`) and learning
-environments (`koma.env`, `koma.gym`). Everything runs Koma's Rust code;
-see docs/python.md."""
+engine client (`koma.engine`), matches (`koma.match`), learning
+environments (`koma.env`, `koma.gym`) and endgame tables (`koma.tables`).
+Everything runs Koma's Rust code; see docs/python.md."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ from ._errors import (
     InvalidInputError,
     KomaError,
     MatchError,
+    MissingTableError,
+    TableError,
+    TableFolderError,
 )
 from . import _koma
 from ._position import LegalMoves, Outcome, Position
@@ -47,6 +50,9 @@ __all__ = [
     "EngineProtocolError",
     "EngineUsageError",
     "MatchError",
+    "TableError",
+    "MissingTableError",
+    "TableFolderError",
 ]
 
 

@@ -44,3 +44,21 @@ class EngineUsageError(EngineError, ValueError):
 
 class MatchError(KomaError):
     """The referee refused the match or failed."""
+
+
+class TableError(KomaError):
+    """An endgame table is present but refused (its header, size or
+    checksum is wrong), or the tablebase is closed."""
+
+
+class MissingTableError(TableError, KeyError):
+    """No endgame table holds the position: another game, too many pieces,
+    or its table file is absent (python-chess's `KeyError`)."""
+
+    def __str__(self) -> str:
+        # KeyError's str() quotes its argument; this is a message.
+        return str(self.args[0]) if self.args else ""
+
+
+class TableFolderError(TableError, FileNotFoundError):
+    """`open_tablebase` was given a folder that does not exist."""

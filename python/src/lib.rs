@@ -14,3 +14,4 @@ pub mod position;
 #[cfg(feature = "python")]
 mod py;
 pub mod rng;
+pub mod tables;

@@ -70,6 +70,14 @@ pub trait AnyPosition: Send + Sync {
     /// the movement action chosen first in a turn still to complete,
     /// appended to `out`.
     fn planes(&self, pending: Option<usize>, out: &mut Vec<f32>);
+    /// For `line_of`: the concrete game behind the trait.
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+/// The game line of `p` when it is a game of `G` (the endgame tables
+/// probe one game's positions).
+pub fn line_of<G: Game>(p: &dyn AnyPosition) -> Option<&GameLine<G>> {
+    p.as_any().downcast_ref::<Line<G>>().map(|l| &l.line)
 }
 
 #[derive(Clone)]
@@ -213,6 +221,10 @@ impl<G: Game> AnyPosition for Line<G> {
         let repeats = self.line.history().occurrences_of_last();
         let pending = pending.and_then(|a| ActionSpace::of(self.game).step_text(a));
         write_planes(&spec, &self.line.current().to_text(), repeats, pending, out);
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 

@@ -8,6 +8,7 @@ use crate::engine::{self, Clocks, Engine, EngineConfig, ErrorKind, Limit};
 use crate::planes::PlaneSpec;
 use crate::playout::{PlayoutError, PlayoutSpec, random_playouts, write_observations};
 use crate::position::{AnyPosition, RulesError, new_position};
+use crate::tables::{TableError, Tablebase, Value};
 use koma::client::handshake::Timeouts;
 use koma::core::{Color, End, OptionKind, OptionValue, Outcome};
 use koma::games::GameId;
@@ -15,6 +16,7 @@ use koma::protocol::{InfoScore, parse_move};
 use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -863,6 +865,89 @@ impl Engine_ {
     }
 }
 
+fn table_error(py: Python<'_>, e: TableError) -> PyErr {
+    match e {
+        TableError::Missing(m) => error(py, "MissingTableError", m),
+        TableError::Bad(m) => error(py, "TableError", m),
+    }
+}
+
+fn value_pair(v: Value) -> (i32, i32) {
+    (v.wdl, v.dtz)
+}
+
+/// A folder of endgame tables (`koma.tables.open_tablebase`). `None` once
+/// closed.
+#[pyclass(module = "koma._koma", name = "Tablebase", frozen)]
+struct Tablebase_ {
+    inner: Mutex<Option<Arc<Tablebase>>>,
+}
+
+impl Tablebase_ {
+    fn tables(&self, py: Python<'_>) -> PyResult<Arc<Tablebase>> {
+        let t = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        t.clone()
+            .ok_or_else(|| error(py, "TableError", "the tablebase is closed".to_string()))
+    }
+}
+
+#[pymethods]
+impl Tablebase_ {
+    #[new]
+    #[pyo3(signature = (path = None))]
+    fn new(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Tablebase_> {
+        let t = Tablebase::open(path.as_deref()).map_err(|m| error(py, "TableFolderError", m))?;
+        Ok(Tablebase_ {
+            inner: Mutex::new(Some(Arc::new(t))),
+        })
+    }
+
+    /// The folder probed.
+    #[getter]
+    fn path(&self, py: Python<'_>) -> PyResult<PathBuf> {
+        Ok(self.tables(py)?.root().to_path_buf())
+    }
+
+    /// `(wdl, dtz)` of the position for its side to move.
+    fn probe(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<(i32, i32)> {
+        let t = self.tables(py)?;
+        let line = Tablebase::line(&**position.get()).map_err(|e| table_error(py, e))?;
+        py.detach(|| t.probe(&line))
+            .map(value_pair)
+            .map_err(|e| table_error(py, e))
+    }
+
+    /// `(move, wdl, dtz)` of every legal move for the side making it,
+    /// best first.
+    fn probe_moves(
+        &self,
+        py: Python<'_>,
+        position: PyRef<'_, Position>,
+    ) -> PyResult<Vec<(String, i32, i32)>> {
+        let t = self.tables(py)?;
+        let line = Tablebase::line(&**position.get()).map_err(|e| table_error(py, e))?;
+        let moves = py
+            .detach(|| t.moves(&line))
+            .map_err(|e| table_error(py, e))?;
+        Ok(moves.into_iter().map(|(m, v)| (m, v.wdl, v.dtz)).collect())
+    }
+
+    fn close(&self) {
+        let mut t = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(t) = t.take() {
+            t.close();
+        }
+    }
+
+    #[getter]
+    fn closed(&self) -> bool {
+        self.inner
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .is_none()
+    }
+}
+
 /// The records of a record file (the referee's `--pgnout`), read by the
 /// referee's own parser: per record its tags in order, moves, comments and
 /// result, or the parse error of a damaged one.
@@ -898,5 +983,6 @@ fn _koma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Outcome_>()?;
     m.add_class::<Engine_>()?;
     m.add_class::<Feed_>()?;
+    m.add_class::<Tablebase_>()?;
     Ok(())
 }

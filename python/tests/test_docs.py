@@ -29,7 +29,7 @@ def blocks():
 
 def test_the_page_has_an_example_for_each_part():
     codes = [p.values[0] for p in blocks()]
-    for needle in ["koma.Position(", "SimpleEngine.popen(", "run_match(", "koma.env.env(", "KomaGymEnv("]:
+    for needle in ["koma.Position(", "SimpleEngine.popen(", "run_match(", "koma.env.env(", "KomaGymEnv(", "open_tablebase("]:
         assert any(needle in c for c in codes), needle
 
 
