@@ -169,3 +169,16 @@ impl<G: Layered> Tables<G> {
         self.moves(pos, history)?.into_iter().next()
     }
 }
+
+/// The engine's use of a game's tables, for code generic over `Searchable`
+/// games that cannot name `Layered`: the move to play at the root.
+pub trait RootProbe<G: crate::core::Game>: Send + Sync {
+    /// `Tables::best_move`.
+    fn best_move(&self, pos: &G, history: &History) -> Option<(G::Move, Dtz)>;
+}
+
+impl<G: Layered> RootProbe<G> for Tables<G> {
+    fn best_move(&self, pos: &G, history: &History) -> Option<(G::Move, Dtz)> {
+        Tables::best_move(self, pos, history)
+    }
+}
