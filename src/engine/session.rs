@@ -270,6 +270,7 @@ pub fn info_line<G: Searchable>(root: &G, r: &Report<G::Move>) -> InfoLine {
         seldepth: Some(r.seldepth),
         multipv: Some(r.multipv as u32),
         hashfull: Some(r.hashfull),
+        tbhits: (r.tbhits > 0).then_some(r.tbhits),
         score: Some(match mate_moves(r.score) {
             Some(m) => InfoScore::Mate(m),
             None => InfoScore::Cp(r.score),
@@ -314,7 +315,8 @@ fn run_search<G: Searchable>(
             limits: &job.limits,
             settings: job.settings.clone(),
         };
-        search::search(&root, &history, &ctx, |r| {
+        let probe = tables.as_deref().map(|t| t as &dyn search::Probe<G>);
+        search::search_with_tables(&root, &history, &ctx, probe, |r| {
             job.out.line(info_line(&root, r));
         })
         .best
