@@ -156,7 +156,6 @@ impl<G: Searchable> GameSession<G> {
     pub fn with_tables(rules: G::Rules) -> Self
     where
         G: Layered,
-        G::Rules: Send + Sync,
     {
         fn open<G: Searchable + Layered>(root: &Path, rules: &G::Rules) -> Arc<dyn RootProbe<G>> {
             Arc::new(Tables::<G>::open(root, rules))
