@@ -14,6 +14,9 @@ pub const THREADS: &str = "Threads";
 pub const MULTIPV: &str = "MultiPV";
 pub const SKILL: &str = "Skill";
 pub const EVAL_FILE: &str = "EvalFile";
+/// The folder of the endgame tables (`koma solve --pieces`); empty: the
+/// default per-user folder, `solve::tables::probe::default_root`.
+pub const TABLE_PATH: &str = "TablePath";
 
 /// Threads beyond this are refused: more than any machine here has.
 pub const MAX_THREADS: i64 = 256;
@@ -35,6 +38,9 @@ impl OptionStore {
             OptionSpec::combo(SKILL, "hard", Skill::NAMES),
             OptionSpec::text(EVAL_FILE, ""),
         ];
+        if registry.games().iter().any(|g| g.endgame_tables) {
+            specs.push(OptionSpec::text(TABLE_PATH, ""));
+        }
         for g in registry.games() {
             if let Some(name) = g.table_option() {
                 specs.push(OptionSpec::text(name, ""));

@@ -6,9 +6,10 @@
 use super::bench::{self, BenchLine};
 use super::evalfile::{self, Install};
 use super::session::{GameSession, Session};
+use crate::core::endgame::Layered;
 use crate::core::{OptionSpec, OptionValue, Rules, Searchable, SharedTable, TableFile};
 use crate::eval::Evaluation;
-use crate::games::{GameId, GameVisitor};
+use crate::games::{GameId, GameVisitor, LayeredVisitor};
 use std::path::Path;
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
@@ -33,6 +34,9 @@ pub struct EngineGame {
     pub eval_file: Option<PrepareEval>,
     /// The game's table of solved positions, for games that have one.
     pub table: Option<TableFile>,
+    /// Whether the game has endgame tables by material, which its
+    /// sessions probe under the `TablePath` folder.
+    pub endgame_tables: bool,
     /// The game's bench (`Searchable::BENCH`), `bench::positions`.
     pub bench: fn(Option<u32>, &AtomicBool) -> Vec<BenchLine>,
 }
@@ -40,6 +44,13 @@ pub struct EngineGame {
 fn new_session<G: Searchable>(rules: &RuleSettings) -> Result<Box<dyn Session>, String> {
     let rules = G::Rules::from_values(rules).map_err(|e| e.to_string())?;
     Ok(Box::new(GameSession::<G>::new(rules)))
+}
+
+fn new_session_with_tables<G: Searchable + Layered>(
+    rules: &RuleSettings,
+) -> Result<Box<dyn Session>, String> {
+    let rules = G::Rules::from_values(rules).map_err(|e| e.to_string())?;
+    Ok(Box::new(GameSession::<G>::with_tables(rules)))
 }
 
 impl EngineGame {
@@ -51,7 +62,17 @@ impl EngineGame {
             new_session: new_session::<G>,
             eval_file: None,
             table: None,
+            endgame_tables: false,
             bench: bench::positions::<G>,
+        }
+    }
+
+    /// This game with `G`'s endgame tables, probed by its sessions.
+    pub fn with_endgame_tables<G: Searchable + Layered>(self) -> EngineGame {
+        EngineGame {
+            new_session: new_session_with_tables::<G>,
+            endgame_tables: true,
+            ..self
         }
     }
 
@@ -117,11 +138,21 @@ impl Registry {
                 EngineGame::of::<G>().with_weights::<G>()
             }
         }
+        struct Tables(EngineGame);
+        impl LayeredVisitor for Tables {
+            type Output = EngineGame;
+            fn visit<G: Searchable + Layered>(self) -> EngineGame {
+                self.0.with_endgame_tables::<G>()
+            }
+        }
         static KOMA: OnceLock<Registry> = OnceLock::new();
         KOMA.get_or_init(|| {
-            let entry = |&g: &GameId| EngineGame {
-                table: g.table(),
-                ..g.visit(Entry)
+            let entry = |&g: &GameId| {
+                let e = EngineGame {
+                    table: g.table(),
+                    ..g.visit(Entry)
+                };
+                g.visit_layered(Tables(e)).unwrap_or(e)
             };
             Registry::new(
                 GameId::ALL.iter().map(entry).collect(),

@@ -5,13 +5,18 @@
 
 use super::Output;
 use super::display;
+use crate::core::endgame::Layered;
 use crate::core::tablebase::best_move;
 use crate::core::{
     AnyLine, End, GameLine, History, LineError, MoveText, PositionError, PositionText, ReplayError,
     Searchable, SharedTable, TableValue, Tablebase, perft, perft_divide_until,
 };
 use crate::protocol::{InfoLine, InfoScore, PositionCommand, PositionStart, Reply};
-use crate::search::{self, Context, Limits, MATE, Report, Settings, Tt, score::mate_moves};
+use crate::search::score::{TABLE_WIN, mate_moves};
+use crate::search::{self, Context, Limits, MATE, Report, Settings, Tt};
+use crate::solve::tables::probe::RootProbe;
+use crate::solve::tables::{Dtz, Tables};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -41,6 +46,9 @@ pub trait Session: Send {
     /// Uses a table of this game loaded by its registry entry (`None`:
     /// none).
     fn set_table(&mut self, table: Option<SharedTable>);
+    /// Uses the game's endgame tables under `root` (`None`: none), for a
+    /// game that has them; nothing is read until a position asks.
+    fn set_tables_root(&mut self, root: Option<&Path>);
 
     /// Replaces the position, or changes nothing and says why.
     fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), PositionRefused> {
@@ -123,9 +131,15 @@ pub struct PerftCount {
     pub partial: Option<String>,
 }
 
+/// Opens a game's endgame tables under a folder, for its rules.
+pub type OpenTables<G> = fn(&Path, &<G as crate::core::Game>::Rules) -> Arc<dyn RootProbe<G>>;
+
 pub struct GameSession<G: Searchable> {
     line: GameLine<G>,
     table: Option<Arc<dyn Tablebase<G>>>,
+    /// How the game's endgame tables open, for a game that has them.
+    open_tables: Option<OpenTables<G>>,
+    tables: Option<Arc<dyn RootProbe<G>>>,
 }
 
 impl<G: Searchable> GameSession<G> {
@@ -133,6 +147,22 @@ impl<G: Searchable> GameSession<G> {
         GameSession {
             line: GameLine::new(&rules),
             table: None,
+            open_tables: None,
+            tables: None,
+        }
+    }
+
+    /// A game of `G`, which has endgame tables by material.
+    pub fn with_tables(rules: G::Rules) -> Self
+    where
+        G: Layered,
+    {
+        fn open<G: Searchable + Layered>(root: &Path, rules: &G::Rules) -> Arc<dyn RootProbe<G>> {
+            Arc::new(Tables::<G>::open(root, rules))
+        }
+        GameSession {
+            open_tables: Some(open::<G>),
+            ..GameSession::new(rules)
         }
     }
 }
@@ -179,13 +209,39 @@ impl<G: Searchable> Session for GameSession<G> {
         let history = self.line.history().clone();
         let over = self.line.status().is_some();
         let table = self.table.clone();
+        let tables = self.tables.clone();
         std::thread::Builder::new()
             .name("search".into())
-            .spawn(move || run_search(root, history, over, table, job))
+            .spawn(move || run_search(root, history, over, table, tables, job))
     }
 
     fn set_table(&mut self, table: Option<SharedTable>) {
         self.table = table.and_then(|t| t.downcast_ref::<Arc<dyn Tablebase<G>>>().cloned());
+    }
+
+    fn set_tables_root(&mut self, root: Option<&Path>) {
+        self.tables = self
+            .open_tables
+            .zip(root)
+            .map(|(open, root)| open(root, self.line.rules()));
+    }
+}
+
+/// The `info` line of a move chosen from the endgame tables: depth 1, the
+/// value as a score (`TABLE_WIN` less the distance to the next exit, or 0
+/// for a draw), one table hit, and the move.
+fn endgame_info<G: Searchable>(root: &G, mv: G::Move, value: Dtz) -> InfoLine {
+    let cp = match value {
+        Dtz::Win(d) => TABLE_WIN - d as i32,
+        Dtz::Loss(d) => -(TABLE_WIN - d as i32),
+        Dtz::Draw => 0,
+    };
+    InfoLine {
+        depth: Some(1),
+        score: Some(InfoScore::Cp(cp)),
+        tbhits: Some(1),
+        pv: vec![root.move_text(mv)],
+        ..InfoLine::default()
     }
 }
 
@@ -213,6 +269,7 @@ pub fn info_line<G: Searchable>(root: &G, r: &Report<G::Move>) -> InfoLine {
         seldepth: Some(r.seldepth),
         multipv: Some(r.multipv as u32),
         hashfull: Some(r.hashfull),
+        tbhits: (r.tbhits > 0).then_some(r.tbhits),
         score: Some(match mate_moves(r.score) {
             Some(m) => InfoScore::Mate(m),
             None => InfoScore::Cp(r.score),
@@ -233,6 +290,7 @@ fn run_search<G: Searchable>(
     history: History,
     over: bool,
     table: Option<Arc<dyn Tablebase<G>>>,
+    tables: Option<Arc<dyn RootProbe<G>>>,
     job: SearchJob,
 ) {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -244,13 +302,20 @@ fn run_search<G: Searchable>(
             job.out.line(table_info(&root, mv, value));
             return Some(mv);
         }
+        // In the endgame tables: the move keeping the value that makes
+        // progress (the game's history can turn a repetition into a draw).
+        if let Some((mv, value)) = tables.as_deref().and_then(|t| t.best_move(&root, &history)) {
+            job.out.line(endgame_info(&root, mv, value));
+            return Some(mv);
+        }
         let ctx = Context {
             tt: &job.tt,
             stop: &job.stop,
             limits: &job.limits,
             settings: job.settings.clone(),
         };
-        search::search(&root, &history, &ctx, |r| {
+        let probe = tables.as_deref().map(|t| t as &dyn search::Probe<G>);
+        search::search_with_tables(&root, &history, &ctx, probe, |r| {
             job.out.line(info_line(&root, r));
         })
         .best

@@ -4,7 +4,8 @@
 //! changes nothing and gets `info string error: …`.
 
 use super::options::{
-    CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, THREADS, VARIANT,
+    CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, TABLE_PATH, THREADS,
+    VARIANT,
 };
 use super::refused::{HashRefused, OptionRefused};
 use super::registry::{EngineGame, Registry};
@@ -93,8 +94,9 @@ impl Engine {
     pub fn new(out: Output, registry: &'static Registry) -> Engine {
         let options = OptionStore::new(registry);
         let game = registry.default_game();
-        let session = (game.new_session)(&options.rule_values(game))
+        let mut session = (game.new_session)(&options.rule_values(game))
             .unwrap_or_else(|e| panic!("default rules are valid: {e}"));
+        session.set_tables_root(tables_root(&options).as_deref());
         let tt = Arc::new(Tt::new(options.int(HASH) as usize));
         Engine {
             out,
@@ -117,6 +119,7 @@ impl Engine {
                 .find(|(g, _)| *g == game.name)
                 .map(|(_, t)| t.clone()),
         );
+        session.set_tables_root(tables_root(&self.options).as_deref());
         self.game = game;
         self.session = session;
     }
@@ -379,6 +382,10 @@ impl Engine {
                 if let Some(s) = session {
                     self.install(self.game, s);
                 }
+                if name == TABLE_PATH {
+                    self.session
+                        .set_tables_root(tables_root(&self.options).as_deref());
+                }
             }
         }
     }
@@ -516,6 +523,15 @@ impl Engine {
     /// state, which a rejected line must leave as it was.
     pub fn display(&self) -> String {
         self.session.display()
+    }
+}
+
+/// The folder of the endgame tables: `TablePath`, or when empty the
+/// default per-user folder (`None` when there is no home to find it in).
+fn tables_root(options: &OptionStore) -> Option<std::path::PathBuf> {
+    match options.text(TABLE_PATH) {
+        "" => crate::solve::tables::probe::default_root(),
+        path => Some(path.into()),
     }
 }
 

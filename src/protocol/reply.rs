@@ -32,6 +32,8 @@ pub struct InfoLine {
     pub score: Option<InfoScore>,
     pub nodes: Option<u64>,
     pub nps: Option<u64>,
+    /// Positions whose value came from endgame tables.
+    pub tbhits: Option<u64>,
     pub hashfull: Option<u32>,
     pub time: Option<u64>,
     pub pv: Vec<MoveText>,
@@ -138,6 +140,7 @@ fn info_fields(line: &str, lenient: bool) -> Result<(InfoLine, Option<ParseError
             "multipv" => field!(out.multipv, "an integer after multipv"),
             "nodes" => field!(out.nodes, "an integer after nodes"),
             "nps" => field!(out.nps, "an integer after nps"),
+            "tbhits" => field!(out.tbhits, "an integer after tbhits"),
             "hashfull" => field!(out.hashfull, "an integer after hashfull"),
             "time" => field!(out.time, "an integer after time"),
             "score" => {
@@ -284,9 +287,10 @@ impl fmt::Display for InfoLine {
         if let Some(s) = self.score {
             write!(f, " score {s}")?;
         }
-        let nums: [(&str, Option<u64>); 4] = [
+        let nums: [(&str, Option<u64>); 5] = [
             ("nodes", self.nodes),
             ("nps", self.nps),
+            ("tbhits", self.tbhits),
             ("hashfull", self.hashfull.map(u64::from)),
             ("time", self.time),
         ];

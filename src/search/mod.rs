@@ -31,6 +31,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use worker::Worker;
 
+/// Endgame tables the search consults: after an exit (a move that leaves
+/// its table: a capture or a promotion, as Stockfish probes after zeroing
+/// moves) the position's win, draw or loss, where the tables hold it.
+pub trait Probe<G: Searchable>: Send + Sync {
+    /// Whether move `m` of `pos` leaves the table `pos` is in.
+    fn is_exit(&self, pos: &G, m: G::Move) -> bool;
+    /// 1, 0 or -1: the side to move wins, draws or loses with perfect play
+    /// (the position taken as a fresh game); `None` outside the tables.
+    fn wdl(&self, pos: &G) -> Option<i8>;
+}
+
 /// Deepest ply the search visits, quiescence included.
 pub const MAX_PLY: usize = 128;
 
@@ -72,6 +83,8 @@ pub struct Report<M> {
     pub nodes: u64,
     pub elapsed: Duration,
     pub hashfull: u32,
+    /// Positions whose value came from the endgame tables.
+    pub tbhits: u64,
     pub pv: Vec<M>,
 }
 
@@ -91,13 +104,26 @@ pub fn search<G: Searchable>(
     root: &G,
     history: &History,
     ctx: &Context,
+    on_report: impl FnMut(&Report<G::Move>),
+) -> SearchResult<G::Move> {
+    search_with_tables(root, history, ctx, None, on_report)
+}
+
+/// `search`, consulting endgame tables after exits (`Probe`).
+pub fn search_with_tables<G: Searchable>(
+    root: &G,
+    history: &History,
+    ctx: &Context,
+    tables: Option<&dyn Probe<G>>,
     mut on_report: impl FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
     ctx.tt.new_search();
     let nodes = AtomicU64::new(0);
+    let tbhits = AtomicU64::new(0);
+    let tables = tables.map(|t| (t, &tbhits));
     let helpers_stop = AtomicBool::new(false);
     let threads = ctx.settings.threads.max(1);
-    let mut main = Worker::<G>::new(root, history, ctx, &nodes, ctx.stop, 0);
+    let mut main = Worker::<G>::new(root, history, ctx, &nodes, ctx.stop, 0, tables);
     if main.root_moves.is_empty() {
         return SearchResult {
             best: None,
@@ -122,7 +148,8 @@ pub fn search<G: Searchable>(
                 let nodes = &nodes;
                 let helpers_stop = &helpers_stop;
                 scope.spawn(move || {
-                    let mut w = Worker::<G>::new(root, history, ctx, nodes, helpers_stop, id);
+                    let mut w =
+                        Worker::<G>::new(root, history, ctx, nodes, helpers_stop, id, tables);
                     w.iterate(&mut |_| {})
                 })
             })
@@ -154,6 +181,7 @@ pub fn search<G: Searchable>(
             nodes: nodes.load(Ordering::Relaxed),
             elapsed: ctx.limits.elapsed(),
             hashfull: ctx.tt.hashfull(),
+            tbhits: tbhits.load(Ordering::Relaxed),
             pv: out.pv.clone(),
         });
     }

@@ -7,6 +7,11 @@ const MATE_BOUND: i32 = MATE - 1_000;
 
 pub type Score = i32;
 
+/// A win the endgame tables prove, less its distance to the next exit:
+/// below every mate (the tables do not give the distance to the end),
+/// above every evaluation.
+pub const TABLE_WIN: Score = MATE_BOUND - 1_000;
+
 pub fn is_mate(s: Score) -> bool {
     s.abs() > MATE_BOUND
 }

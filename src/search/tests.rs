@@ -600,3 +600,52 @@ fn move_scores_are_those_of_the_plain_reading_in_every_game() {
         assert!(g.visit(Scores) > 10, "{g}: too few hash moves scored");
     }
 }
+
+/// Tables that know one position, a loss for its side to move, and call
+/// every move an exit.
+struct OneLoss(u64);
+
+impl<G: Searchable> Probe<G> for OneLoss {
+    fn is_exit(&self, _: &G, _: G::Move) -> bool {
+        true
+    }
+
+    fn wdl(&self, pos: &G) -> Option<i8> {
+        (pos.hash() == self.0).then_some(-1)
+    }
+}
+
+#[test]
+fn the_search_takes_a_table_loss_of_the_opponent_and_counts_its_hits() {
+    struct Probed;
+    impl GameVisitor for Probed {
+        type Output = ();
+        fn visit<G: Searchable>(self) {
+            let root = G::start(&Default::default());
+            let mut moves = G::MoveList::default();
+            root.generate(&mut moves);
+            let target = *moves.last().expect("a move at the start");
+            let tables = OneLoss(root.play(target).hash());
+            let (tt, stop, limits) = (Tt::new(4), AtomicBool::new(false), Limits::depth(3));
+            let ctx = Context {
+                tt: &tt,
+                stop: &stop,
+                limits: &limits,
+                settings: Settings::default(),
+            };
+            let mut hits = 0;
+            let history = crate::core::History::starting_at(&root);
+            let r = search_with_tables(&root, &history, &ctx, Some(&tables), |r| hits = r.tbhits);
+            assert_eq!(r.best, Some(target), "{}", G::NAME);
+            assert_eq!(r.score, score::TABLE_WIN, "{}", G::NAME);
+            assert!(hits > 0, "{}", G::NAME);
+            // Without the tables (nor what they left in the hash table).
+            tt.clear();
+            let plain = search(&root, &history, &ctx, |r| assert_eq!(r.tbhits, 0));
+            assert_ne!(plain.score, score::TABLE_WIN, "{}", G::NAME);
+        }
+    }
+    for &g in GameId::ALL {
+        g.visit(Probed);
+    }
+}

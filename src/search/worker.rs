@@ -8,7 +8,7 @@ use super::ordering::{self, Heuristics, NO_CONT};
 use super::path::Path;
 use super::score::MATE;
 use super::tt::Bound;
-use super::{Context, MAX_PLY, Report, Score, SearchResult, is_mate};
+use super::{Context, MAX_PLY, Probe, Report, Score, SearchResult, is_mate};
 use crate::core::{Color, End, History, Outcome, Searchable, Tuning};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -110,6 +110,11 @@ pub struct Worker<'a, G: Searchable> {
     /// The move left out at each ply (the singular extension's test).
     excluded: [Option<G::Move>; MAX_PLY + 1],
     lmr_table: &'static LmrTable,
+    /// The endgame tables, and the hits of every thread.
+    tables: Option<(&'a dyn Probe<G>, &'a AtomicU64)>,
+    /// Whether the move into each ply was an exit (`Probe::is_exit`); only
+    /// kept with tables.
+    exited: [bool; MAX_PLY + 1],
 }
 
 /// The score of a finished game for `side`, to move at `ply`. A draw is
@@ -153,6 +158,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
         shared_nodes: &'a AtomicU64,
         stop: &'a AtomicBool,
         id: usize,
+        tables: Option<(&'a dyn Probe<G>, &'a AtomicU64)>,
     ) -> Self {
         let mut moves = G::MoveList::default();
         if root.terminal().is_none() {
@@ -189,6 +195,8 @@ impl<'a, G: Searchable> Worker<'a, G> {
             nmp_min_ply: 0,
             excluded: [None; MAX_PLY + 1],
             lmr_table: lmr_table(&G::TUNING),
+            tables,
+            exited: [false; MAX_PLY + 1],
         }
     }
 
@@ -290,6 +298,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
                         nodes: self.nodes(),
                         elapsed: limits.elapsed(),
                         hashfull: self.ctx.tt.hashfull(),
+                        tbhits: self.tables.map_or(0, |(_, h)| h.load(Ordering::Relaxed)),
                         pv: r.pv.clone(),
                     });
                 }
@@ -363,6 +372,9 @@ impl<'a, G: Searchable> Worker<'a, G> {
         let check = root.in_check();
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            if let Some((t, _)) = self.tables {
+                self.exited[1] = t.is_exit(root, m);
+            }
             let child = root.play(m);
             let s = self.descend(&child, 0, root.cont_key(m), |w| {
                 let window = Window::new(alpha, beta).child();

@@ -7,6 +7,7 @@ use super::margins::*;
 use super::node::{NodeKind, Window};
 use super::*;
 use crate::core::{MoveList, MoveSink};
+use crate::search::score::TABLE_WIN;
 use crate::search::tt::Hit;
 
 /// The quiet and the tactical moves a node searched without a cutoff
@@ -113,6 +114,9 @@ impl<G: Searchable> Worker<'_, G> {
         } = w;
         // Step 1. Ends: the rules, repetition, limits, mate distance.
         if let Some(s) = self.ends(pos, ply) {
+            return s;
+        }
+        if let Some(s) = self.table_score(pos, ply) {
             return s;
         }
         // Mate distance pruning: no line from here beats a quicker mate.
@@ -277,6 +281,9 @@ impl<G: Searchable> Worker<'_, G> {
             // Step 12. Search: late moves reduced (LMR), the others with a
             // null window first (PVS).
             let r = self.reduction(&f, &c, alpha, new_depth, &mut gives_check);
+            if let Some((t, _)) = self.tables {
+                self.exited[ply + 1] = t.is_exit(pos, m);
+            }
             let child = pos.play(m);
             let s = self.descend(&child, ply, pos.cont_key(m), |w| {
                 if move_count == 1 {
@@ -390,6 +397,27 @@ impl<G: Searchable> Worker<'_, G> {
             return Some(pos.evaluate());
         }
         None
+    }
+
+    /// Step 1, with endgame tables: after an exit, the tables' value of a
+    /// position they hold. A win is `TABLE_WIN` whatever the ply: the
+    /// tables give no distance to the end, and a value that does not move
+    /// with the ply passes through the transposition table unchanged; the
+    /// root plays the tables' own move (by distance) once it is in them.
+    fn table_score(&mut self, pos: &G, ply: usize) -> Option<Score> {
+        let (tables, hits) = self.tables?;
+        if !self.exited[ply] {
+            return None;
+        }
+        let wdl = tables.wdl(pos)?;
+        hits.fetch_add(1, Ordering::Relaxed);
+        Some(match wdl {
+            1.. => TABLE_WIN,
+            // A draw, with the contempt `end_score` gives one.
+            0 if ply.is_multiple_of(2) => -G::TUNING.contempt,
+            0 => G::TUNING.contempt,
+            _ => -TABLE_WIN,
+        })
     }
 
     /// Step 4. Static evaluation (kept from the table when it is there),

@@ -7,7 +7,8 @@
 use super::file::{self, Identity};
 use super::value::Dtz;
 use crate::core::endgame::Layered;
-use crate::core::{History, Outcome};
+use crate::core::{History, Outcome, Searchable};
+use crate::search::Probe;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -167,5 +168,28 @@ impl<G: Layered> Tables<G> {
     /// quickest exit when winning, the latest when losing), with its value.
     pub fn best_move(&self, pos: &G, history: &History) -> Option<(G::Move, Dtz)> {
         self.moves(pos, history)?.into_iter().next()
+    }
+}
+
+/// The engine's use of a game's tables, for code generic over `Searchable`
+/// games that cannot name `Layered`: the move to play at the root.
+pub trait RootProbe<G: Searchable>: Probe<G> {
+    /// `Tables::best_move`.
+    fn best_move(&self, pos: &G, history: &History) -> Option<(G::Move, Dtz)>;
+}
+
+impl<G: Layered + Searchable> Probe<G> for Tables<G> {
+    fn is_exit(&self, pos: &G, m: G::Move) -> bool {
+        Layered::is_exit(pos, m)
+    }
+
+    fn wdl(&self, pos: &G) -> Option<i8> {
+        self.probe(pos).map(Dtz::wdl)
+    }
+}
+
+impl<G: Layered + Searchable> RootProbe<G> for Tables<G> {
+    fn best_move(&self, pos: &G, history: &History) -> Option<(G::Move, Dtz)> {
+        Tables::best_move(self, pos, history)
     }
 }
