@@ -20,6 +20,13 @@ for v in "${CI:-}" "${KOMA_CI:-}"; do
     case "$v" in "" | false | 0) ;; *) required=true ;; esac
 done
 
+# The engine, the board and Python find endgame tables in the per-user data
+# folder by default ($XDG_DATA_HOME/koma/tables, docs/tables.md); the tests
+# must not depend on what a machine has generated there, so they get an
+# empty one of their own. (Tests of real tables read KOMA_TABLES.)
+export XDG_DATA_HOME="$PWD/target/test-data-home"
+mkdir -p "$XDG_DATA_HOME"
+
 cargo test
 
 # GNU parallel: tests/referee_cluster.rs's run of docs/cluster.md's line on this machine.
