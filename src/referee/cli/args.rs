@@ -253,6 +253,19 @@ pub(super) struct Cli {
     #[arg(long, value_name = "N")]
     pub(super) max_moves: Option<u32>,
 
+    /// Adjudicate by the endgame tables in DIR (`koma solve`'s folder; Kani Nari Ebi only):
+    /// a position they hold ends the game with their result, as --tb-adjudicate allows.
+    #[arg(long, value_name = "DIR")]
+    pub(super) tb: Option<std::path::PathBuf>,
+
+    /// With --tb: only positions of at most N pieces (default: every table present).
+    #[arg(long, value_name = "N")]
+    pub(super) tb_pieces: Option<u32>,
+
+    /// With --tb: the results the tables call: WIN_LOSS, DRAW or BOTH.
+    #[arg(long, value_name = "MODE", default_value = "BOTH")]
+    pub(super) tb_adjudicate: String,
+
     /// roundrobin: every engine plays every other; gauntlet: the first --seeds engines play
     /// every other engine, the others do not meet.
     #[arg(long, value_name = "roundrobin|gauntlet", default_value = "roundrobin")]

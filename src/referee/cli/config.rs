@@ -70,6 +70,8 @@ pub struct MatchConfig {
     /// `--max-moves`: full moves of the engines, the opening not counted.
     pub max_moves: Option<u32>,
     pub adjudication: Adjudication,
+    /// `--tb DIR`: adjudication by the endgame tables there.
+    pub tb: Option<TbConfig>,
     /// `--tournament gauntlet --seeds N`: the first N engines play the others.
     pub seeds: Option<usize>,
     /// `--use-affinity`: the CPUs to pin the games' engines to.
@@ -137,4 +139,11 @@ pub struct ComplianceConfig {
     /// `--variant` when given: only that one is tried.
     pub variant: Option<GameId>,
     pub timeouts: Timeouts,
+}
+
+/// `--tb DIR` and the rule it adjudicates by.
+#[derive(Clone, Debug)]
+pub struct TbConfig {
+    pub dir: std::path::PathBuf,
+    pub rule: crate::record::tables::TbRule,
 }
