@@ -40,6 +40,15 @@ fn book(dir: &Path) -> std::path::PathBuf {
     book
 }
 
+/// `--replay PGN [--tb ROOT]`.
+fn replay(pgn: &Path, tb: Option<&Path>) -> Run {
+    let mut a = vec!["--replay".to_string(), pgn.display().to_string()];
+    if let Some(root) = tb {
+        a.extend(["--tb".to_string(), root.display().to_string()]);
+    }
+    run(&a, "replay", Duration::from_secs(60))
+}
+
 fn line(dir: &Path, tb: &str, pgn: &Path) -> Vec<String> {
     args(&format!(
         "-engine cmd={KOMA} name=a -engine cmd={KOMA} name=b -each tc=10+0.1 nodes=300 \
@@ -72,7 +81,28 @@ fn a_position_in_the_tables_ends_the_game_with_their_result_and_replays() {
         assert_eq!(rec.tag("Result"), Some("1-0"));
         assert!(rec.moves.is_empty(), "{:?}", rec.moves);
     }
+    // Without the tables the replay says what it could not check.
     assert_replays(&pgn);
+    let r = replay(&pgn, None);
+    assert!(
+        r.stdout
+            .contains("2 tablebase adjudications not checked against the tables"),
+        "{}",
+        r.stdout
+    );
+    // With them it checks the call; other tables disagree with the record.
+    let r = replay(&pgn, Some(&root));
+    assert!(r.status.success(), "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("2 records, all valid"), "{}", r.stdout);
+    let (other, _) = scratch("tb-other");
+    let r = replay(&pgn, Some(&tables(&other, Dtz::Loss(4))));
+    assert_eq!(r.status.code(), Some(1), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("the tables call 0-1 at ply 0, the record says 1-0"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -97,6 +127,8 @@ fn the_mode_and_the_piece_limit_leave_other_positions_to_be_played() {
             assert!(!rec.moves.is_empty(), "{tb}");
         }
         assert_replays(&pgn);
+        let r = replay(&pgn, Some(&root));
+        assert!(r.status.success(), "{tb}: {}\n{}", r.stdout, r.stderr);
     }
 }
 

@@ -108,7 +108,8 @@ Summaries print Elo with its 95% error bar as fastchess does; where the results 
 --replay checks every record on its own (tags, each at most once and the numbers in range, the
 game number within its match,
 the start position, every move, the recorded end): a bad record, even one with bytes that are
-not UTF-8, is reported and the others are still checked. --replay and --report read only
+not UTF-8, is reported and the others are still checked. A tablebase adjudication is checked
+against the tables with --tb DIR (the same tables); without it the replay says how many were not. --replay and --report read only
 regular files, one record at a time.
 
 On a cluster: every task of a job array runs the same command with --shard auto and

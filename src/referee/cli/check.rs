@@ -31,7 +31,7 @@ pub(super) fn check(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Mode, CliError> {
     if let Some(p) = cli.replay {
-        return Ok(Mode::Replay(p));
+        return Ok(Mode::Replay(p, cli.tb));
     }
     if !cli.report.is_empty() {
         return report(cli);

@@ -128,7 +128,8 @@ pub struct ReportConfig {
 pub enum Mode {
     Match(Box<MatchConfig>),
     Report(ReportConfig),
-    Replay(PathBuf),
+    /// The record file, and `--tb DIR` to check tablebase adjudications.
+    Replay(PathBuf, Option<PathBuf>),
     Compliance(ComplianceConfig),
 }
 
