@@ -255,7 +255,8 @@ pub(super) struct Cli {
     pub(super) max_moves: Option<u32>,
 
     /// Adjudicate by the endgame tables in DIR (`koma solve`'s folder; Kani Nari Ebi only):
-    /// a position they hold ends the game with their result, as --tb-adjudicate allows.
+    /// a position they hold ends the game with their result, as --tb-adjudicate allows. With
+    /// --replay: check the records' tablebase adjudications against them.
     #[arg(long, value_name = "DIR")]
     pub(super) tb: Option<std::path::PathBuf>,
 
