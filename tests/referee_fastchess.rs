@@ -160,7 +160,10 @@ fn what_cannot_be_honoured_is_refused_by_name_and_an_unknown_option_gets_a_hint(
     let (_dir, token) = scratch("fc-refused");
     let base = format!("-engine cmd={KOMA} -engine cmd={KOMA} name=k2 -each depth=1");
     for (extra, want) in [
-        ("-tb /syzygy", "-tb is not supported: Syzygy tablebases"),
+        (
+            "-tbignore50",
+            "-tbignore50 is not supported: Koma's games have no fifty-move rule",
+        ),
         ("-noswap", "-noswap is not supported"),
         // fastchess's -strict: a warning is an error.
         (

@@ -604,6 +604,7 @@ fn refereed_game(opening: &Opening, depth: u32) -> GameEnd {
         margins: [Duration::from_secs(1); 2],
         max_plies: None,
         adjudication: Adjudication::default(),
+        tablebase: None,
         names: ["first", "second"],
         timeouts: TIMEOUTS,
         figures: Default::default(),

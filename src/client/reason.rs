@@ -17,6 +17,8 @@ pub enum Reason {
     ScoreDraw,
     /// `--resign`: an engine's own score (or both engines') said it lost.
     ScoreResign,
+    /// `--tb`: the position is in the endgame tables, which give its result.
+    Tablebase,
     /// The engine could not be started or did not finish the handshake.
     FailedToStart,
     /// The engine closed its output or exited.
@@ -31,10 +33,11 @@ pub enum Reason {
     Garbage,
 }
 
-const ENGINE_REASONS: [Reason; 9] = [
+const ENGINE_REASONS: [Reason; 10] = [
     Reason::PlyLimit,
     Reason::ScoreDraw,
     Reason::ScoreResign,
+    Reason::Tablebase,
     Reason::FailedToStart,
     Reason::Disconnected,
     Reason::Stalled,
@@ -50,6 +53,7 @@ impl Reason {
             Reason::PlyLimit => "ply limit",
             Reason::ScoreDraw => "score adjudication",
             Reason::ScoreResign => "adjudicated resignation",
+            Reason::Tablebase => "tablebase adjudication",
             Reason::FailedToStart => "fails to start",
             Reason::Disconnected => "disconnects",
             Reason::Stalled => "stops answering",
@@ -86,7 +90,7 @@ impl Reason {
     pub fn is_adjudication(self) -> bool {
         matches!(
             self,
-            Reason::PlyLimit | Reason::ScoreDraw | Reason::ScoreResign
+            Reason::PlyLimit | Reason::ScoreDraw | Reason::ScoreResign | Reason::Tablebase
         )
     }
 

@@ -76,6 +76,8 @@ pub enum EndError {
         end: End,
     },
     PlyLimitNotDrawn,
+    /// A tablebase adjudication without a readable `TablebaseAdjudication` tag.
+    NoTablebaseRule,
     BeforeThePlyLimit {
         plies: usize,
         max: u64,
@@ -175,6 +177,9 @@ impl fmt::Display for EndError {
                 reason.message()
             ),
             PlyLimitNotDrawn => f.write_str("a ply-limit adjudication must be a draw"),
+            NoTablebaseRule => f.write_str(
+                "a tablebase adjudication needs a TablebaseAdjudication tag (pieces=N|all mode=WIN_LOSS|DRAW|BOTH)",
+            ),
             BeforeThePlyLimit { plies, max } => {
                 write!(f, "adjudicated at {plies} plies, before the limit of {max}")
             }

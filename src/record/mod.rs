@@ -13,6 +13,7 @@ pub mod opening;
 pub mod replay;
 pub mod shard;
 pub mod suite;
+pub mod tables;
 pub mod tags;
 
 pub use build::{RecordHeader, build, rule_values, rules_of, sentence};

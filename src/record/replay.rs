@@ -9,6 +9,7 @@ use super::adjudicate;
 use super::build::{rule_values, rules_of};
 pub use super::invalid::{EndError, RecordError, TagError};
 use super::shard::Shard;
+use super::tables::{TbMode, TbRule};
 use super::tags;
 use crate::client::reason::Reason;
 use crate::core::{End, Game, GameLine, MoveText, Outcome, RuleValues, Rules, Searchable};
@@ -210,6 +211,19 @@ fn check_end(
                     plies: r.moves.len(),
                     max,
                 });
+            }
+        }
+        // The tables' verdict is not read again here (the record does not
+        // say where they are): the rule it was called under must be stated.
+        (Reason::Tablebase, None) => {
+            let rule = r.tag(tags::TABLEBASE_ADJUDICATION).and_then(TbRule::parse);
+            let Some(rule) = rule else {
+                return Err(EndError::NoTablebaseRule);
+            };
+            if rule.mode == TbMode::WinLoss && outcome == Outcome::Draw
+                || rule.mode == TbMode::Draw && outcome != Outcome::Draw
+            {
+                return Err(EndError::NoTablebaseRule);
             }
         }
         (Reason::ScoreDraw, None) => {

@@ -28,3 +28,4 @@ pub const SECOND_ENGINE: &str = "SecondEngine";
 pub const COMMAND: &str = "RefereeCommand";
 pub const DRAW_ADJUDICATION: &str = "DrawAdjudication";
 pub const RESIGN_ADJUDICATION: &str = "ResignAdjudication";
+pub const TABLEBASE_ADJUDICATION: &str = "TablebaseAdjudication";

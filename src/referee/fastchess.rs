@@ -39,7 +39,7 @@ pub(crate) const BOTH: &str = "both";
 pub(crate) const FC: &str = "fastchess";
 pub(crate) const CC: &str = "cutechess-cli";
 
-const CHESS_TB: &str = "Syzygy tablebases are chess endgames; Koma's games have none";
+const NO_FIFTY: &str = "Koma's games have no fifty-move rule for the tables to ignore";
 const SWAP: &str = "Koma always plays each opening twice with colours swapped: the pentanomial \
                     statistics and the SPRT rest on those pairs";
 
@@ -69,10 +69,10 @@ pub const OPTIONS: &[Foreign] = &[
     f("draw", BOTH, Koma("draw")),
     f("resign", BOTH, Koma("resign")),
     f("maxmoves", BOTH, Koma("max-moves")),
-    f("tb", BOTH, Refused(CHESS_TB)),
-    f("tbpieces", BOTH, Refused(CHESS_TB)),
-    f("tbignore50", BOTH, Refused(CHESS_TB)),
-    f("tbadjudicate", FC, Refused(CHESS_TB)),
+    f("tb", BOTH, Koma("tb")),
+    f("tbpieces", BOTH, Koma("tb-pieces")),
+    f("tbignore50", BOTH, Refused(NO_FIFTY)),
+    f("tbadjudicate", FC, Koma("tb-adjudicate")),
     f("openings", BOTH, Koma("openings")),
     f("srand", BOTH, Koma("seed")),
     f("output", FC, Koma("output")),
@@ -455,7 +455,10 @@ mod tests {
     #[test]
     fn what_cannot_be_honoured_is_refused_by_name() {
         for (line, want) in [
-            ("r -tb /syzygy", "-tb is not supported: Syzygy"),
+            (
+                "r -tbignore50",
+                "-tbignore50 is not supported: Koma's games have no fifty-move rule",
+            ),
             ("r -noswap", "-noswap is not supported: Koma always plays"),
             ("r -report penta=false", "penta=false"),
             ("r -quick cmd=a book=b.epd", "two cmd="),

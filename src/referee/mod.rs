@@ -93,7 +93,7 @@ where
         cli::CliError::File(f) => RunError::File(f),
     })?;
     match mode {
-        cli::Mode::Replay(p) => replay::run_replay(&p),
+        cli::Mode::Replay(p, tb) => replay::run_replay(&p, tb.as_deref()),
         cli::Mode::Report(r) => statistics::merge::run_report(&r),
         cli::Mode::Compliance(c) => compliance::run(&c),
         cli::Mode::Match(cfg) => {

@@ -1,14 +1,22 @@
 //! `--replay FILE`: re-validates every record of a record file with the
 //! record's replay check (`record::replay`), which the referee gives the
 //! reader of its own command lines (a record's `RefereeCommand` tag says
-//! how many games its match has).
+//! how many games its match has). With `--tb DIR`, each record adjudicated
+//! by the tables is checked against them (`tables_check`).
 
 use super::RunError;
 use super::cli::recorded_match;
+use super::matches::tablebase::Judge;
 use super::store::files::{FileError, open_regular};
 use super::store::records;
+use crate::client::reason::Reason;
+use crate::core::{Game, GameLine};
+use crate::games::kaninariebi::{KaniNariEbi, KaniRules};
+use crate::protocol::parse_position;
 use crate::protocol::record::{Record, RecordChunks, parse_record};
 use crate::record::replay::check;
+use crate::record::rules_of;
+use crate::record::tables::TbRule;
 use crate::record::tags;
 use std::path::Path;
 use std::process::ExitCode;
@@ -42,25 +50,44 @@ pub fn match_games(r: &Record) -> Option<u64> {
 /// as one with a byte that is not UTF-8, is one invalid record); an error
 /// when the file cannot be read (missing, not a regular file, an I/O
 /// error: the binary exits with 2). The file is read one record at a time.
-pub fn run_replay(path: &Path) -> Result<ExitCode, RunError> {
+pub fn run_replay(path: &Path, tb: Option<&Path>) -> Result<ExitCode, RunError> {
     let unreadable = |e| RunError::File(FileError::io("read", "", path)(e));
     let file = open_regular(path, std::fs::OpenOptions::new().read(true)).map_err(unreadable)?;
     let mut total = 0;
     let mut bad = 0;
+    let mut judges = Judges::default();
+    let mut unchecked = 0;
     for chunk in RecordChunks::new(std::io::BufReader::new(file)) {
         let chunk = chunk.map_err(unreadable)?;
         total += 1;
         let verdict = chunk.text.and_then(|text| {
             let r = parse_record(&text).map_err(|e| e.to_string())?;
-            check(&r, Some(match_games)).map_err(|e| match r.tag(tags::GAME) {
-                Some(g) => format!("game {g}: {e}"),
-                None => e.to_string(),
-            })
+            let tabled = r.tag(tags::TABLEBASE_ADJUDICATION).is_some();
+            check(&r, Some(match_games))
+                .map_err(|e| e.to_string())
+                .and_then(|()| match tb {
+                    Some(dir) if tabled => judges.check(&r, dir),
+                    None if r.tag(tags::TERMINATION) == Some(Reason::Tablebase.message()) => {
+                        unchecked += 1;
+                        Ok(())
+                    }
+                    _ => Ok(()),
+                })
+                .map_err(|e| match r.tag(tags::GAME) {
+                    Some(g) => format!("game {g}: {e}"),
+                    None => e,
+                })
         });
         if let Err(e) = verdict {
             bad += 1;
             println!("{} line {}: {e}", path.display(), chunk.line);
         }
+    }
+    if unchecked > 0 {
+        println!(
+            "{}: {unchecked} tablebase adjudications not checked against the tables: give --tb DIR",
+            path.display()
+        );
     }
     if bad == 0 {
         println!("{}: {total} records, all valid", path.display());
@@ -68,5 +95,85 @@ pub fn run_replay(path: &Path) -> Result<ExitCode, RunError> {
     } else {
         println!("{}: {total} records, {bad} invalid", path.display());
         Ok(ExitCode::from(1))
+    }
+}
+
+/// The tables a replay has opened, one per rule options and tag (each
+/// table file is read once for the whole record file).
+#[derive(Default)]
+struct Judges(Vec<(KaniRules, TbRule, Judge<KaniNariEbi>)>);
+
+impl Judges {
+    /// A record under a `TablebaseAdjudication` tag: the tables call no
+    /// position the referee played from before its end, and at its end,
+    /// if the record says they ended it, they call its result.
+    fn check(&mut self, r: &Record, dir: &Path) -> Result<(), String> {
+        let bad = |what: &str| format!("TablebaseAdjudication: {what}");
+        if r.tag(tags::VARIANT) != Some(KaniNariEbi::NAME) {
+            return Err(bad("only kaninariebi has tables"));
+        }
+        let rule = r
+            .tag(tags::TABLEBASE_ADJUDICATION)
+            .and_then(TbRule::parse)
+            .ok_or_else(|| bad("unreadable"))?;
+        let rules = rules_of::<KaniNariEbi>(r).map_err(|e| e.to_string())?;
+        let at = match self
+            .0
+            .iter()
+            .position(|(ru, t, _)| *ru == rules && *t == rule)
+        {
+            Some(at) => at,
+            None => {
+                let judge = Judge::open(dir, &rules, rule).ok_or_else(|| bad("no tables"))?;
+                self.0.push((rules, rule, judge));
+                self.0.len() - 1
+            }
+        };
+        let judge = &self.0[at].2;
+        let start = match r.tag(tags::FEN) {
+            Some(f) => Some(parse_position(f).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        let moves: Vec<_> = r.moves.iter().map(|m| m.mv).collect();
+        let line = GameLine::<KaniNariEbi>::from_text(start.as_ref(), &moves, &rules)
+            .map_err(|e| e.to_string())?;
+        let book = r
+            .moves
+            .iter()
+            .take_while(|m| m.comment.as_deref() == Some("book"))
+            .count();
+        let term = r.tag(tags::TERMINATION).and_then(Reason::from_message);
+        let result = r.tag(tags::RESULT).unwrap_or("");
+        let plies = moves.len();
+        for ply in book..=plies {
+            // At the end, the rules and the other adjudications come first;
+            // an engine's failure came after the tables were asked.
+            let asked =
+                ply < plies || term.is_some_and(|t| t == Reason::Tablebase || t.is_failure());
+            if !asked {
+                continue;
+            }
+            let end = ply == plies && term == Some(Reason::Tablebase);
+            match (judge.call(line.position(ply)), end) {
+                (Some(o), true) if o.score_text() == result => {}
+                (Some(o), true) => {
+                    return Err(format!(
+                        "the tables call {} at ply {ply}, the record says {result}",
+                        o.score_text()
+                    ));
+                }
+                (Some(o), false) => {
+                    return Err(format!(
+                        "the tables call {} at ply {ply}, before the record's end",
+                        o.score_text()
+                    ));
+                }
+                (None, true) => {
+                    return Err(format!("the tables do not call the position at ply {ply}"));
+                }
+                (None, false) => {}
+            }
+        }
+        Ok(())
     }
 }

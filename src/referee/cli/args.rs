@@ -108,7 +108,8 @@ Summaries print Elo with its 95% error bar as fastchess does; where the results 
 --replay checks every record on its own (tags, each at most once and the numbers in range, the
 game number within its match,
 the start position, every move, the recorded end): a bad record, even one with bytes that are
-not UTF-8, is reported and the others are still checked. --replay and --report read only
+not UTF-8, is reported and the others are still checked. A tablebase adjudication is checked
+against the tables with --tb DIR (the same tables); without it the replay says how many were not. --replay and --report read only
 regular files, one record at a time.
 
 On a cluster: every task of a job array runs the same command with --shard auto and
@@ -252,6 +253,20 @@ pub(super) struct Cli {
     /// fastchess's -maxmoves; --max-plies applies too.
     #[arg(long, value_name = "N")]
     pub(super) max_moves: Option<u32>,
+
+    /// Adjudicate by the endgame tables in DIR (`koma solve`'s folder; Kani Nari Ebi only):
+    /// a position they hold ends the game with their result, as --tb-adjudicate allows. With
+    /// --replay: check the records' tablebase adjudications against them.
+    #[arg(long, value_name = "DIR")]
+    pub(super) tb: Option<std::path::PathBuf>,
+
+    /// With --tb: only positions of at most N pieces (default: every table present).
+    #[arg(long, value_name = "N")]
+    pub(super) tb_pieces: Option<u32>,
+
+    /// With --tb: the results the tables call: WIN_LOSS, DRAW or BOTH.
+    #[arg(long, value_name = "MODE", default_value = "BOTH")]
+    pub(super) tb_adjudicate: String,
 
     /// roundrobin: every engine plays every other; gauntlet: the first --seeds engines play
     /// every other engine, the others do not meet.

@@ -3,13 +3,14 @@
 //! error; the `-pgnout`/`-log` keys, the tournament shape, rules and SPRT.
 
 use super::args::Cli;
-use super::config::{EngineConfig, MatchConfig, Mode, Output, ReportConfig};
+use super::config::{EngineConfig, MatchConfig, Mode, Output, ReportConfig, TbConfig};
 use super::engine::{engine_config, secs, split_pairs};
 use super::openings::openings;
 use super::{CliError, Usage, variant_named};
 use crate::core::RuleValues;
 use crate::games::GameId;
 use crate::record::adjudicate::{self, Adjudication};
+use crate::record::tables::{TbMode, TbRule};
 use crate::referee::dialect::Dialect;
 use crate::referee::matches::figures::Figures;
 use crate::referee::matches::schedule::{self, NewOpening};
@@ -30,7 +31,7 @@ pub(super) fn check(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Mode, CliError> {
     if let Some(p) = cli.replay {
-        return Ok(Mode::Replay(p));
+        return Ok(Mode::Replay(p, cli.tb));
     }
     if !cli.report.is_empty() {
         return report(cli);
@@ -119,6 +120,7 @@ pub(super) fn check(
     let overwrite = |words: &[String]| words.iter().any(|w| w == "append=false");
     let log = output_file(&cli.log, "--log", LOG_KEYS)?;
     let adjudication = adjudication(&cli.draw, &cli.resign)?;
+    let tb = tablebase(&cli, variant)?;
     if cli.max_moves == Some(0) {
         return Err(Usage::new("--max-moves must be at least 1").into());
     }
@@ -189,6 +191,7 @@ pub(super) fn check(
         max_plies: (cli.max_plies > 0).then_some(cli.max_plies),
         max_moves: cli.max_moves,
         adjudication,
+        tb,
         seeds,
         affinity,
         output,
@@ -239,6 +242,42 @@ fn report(cli: Cli) -> Result<Mode, CliError> {
         json: cli.json,
         follow,
         sprt,
+    }))
+}
+
+/// `--tb DIR` with `--tb-pieces` and `--tb-adjudicate`: only for a game
+/// with endgame tables, and a folder that exists.
+fn tablebase(cli: &Cli, variant: GameId) -> Result<Option<TbConfig>, Usage> {
+    let mode = TbMode::parse(&cli.tb_adjudicate).ok_or_else(|| {
+        Usage::new(format!(
+            "--tb-adjudicate {}: expected WIN_LOSS, DRAW or BOTH",
+            cli.tb_adjudicate
+        ))
+    })?;
+    let Some(dir) = &cli.tb else {
+        if cli.tb_pieces.is_some() {
+            return Err(Usage::new("--tb-pieces goes with --tb DIR"));
+        }
+        return Ok(None);
+    };
+    if variant != GameId::KaniNariEbi {
+        return Err(Usage::new(format!(
+            "--tb: {} has no endgame tables (only kaninariebi has: koma solve kaninariebi)",
+            variant.name()
+        )));
+    }
+    if !dir.is_dir() {
+        return Err(Usage::new(format!(
+            "--tb {}: no such folder",
+            dir.display()
+        )));
+    }
+    Ok(Some(TbConfig {
+        dir: dir.clone(),
+        rule: TbRule {
+            pieces: cli.tb_pieces,
+            mode,
+        },
     }))
 }
 

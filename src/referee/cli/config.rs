@@ -70,6 +70,8 @@ pub struct MatchConfig {
     /// `--max-moves`: full moves of the engines, the opening not counted.
     pub max_moves: Option<u32>,
     pub adjudication: Adjudication,
+    /// `--tb DIR`: adjudication by the endgame tables there.
+    pub tb: Option<TbConfig>,
     /// `--tournament gauntlet --seeds N`: the first N engines play the others.
     pub seeds: Option<usize>,
     /// `--use-affinity`: the CPUs to pin the games' engines to.
@@ -126,7 +128,8 @@ pub struct ReportConfig {
 pub enum Mode {
     Match(Box<MatchConfig>),
     Report(ReportConfig),
-    Replay(PathBuf),
+    /// The record file, and `--tb DIR` to check tablebase adjudications.
+    Replay(PathBuf, Option<PathBuf>),
     Compliance(ComplianceConfig),
 }
 
@@ -137,4 +140,11 @@ pub struct ComplianceConfig {
     /// `--variant` when given: only that one is tried.
     pub variant: Option<GameId>,
     pub timeouts: Timeouts,
+}
+
+/// `--tb DIR` and the rule it adjudicates by.
+#[derive(Clone, Debug)]
+pub struct TbConfig {
+    pub dir: std::path::PathBuf,
+    pub rule: crate::record::tables::TbRule,
 }

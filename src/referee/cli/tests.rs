@@ -182,7 +182,7 @@ fn report_and_replay_modes_need_no_engine() {
     let argv = ["koma-referee", "--report", "a.pgn", "b.pgn"];
     assert!(matches!(parse(argv), Ok(Mode::Report(r)) if r.files.len() == 2));
     let argv = ["koma-referee", "--replay", "a.pgn"];
-    assert!(matches!(parse(argv), Ok(Mode::Replay(_))));
+    assert!(matches!(parse(argv), Ok(Mode::Replay(_, None))));
 }
 
 #[test]

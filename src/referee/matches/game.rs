@@ -1,14 +1,17 @@
 //! One game between two running engines. Each turn checks, in order: the
 //! end by the rules (history included), adjudication (`--max-plies`, then
-//! `--resign` and `--draw` on the scores reported so far), then plays the
+//! `--resign` and `--draw` on the scores reported so far, then `--tb`'s
+//! endgame tables on the position), then plays the
 //! engine's move (`client::turn`: `position` and `go`, thinking, the clock
 //! charged, the move checked).
 
 use super::figures::Figures;
+use super::tablebase::Judge;
 use crate::client::clock::{Clock, EngineLimits};
 use crate::client::handshake::{self, StartError, Timeouts};
 use crate::client::process::EngineProc;
 use crate::client::reason::Ending;
+use crate::client::reason::Reason;
 use crate::client::turn::{Turn, Unwatched, play_turn};
 use crate::core::{Color, Game};
 use crate::protocol::record::RecordMove;
@@ -28,6 +31,8 @@ pub struct GameSetup<'a, G: Game> {
     pub margins: [Duration; 2],
     pub max_plies: Option<u32>,
     pub adjudication: Adjudication,
+    /// `--tb`: the endgame tables' verdicts.
+    pub tablebase: Option<&'a Judge<G>>,
     /// By colour, for the adjudication's detail.
     pub names: [&'a str; 2],
     pub timeouts: Timeouts,
@@ -129,6 +134,13 @@ pub fn play<G: Game>(
             }
             if let Some(ending) = adjudicated.take() {
                 break 'game ending;
+            }
+            if let Some(outcome) = setup.tablebase.and_then(|j| j.call(line.current())) {
+                break 'game Ending {
+                    outcome,
+                    reason: Reason::Tablebase,
+                    detail: None,
+                };
             }
             let side = line.current().side_to_move();
             let turn = Turn {

@@ -9,6 +9,7 @@ use super::game::{self, GameEnd, GameSetup};
 use super::interrupt;
 use super::opening::add_random_plies;
 use super::schedule::{self, GameSpec, NewOpening, Rng};
+use super::tablebase::Judge;
 use super::time_losses::TimeLosses;
 use super::{affinity, busy};
 use crate::client::engine_log::{EngineLog, record_date};
@@ -50,6 +51,8 @@ const QUIT_GRACE: Duration = Duration::from_millis(500);
 /// Everything the workers share.
 struct Ctx<'a, G: Game> {
     cfg: &'a MatchConfig,
+    /// `--tb`: the endgame tables, shared by the workers.
+    tablebase: Option<Judge<G>>,
     rules: G::Rules,
     rule_values: RuleValues,
     book: Vec<Opening>,
@@ -155,8 +158,13 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
     let context = context(cfg);
     announce(cfg, &context, specs.len(), total_all, rows.len());
     busy::warn(cfg, todo.len());
+    let tablebase = cfg
+        .tb
+        .as_ref()
+        .and_then(|tb| Judge::open(&tb.dir, &book.rules, tb.rule));
     let ctx = Ctx::<G> {
         cfg,
+        tablebase,
         rules: book.rules,
         rule_values: book.rule_values,
         book: book.book,
@@ -779,6 +787,7 @@ impl<G: Game> Ctx<'_, G> {
             margins: engines.map(|e| e.margin.unwrap_or(self.cfg.margin)),
             max_plies: max_plies(self.cfg, opening),
             adjudication: self.cfg.adjudication,
+            tablebase: self.tablebase.as_ref(),
             names: engines.map(|e| e.name.as_str()),
             timeouts: self.cfg.timeouts,
             figures: self.cfg.figures,
@@ -848,6 +857,10 @@ impl<G: Game> Ctx<'_, G> {
             (
                 tags::RESIGN_ADJUDICATION,
                 cfg.adjudication.resign.map(|d| d.to_string()),
+            ),
+            (
+                tags::TABLEBASE_ADJUDICATION,
+                cfg.tb.as_ref().map(|tb| tb.rule.to_string()),
             ),
         ];
         for (name, value) in adjudication {
