@@ -10,14 +10,16 @@ use super::matches::tablebase::Judge;
 use super::store::files::{FileError, open_regular};
 use super::store::records;
 use crate::client::reason::Reason;
-use crate::core::{Game, GameLine};
-use crate::games::kaninariebi::{KaniNariEbi, KaniRules};
+use crate::core::endgame::Layered;
+use crate::core::{Game, GameLine, Searchable};
+use crate::games::{GameId, LayeredVisitor};
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, RecordChunks, parse_record};
 use crate::record::replay::check;
 use crate::record::rules_of;
 use crate::record::tables::TbRule;
 use crate::record::tags;
+use std::any::Any;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -98,10 +100,11 @@ pub fn run_replay(path: &Path, tb: Option<&Path>) -> Result<ExitCode, RunError> 
     }
 }
 
-/// The tables a replay has opened, one per rule options and tag (each
-/// table file is read once for the whole record file).
+/// The tables a replay has opened, one per game, rule options and tag
+/// (each table file is read once for the whole record file): each a
+/// `Judge` of its game's type, kept by type.
 #[derive(Default)]
-struct Judges(Vec<(KaniRules, TbRule, Judge<KaniNariEbi>)>);
+struct Judges(Vec<(GameId, String, TbRule, Box<dyn Any>)>);
 
 impl Judges {
     /// A record under a `TablebaseAdjudication` tag: the tables call no
@@ -109,34 +112,74 @@ impl Judges {
     /// if the record says they ended it, they call its result.
     fn check(&mut self, r: &Record, dir: &Path) -> Result<(), String> {
         let bad = |what: &str| format!("TablebaseAdjudication: {what}");
-        if r.tag(tags::VARIANT) != Some(KaniNariEbi::NAME) {
-            return Err(bad("only kaninariebi has tables"));
-        }
+        let variant = r.tag(tags::VARIANT).unwrap_or("");
+        let no_tables = || bad(&format!("{variant} has no endgame tables"));
+        let game = GameId::from_name(variant)
+            .filter(|g| g.layered())
+            .ok_or_else(no_tables)?;
         let rule = r
             .tag(tags::TABLEBASE_ADJUDICATION)
             .and_then(TbRule::parse)
             .ok_or_else(|| bad("unreadable"))?;
-        let rules = rules_of::<KaniNariEbi>(r).map_err(|e| e.to_string())?;
+        struct Check<'a> {
+            judges: &'a mut Judges,
+            game: GameId,
+            r: &'a Record,
+            dir: &'a Path,
+            rule: TbRule,
+        }
+        impl LayeredVisitor for Check<'_> {
+            type Output = Result<(), String>;
+            fn visit<L: Searchable + Layered>(self) -> Self::Output {
+                self.judges
+                    .check_as::<L>(self.game, self.r, self.dir, self.rule)
+            }
+        }
+        let check = Check {
+            judges: self,
+            game,
+            r,
+            dir,
+            rule,
+        };
+        game.visit_layered(check)
+            .unwrap_or_else(|| Err(no_tables()))
+    }
+
+    fn check_as<G: Game>(
+        &mut self,
+        game: GameId,
+        r: &Record,
+        dir: &Path,
+        rule: TbRule,
+    ) -> Result<(), String> {
+        let bad = |what: &str| format!("TablebaseAdjudication: {what}");
+        let rules = rules_of::<G>(r).map_err(|e| e.to_string())?;
+        let key = format!("{rules:?}");
         let at = match self
             .0
             .iter()
-            .position(|(ru, t, _)| *ru == rules && *t == rule)
+            .position(|(g, k, t, _)| *g == game && *k == key && *t == rule)
         {
             Some(at) => at,
             None => {
-                let judge = Judge::open(dir, &rules, rule).ok_or_else(|| bad("no tables"))?;
-                self.0.push((rules, rule, judge));
+                let judge =
+                    Judge::<G>::open(game, dir, &rules, rule).ok_or_else(|| bad("no tables"))?;
+                self.0.push((game, key, rule, Box::new(judge)));
                 self.0.len() - 1
             }
         };
-        let judge = &self.0[at].2;
+        let judge = self.0[at]
+            .3
+            .downcast_ref::<Judge<G>>()
+            .ok_or_else(|| bad("no tables"))?;
         let start = match r.tag(tags::FEN) {
             Some(f) => Some(parse_position(f).map_err(|e| e.to_string())?),
             None => None,
         };
         let moves: Vec<_> = r.moves.iter().map(|m| m.mv).collect();
-        let line = GameLine::<KaniNariEbi>::from_text(start.as_ref(), &moves, &rules)
-            .map_err(|e| e.to_string())?;
+        let line =
+            GameLine::<G>::from_text(start.as_ref(), &moves, &rules).map_err(|e| e.to_string())?;
         let book = r
             .moves
             .iter()

@@ -254,7 +254,7 @@ pub(super) struct Cli {
     #[arg(long, value_name = "N")]
     pub(super) max_moves: Option<u32>,
 
-    /// Adjudicate by the endgame tables in DIR (`koma solve`'s folder; Kani Nari Ebi only):
+    /// Adjudicate by the endgame tables in DIR (`koma solve`'s folder; games with tables only):
     /// a position they hold ends the game with their result, as --tb-adjudicate allows. With
     /// --replay: check the records' tablebase adjudications against them.
     #[arg(long, value_name = "DIR")]

@@ -260,10 +260,17 @@ fn tablebase(cli: &Cli, variant: GameId) -> Result<Option<TbConfig>, Usage> {
         }
         return Ok(None);
     };
-    if variant != GameId::KaniNariEbi {
+    if !variant.layered() {
+        let with: Vec<&str> = GameId::ALL
+            .iter()
+            .filter(|g| g.layered())
+            .map(|g| g.name())
+            .collect();
         return Err(Usage::new(format!(
-            "--tb: {} has no endgame tables (only kaninariebi has: koma solve kaninariebi)",
-            variant.name()
+            "--tb: {} has no endgame tables (only {} has: koma solve {})",
+            variant.name(),
+            with.join(", "),
+            with.first().copied().unwrap_or("GAME"),
         )));
     }
     if !dir.is_dir() {

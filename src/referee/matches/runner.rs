@@ -161,7 +161,7 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
     let tablebase = cfg
         .tb
         .as_ref()
-        .and_then(|tb| Judge::open(&tb.dir, &book.rules, tb.rule));
+        .and_then(|tb| Judge::open(cfg.variant, &tb.dir, &book.rules, tb.rule));
     let ctx = Ctx::<G> {
         cfg,
         tablebase,

@@ -1,11 +1,12 @@
 //! `--tb DIR`: the endgame tables as a referee. A game's position that the
 //! tables hold (within `-tbpieces`) ends it with their result when
-//! `-tbadjudicate` allows; only Kani Nari Ebi has tables, the match's game
-//! is told apart by its type.
+//! `-tbadjudicate` allows. The match is generic over its game; the game's
+//! tables are reached through the registry (`GameId::visit_layered`), and
+//! the judge built for that type is handed back by its type.
 
 use crate::core::endgame::Layered;
-use crate::core::{Game, Outcome};
-use crate::games::kaninariebi::KaniNariEbi;
+use crate::core::{Game, Outcome, Searchable};
+use crate::games::{GameId, LayeredVisitor};
 use crate::record::tables::TbRule;
 use crate::solve::tables::Tables;
 use std::any::Any;
@@ -21,18 +22,35 @@ pub struct Judge<G: Game> {
 }
 
 impl<G: Game> Judge<G> {
-    /// The tables of `G` under `dir` and `rules`; `None` for a game
-    /// without tables (the command line refused `--tb` for it already).
-    pub fn open(dir: &Path, rules: &G::Rules, rule: TbRule) -> Option<Judge<G>> {
-        let kani_rules = (rules as &dyn Any).downcast_ref::<<KaniNariEbi as Game>::Rules>()?;
-        let tables = Tables::<KaniNariEbi>::open(dir, kani_rules);
-        let warned = AtomicBool::new(false);
-        Some(Judge {
-            call: Box::new(move |pos: &G| {
-                let pos = (pos as &dyn Any).downcast_ref::<KaniNariEbi>()?;
-                call(&tables, rule, pos, &warned)
-            }),
-        })
+    /// The tables of `game` (whose type is `G`) under `dir` and `rules`;
+    /// `None` for a game without tables (the command line refused `--tb`
+    /// for it already).
+    pub fn open(game: GameId, dir: &Path, rules: &G::Rules, rule: TbRule) -> Option<Judge<G>> {
+        struct Open<'a> {
+            dir: &'a Path,
+            rules: &'a dyn Any,
+            rule: TbRule,
+        }
+        impl LayeredVisitor for Open<'_> {
+            type Output = Option<Box<dyn Any>>;
+            fn visit<L: Searchable + Layered>(self) -> Self::Output {
+                let rules = self.rules.downcast_ref::<L::Rules>()?;
+                let tables = Tables::<L>::open(self.dir, rules);
+                let warned = AtomicBool::new(false);
+                let rule = self.rule;
+                let judge = Judge::<L> {
+                    call: Box::new(move |pos: &L| call(&tables, rule, pos, &warned)),
+                };
+                Some(Box::new(judge))
+            }
+        }
+        let open = Open {
+            dir,
+            rules: rules as &dyn Any,
+            rule,
+        };
+        let judge = game.visit_layered(open)??;
+        judge.downcast::<Judge<G>>().ok().map(|j| *j)
     }
 
     pub fn call(&self, pos: &G) -> Option<Outcome> {
