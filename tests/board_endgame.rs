@@ -251,3 +251,21 @@ fn a_tables_option_that_is_no_folder_exits_2() {
         "{err}"
     );
 }
+
+/// Not a test: writes the made-up tables of a `CCCvCCC` position and the
+/// signatures its moves reach into `$KOMA_BROWSER_TABLES`, with the
+/// position in `position.txt` there, for the browser test's panel
+/// (`tools/browser/test.sh` runs it with `--ignored --exact`).
+#[test]
+#[ignore = "a fixture for tools/browser/test.sh"]
+fn browser_tables() {
+    let Some(root) = std::env::var_os("KOMA_BROWSER_TABLES") else {
+        println!("KOMA_BROWSER_TABLES is not set: nothing written");
+        return;
+    };
+    let root = PathBuf::from(root);
+    std::fs::create_dir_all(&root).unwrap();
+    let (pos, sigs) = position_of("CCCvCCC");
+    write_tables(&root, &sigs);
+    std::fs::write(root.join("position.txt"), pos.to_text().to_string()).unwrap();
+}

@@ -393,6 +393,8 @@ fn games(reg: &Registry) -> impl Serialize {
         files: u8,
         ranks: u8,
         rules: Vec<RuleEntry>,
+        /// Whether the game has endgame tables (`POST /api/endgame`).
+        endgame: bool,
         /// What the page shows of the game: titles, names, help, marks.
         #[serde(flatten)]
         presentation: &'static Presentation,
@@ -463,6 +465,7 @@ fn games(reg: &Registry) -> impl Serialize {
             files,
             ranks,
             rules: rules.collect(),
+            endgame: super::endgame::has_tables(g),
             presentation: g.presentation(),
         }
     };

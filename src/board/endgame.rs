@@ -84,6 +84,11 @@ impl Answer {
     }
 }
 
+/// Whether `game` is solved by material into tables the board reads.
+pub fn has_tables(game: GameId) -> bool {
+    game == GameId::KaniNariEbi
+}
+
 impl Endgames {
     /// The tables under `root` (none: the board has no tables folder).
     pub fn new(root: Option<PathBuf>) -> Endgames {
@@ -112,7 +117,7 @@ impl Endgames {
         start: Option<&crate::core::PositionText>,
         moves: &[crate::core::MoveText],
     ) -> Result<Answer, (u16, String)> {
-        if game != GameId::KaniNariEbi {
+        if !has_tables(game) {
             return Ok(Answer::none(false, "this game has no endgame tables"));
         }
         let rules = KaniRules::from_values(rules).map_err(|e| (400, e.to_string()))?;
