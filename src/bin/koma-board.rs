@@ -54,6 +54,12 @@ struct Cli {
     #[arg(long, value_name = "MS", default_value_t = 1_000)]
     timemargin: u64,
 
+    /// The endgame tables' folder (as `koma solve` writes it): the page shows their verdict on
+    /// the position and each move (default: `$XDG_DATA_HOME/koma/tables`, else
+    /// `~/.local/share/koma/tables`).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<std::path::PathBuf>,
+
     /// Speak Koma's engine protocol on stdin/stdout instead (the page's fallback engine).
     #[arg(long = "engine-protocol", hide = true)]
     engine_protocol: bool,
@@ -111,6 +117,14 @@ fn serve(cli: &Cli) -> anyhow::Result<()> {
         return Err(Usage(why).into());
     }
     config.allow_hosts = cli.allow_host.clone();
+    config.tables = match &cli.tables {
+        Some(dir) if !dir.is_dir() => {
+            let why = format!("--tables {}: not a folder", dir.display());
+            return Err(Usage(why).into());
+        }
+        Some(dir) => Some(dir.clone()),
+        None => koma::solve::tables::probe::default_root(),
+    };
     let server = board::start(config.clone())
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     if !cli.host.is_loopback() {

@@ -288,6 +288,7 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             ok(records::list(&r.text, reg.config.match_size))
         }),
         ["api", "positions"] => post(&|| positions(req)),
+        ["api", "endgame"] => post(&|| endgame(reg, req)),
         ["api", "analyses"] => post(&|| new_live(reg, req)),
         ["api", "analyses", id] => get(&|| {
             let l = live(reg, id)?;
@@ -392,6 +393,8 @@ fn games(reg: &Registry) -> impl Serialize {
         files: u8,
         ranks: u8,
         rules: Vec<RuleEntry>,
+        /// Whether the game has endgame tables (`POST /api/endgame`).
+        endgame: bool,
         /// What the page shows of the game: titles, names, help, marks.
         #[serde(flatten)]
         presentation: &'static Presentation,
@@ -462,6 +465,7 @@ fn games(reg: &Registry) -> impl Serialize {
             files,
             ranks,
             rules: rules.collect(),
+            endgame: super::endgame::has_tables(g),
             presentation: g.presentation(),
         }
     };
@@ -846,6 +850,20 @@ fn position_of(
             .map_err(|e| (422, e.to_string()))?;
     }
     Ok(play)
+}
+
+/// The endgame tables' verdict on a position and each of its moves
+/// (`board::endgame`).
+fn endgame(reg: &Registry, req: &Request) -> Answer {
+    let r: PositionsReq = body(req)?;
+    let game = game_of(&r.game)?;
+    let rules = rule_values(game, &r.rules)?;
+    let start = start_text(&r.start)?;
+    let mut moves = Vec::with_capacity(r.moves.len());
+    for (k, m) in r.moves.iter().enumerate() {
+        moves.push(parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?);
+    }
+    ok(reg.endgames.answer(game, &rules, start.as_ref(), &moves)?)
 }
 
 fn positions(req: &Request) -> Answer {

@@ -21,6 +21,7 @@
 pub mod accuracy;
 pub mod analysis;
 mod api;
+pub mod endgame;
 pub mod http;
 pub mod play;
 pub mod records;
@@ -66,6 +67,8 @@ pub struct Config {
     /// `RefereeCommand` (the referee's command line: `koma-board` passes
     /// the referee's reader); none: that clause is not checked.
     pub match_size: Option<MatchSize>,
+    /// The endgame tables' folder (`koma solve`'s layout); none: no tables.
+    pub tables: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -84,6 +87,7 @@ impl Config {
             allow_hosts: Vec::new(),
             analysis_idle: Duration::from_secs(10),
             match_size: None,
+            tables: None,
         }
     }
 }
@@ -145,11 +149,13 @@ pub struct Registry {
     stopping: AtomicBool,
     /// The levels each engine command offers, as its `option` lines say.
     levels: Mutex<HashMap<String, Vec<String>>>,
+    pub endgames: endgame::Endgames,
 }
 
 impl Registry {
     fn new(config: Config) -> Registry {
         Registry {
+            endgames: endgame::Endgames::new(config.tables.clone()),
             config,
             tables: Mutex::new(HashMap::new()),
             lives: Mutex::new(HashMap::new()),

@@ -61,7 +61,10 @@ for (const b of [boardBin, komaBin]) {
 
 function startServer() {
   return new Promise((resolve, reject) => {
-    const child = spawn(boardBin, ['--port', '0', '--heartbeat', '300', '--stall-timeout', '1500'], {
+    // The endgame tables' folder test.sh writes (made-up values); without
+    // it an empty folder, so that the user's own tables never show.
+    const tables = process.env.KOMA_BROWSER_TABLES || fs.mkdtempSync(path.join(os.tmpdir(), 'koma-no-tables-'));
+    const child = spawn(boardBin, ['--port', '0', '--heartbeat', '300', '--stall-timeout', '1500', '--tables', tables], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -269,6 +272,11 @@ async function newPage(browser, viewport = { width: 1280, height: 880 }, more = 
     });
   }
   const page = await context.newPage();
+  // A wait's limit is a safety net, never what a test measures: on a loaded
+  // 2-core machine (CI) a wait beside a running analysis engine took over
+  // Playwright's default 30 s once, so every wait without its own limit
+  // gets 120 s.
+  page.setDefaultTimeout(120000);
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') console.error(`[page] ${m.text()}`); });
   return page;
@@ -1074,6 +1082,29 @@ async function main() {
       fs.rmSync(file);
       console.log(`      latency 150 ms: ${stuck} of 20 new games stuck, ${stuckRecords} of 10 records stuck`);
       eq([stuck, stuckRecords], [0, 0], 'games and records stuck');
+      await page.context().close();
+    });
+
+    await test('the endgame tables\' panel shows the verdict on the position and each move', async () => {
+      const dir = process.env.KOMA_BROWSER_TABLES;
+      if (!dir) { console.log('endgame panel: SKIPPED (KOMA_BROWSER_TABLES not set: run tools/browser/test.sh)'); return; }
+      const start = fs.readFileSync(path.join(dir, 'position.txt'), 'utf8').trim();
+      const page = await newPage(browser);
+      await setup(page, base, { game: 'kaninariebi', players: [human, human], start });
+      await page.waitForSelector('#endgame:not(.hidden) #eg-moves li');
+      const res = await fetch(`${base}api/endgame`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Koma-Secret': secret }, body: JSON.stringify({ game: 'kaninariebi', start }) });
+      const want = await res.json();
+      assert(want.verdict, `the position is in the tables: ${JSON.stringify(want)}`);
+      const text = (v) => (v.result === 'draw' ? 'draw' : `${v.result} in ${v.plies}`);
+      eq(await page.textContent('#endgame .eg-verdict b'), text(want.verdict), 'the verdict shown');
+      const shown = await page.$$eval('#eg-moves li', (lis) => lis.map((li) => [li.querySelector('.eg-move').textContent, li.querySelector('.eg-value').textContent]));
+      eq(shown, want.moves.map((m) => [m.move, text(m.verdict)]), 'every move with its verdict, best first');
+      await page.screenshot({ path: path.join(shots, 'endgame.png') });
+      // A game of a game without tables shows no panel.
+      const other = await newPage(browser);
+      await setup(other, base, { game: 'hasami', players: [human, human] });
+      assert(await other.$eval('#endgame', (e) => e.classList.contains('hidden')), 'no panel for Hasami Shogi');
+      await other.context().close();
       await page.context().close();
     });
 

@@ -73,6 +73,12 @@ if [ -z "${KOMA_BOARD:-}" ]; then
     export KOMA_BOARD=target/debug/koma-board
 fi
 
+# Made-up endgame tables (in the real format) and a position in them, for
+# the endgame panel's test: koma-board reads them with --tables.
+export KOMA_BROWSER_TABLES="$PWD/target/browser-tables"
+rm -rf "$KOMA_BROWSER_TABLES"
+cargo test --quiet --test board_endgame -- --ignored --exact browser_tables >/dev/null
+
 # Chromium is there from here on: board.test.mjs fails rather than skips
 # when it cannot start it.
 KOMA_CI=1 node tools/browser/board.test.mjs

@@ -743,6 +743,7 @@ function render() {
   renderReview();
   renderGameReview();
   renderLive();
+  renderEndgame({ game: s.game, rules: rulesOf(s), start: view.position, moves: [] });
   const notes = $('notes');
   notes.innerHTML = (s.notes || []).map((n) => `<li>${escapeHtml(n)}</li>`).join('');
   $('btn-undo').disabled = !s.canUndo || s.closed;
@@ -1249,6 +1250,36 @@ async function showWatch() {
 }
 
 
+// ---------- the endgame tables' panel ----------
+
+// The tables' verdict on the position shown and on each of its moves
+// (POST /api/endgame), asked again only when the position changes; hidden
+// where the game has no tables or the position is not in them.
+function verdictText(v) {
+  if (!v) return '?';
+  if (v.result === 'draw') return 'draw';
+  return `${v.result} in ${v.plies}`;
+}
+
+function renderEndgame(req) {
+  const key = JSON.stringify(req);
+  const box = $('endgame');
+  if (app.egKey === key) return;
+  app.egKey = key;
+  box.classList.add('hidden');
+  if (!gameOf(req.game).endgame) return;
+  api('POST', '/api/endgame', req).then((r) => {
+    if (app.egKey !== key) return;
+    if (!r.verdict) { box.classList.add('hidden'); return; }
+    const rows = r.moves.map((m) => `<li class="eg-${m.verdict ? m.verdict.result : 'unknown'}"><span class="eg-move">${escapeHtml(m.move)}</span> <span class="eg-value">${escapeHtml(verdictText(m.verdict))}</span></li>`).join('');
+    box.innerHTML = `<div class="eg-head"><b>Endgame tables</b> <span class="eg-sig">${escapeHtml(r.signature)}</span></div>` +
+      `<div class="eg-verdict eg-${r.verdict.result}">Side to move: <b>${escapeHtml(verdictText(r.verdict))}</b></div>` +
+      '<div class="eg-note">plies to the next capture or promotion (or the end); each move for the side making it</div>' +
+      `<ol id="eg-moves">${rows}</ol>`;
+    box.classList.remove('hidden');
+  }).catch(() => { if (app.egKey === key) box.classList.add('hidden'); });
+}
+
 // ---------- analysis ----------
 
 // The rule options of a table as the API takes them.
@@ -1518,6 +1549,7 @@ function renderAnalysis() {
     $('board').innerHTML = boardSvg(shownBoard(), o);
     for (const g of $('board').querySelectorAll('.sq')) g.addEventListener('click', () => onSquare(g.dataset.square));
     renderPlainHands(view.board, SIDE_NAMES);
+    if (!an.preview) renderEndgame({ game: an.game, rules: an.rules, start: an.start, moves: an.moves });
   }
   const first = lines[0];
   const firstView = (sc) => (d && d.side === 'second' ? negScore(sc) : sc);
