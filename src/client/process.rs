@@ -123,6 +123,8 @@ pub struct EngineProc {
     events: Receiver,
     log: Option<EngineLog>,
     closed: Option<Instant>,
+    /// A line read after a deadline, kept for the next `recv`.
+    pending: Option<Event>,
     /// What it called itself (`id name`) during the handshake.
     pub id_name: Option<String>,
     /// The kinds of warning already given about this engine (each is
@@ -163,6 +165,7 @@ impl EngineProc {
             events: rx,
             log: log.clone(),
             closed: None,
+            pending: None,
             id_name: None,
             warned: Vec::new(),
         };
@@ -196,17 +199,31 @@ impl EngineProc {
         })
     }
 
-    /// The next event, waiting until `deadline` at most.
+    /// The next event, waiting until `deadline` at most. A line read after
+    /// the deadline is a timeout (and is kept for the next call): an engine
+    /// that floods its output keeps the inbox full, and its lines must not
+    /// carry a reader past its deadline for ever.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
         if let Some(t) = self.closed {
             return Recv::Event(Event::Closed(t));
         }
-        let wait = deadline.saturating_duration_since(Instant::now());
-        let ev = match self.events.recv_timeout(wait) {
-            Ok(ev) => ev,
-            Err(RecvTimeoutError::Timeout) => return Recv::Timeout,
-            Err(RecvTimeoutError::Disconnected) => Event::Closed(Instant::now()),
+        let ev = match self.pending.take() {
+            Some(ev) => ev,
+            None => {
+                let wait = deadline.saturating_duration_since(Instant::now());
+                match self.events.recv_timeout(wait) {
+                    Ok(ev) => ev,
+                    Err(RecvTimeoutError::Timeout) => return Recv::Timeout,
+                    Err(RecvTimeoutError::Disconnected) => Event::Closed(Instant::now()),
+                }
+            }
         };
+        if let Event::Line(t, _) | Event::Unreadable(t, _) = ev
+            && t > deadline
+        {
+            self.pending = Some(ev);
+            return Recv::Timeout;
+        }
         if let Event::Closed(t) = ev {
             self.closed = Some(t);
         }
