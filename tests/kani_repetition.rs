@@ -62,7 +62,7 @@ fn the_board_reports_the_fourth_occurrence_as_a_draw() {
         .split(' ')
         .map(|m| koma::protocol::parse_move(m).unwrap())
         .collect();
-    let mut play = new_play(GameId::KaniNariEbi, &[], None).unwrap();
+    let mut play = new_play(GameId::from_name("kaninariebi").unwrap(), &[], None).unwrap();
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(play.line().status(), None, "ply {i}");
         play.line_mut().play_text(m).unwrap();
@@ -77,10 +77,11 @@ fn the_board_reports_the_fourth_occurrence_as_a_draw() {
         Err(ReplayError::AfterEnd { ply: 13, .. })
     ));
     // Off: the game goes on.
-    let off = GameId::KaniNariEbi
+    let off = GameId::from_name("kaninariebi")
+        .unwrap()
         .read_rules([("KaniRepetition", "false")])
         .unwrap();
-    let mut play = new_play(GameId::KaniNariEbi, &off, None).unwrap();
+    let mut play = new_play(GameId::from_name("kaninariebi").unwrap(), &off, None).unwrap();
     for m in moves.iter().chain(&moves) {
         play.line_mut().play_text(m).unwrap();
     }

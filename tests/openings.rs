@@ -107,7 +107,7 @@ fn the_referee_plays_a_shipped_suite_by_name_and_says_so() {
     let (dir, token) = scratch("openings-suite");
     let pgn = dir.join("games.pgn");
     let s = suite::shipped(
-        koma::games::GameId::KaniNariEbi,
+        koma::games::GameId::from_name("kaninariebi").unwrap(),
         "default",
         &[("KaniBondAnyType", koma::core::OptionValue::Check(false))],
     )

@@ -7,9 +7,10 @@
 //! factor their moves. The layout is documented in docs/python.md.
 
 use koma::core::{Coord, MoveText, StepText};
-use koma::games::GameId;
+use koma::games::{GameEntry, GameId};
 
-/// Which kinds of move a game writes, and so the size of its space.
+/// Which kinds of move a game writes, and so the size of its space (from
+/// its entry's `Encoding`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ActionSpace {
     pub files: u8,
@@ -35,30 +36,19 @@ pub struct MoveActions {
 
 impl ActionSpace {
     pub fn of(game: GameId) -> ActionSpace {
-        let plain = |files, ranks| ActionSpace {
-            files,
-            ranks,
-            promote: false,
-            bond: false,
-            drops: &[],
-            pass: false,
-        };
-        match game {
-            GameId::KaniNariEbi => ActionSpace {
-                promote: true,
-                bond: true,
-                ..plain(5, 5)
-            },
-            GameId::Hasami => plain(9, 9),
-            GameId::Nana => ActionSpace {
-                drops: &['K', 'R', 'V', 'W', 'G', 'B', 'T', 'C', 'D'],
-                ..plain(3, 3)
-            },
-            GameId::Negaeri => ActionSpace {
-                drops: &['R', 'B', 'P'],
-                pass: true,
-                ..plain(6, 6)
-            },
+        ActionSpace::of_entry(game.entry())
+    }
+
+    /// The actions of the game of `entry`, as its encoding lists them.
+    pub fn of_entry(entry: &GameEntry) -> ActionSpace {
+        let e = entry.encoding;
+        ActionSpace {
+            files: entry.files,
+            ranks: entry.ranks,
+            promote: e.promote,
+            bond: e.bond,
+            drops: e.drops,
+            pass: e.pass,
         }
     }
 
@@ -295,9 +285,9 @@ mod tests {
             .collect();
         // docs/python.md gives these.
         assert_eq!(sizes, [1250 + 1, 6561, 81 + 81, 1296 + 108 + 1]);
-        let nana = ActionSpace::of(GameId::Nana);
+        let nana = ActionSpace::of(GameId::from_name("nana").unwrap());
         assert_eq!(nana.decode(nana.size()), None);
-        let kani = ActionSpace::of(GameId::KaniNariEbi);
+        let kani = ActionSpace::of(GameId::from_name("kaninariebi").unwrap());
         assert_eq!(kani.decode(1250), None);
         assert_eq!(kani.end(), Some(1250));
     }

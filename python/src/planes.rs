@@ -9,9 +9,9 @@
 //! complete (its from square 1; its to square 1, or 2 when it promotes).
 
 use koma::core::{Color, PositionText, StepText};
-use koma::games::GameId;
+use koma::games::{GameEntry, GameId};
 
-/// The channels of one game.
+/// The channels of one game, from its entry's `Encoding`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct PlaneSpec {
     pub files: u8,
@@ -28,57 +28,19 @@ pub struct PlaneSpec {
 
 impl PlaneSpec {
     pub fn of(game: GameId) -> PlaneSpec {
-        match game {
-            GameId::KaniNariEbi => PlaneSpec {
-                files: 5,
-                ranks: 5,
-                kinds: &[('C', false), ('S', false)],
-                hand: &[],
-                counters: 1,
-                pending: true,
-            },
-            GameId::Hasami => PlaneSpec {
-                files: 9,
-                ranks: 9,
-                kinds: &[('P', false)],
-                hand: &[],
-                counters: 1,
-                pending: false,
-            },
-            GameId::Nana => PlaneSpec {
-                files: 3,
-                ranks: 3,
-                kinds: &[
-                    ('K', false),
-                    ('R', false),
-                    ('V', false),
-                    ('W', false),
-                    ('G', false),
-                    ('B', false),
-                    ('T', false),
-                    ('C', false),
-                    ('D', false),
-                ],
-                hand: &['K', 'R', 'B'],
-                counters: 1,
-                pending: false,
-            },
-            GameId::Negaeri => PlaneSpec {
-                files: 6,
-                ranks: 6,
-                kinds: &[
-                    ('K', false),
-                    ('P', false),
-                    ('R', false),
-                    ('B', false),
-                    ('P', true),
-                    ('R', true),
-                    ('B', true),
-                ],
-                hand: &['R', 'B', 'P'],
-                counters: 2,
-                pending: false,
-            },
+        PlaneSpec::of_entry(game.entry())
+    }
+
+    /// The planes of the game of `entry`, as its encoding lists them.
+    pub fn of_entry(entry: &GameEntry) -> PlaneSpec {
+        let e = entry.encoding;
+        PlaneSpec {
+            files: entry.files,
+            ranks: entry.ranks,
+            kinds: e.kinds,
+            hand: e.hand,
+            counters: e.counters,
+            pending: e.bond,
         }
     }
 

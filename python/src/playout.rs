@@ -564,7 +564,7 @@ mod tests {
             (0.0, 100_000, 0),
             (0.0, 1, 1000),
         ] {
-            let mut s = spec(GameId::Nana, 1, 1);
+            let mut s = spec(GameId::from_name("nana").unwrap(), 1, 1);
             (s.epsilon, s.threads, s.depth) = (epsilon, threads, depth);
             assert!(matches!(
                 random_playouts(&s),
@@ -575,7 +575,7 @@ mod tests {
 
     #[test]
     fn the_games_do_not_depend_on_the_threads() {
-        let mut one = spec(GameId::Nana, 9, 1);
+        let mut one = spec(GameId::from_name("nana").unwrap(), 9, 1);
         one.observations = false;
         let mut three = one.clone();
         three.threads = 3;
@@ -592,13 +592,13 @@ mod tests {
     /// and the search beats random moves.
     #[test]
     fn guided_games_play_the_searchs_moves() {
-        let mut s = spec(GameId::Nana, 4, 2);
+        let mut s = spec(GameId::from_name("nana").unwrap(), 4, 2);
         s.depth = 2;
         let p = random_playouts(&s).unwrap();
         assert!(p.plies.iter().all(|&n| n == p.plies[0]));
         assert!(p.results.iter().all(|&r| r == p.results[0]));
-        let mut pos = new_position(GameId::Nana, &[], None).unwrap();
-        let space = ActionSpace::of(GameId::Nana);
+        let mut pos = new_position(GameId::from_name("nana").unwrap(), &[], None).unwrap();
+        let space = ActionSpace::of(GameId::from_name("nana").unwrap());
         let first: Vec<u32> = (0..p.actions.len())
             .filter(|&k| p.game_index[k] == 0)
             .map(|k| p.actions[k])
@@ -624,7 +624,7 @@ mod tests {
 
     #[test]
     fn a_bad_rule_option_is_refused_in_the_engines_words() {
-        let mut s = spec(GameId::Hasami, 1, 1);
+        let mut s = spec(GameId::from_name("hasami").unwrap(), 1, 1);
         s.rules = vec![("HasamiWin".into(), "four".into())];
         assert_eq!(
             random_playouts(&s).unwrap_err().to_string(),

@@ -433,9 +433,9 @@ fn games(reg: &Registry) -> impl Serialize {
         },
     }
     let info = |g: GameId| {
-        let facts = g.facts();
-        let (files, ranks) = (facts.files, facts.ranks);
-        let rules = facts.rule_specs.iter().map(|s| RuleEntry {
+        let entry = g.entry();
+        let (files, ranks) = (entry.files, entry.ranks);
+        let rules = g.rule_specs().iter().map(|s| RuleEntry {
             help: s.help,
             spec: match s.kind {
                 OptionKind::Check { default } => RuleInfo::Check {

@@ -9,7 +9,7 @@ use super::session::{GameSession, Session};
 use crate::core::endgame::Layered;
 use crate::core::{OptionSpec, OptionValue, Rules, Searchable, SharedTable, TableFile};
 use crate::eval::Evaluation;
-use crate::games::{GameId, GameVisitor, LayeredVisitor};
+use crate::games::{EvaluationVisitor, GameId, GameVisitor, LayeredVisitor, Registered};
 use std::path::Path;
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
@@ -65,6 +65,31 @@ impl EngineGame {
             endgame_tables: false,
             bench: bench::positions::<G>,
         }
+    }
+
+    /// The game of `G`'s entry, with what it registers: its table, its
+    /// weights file, its endgame tables.
+    pub fn registered<G: Registered>() -> EngineGame {
+        struct Weights(EngineGame);
+        impl EvaluationVisitor for Weights {
+            type Output = EngineGame;
+            fn visit<G: Registered + Evaluation>(self) -> EngineGame {
+                self.0.with_weights::<G>()
+            }
+        }
+        struct Tables(EngineGame);
+        impl LayeredVisitor for Tables {
+            type Output = EngineGame;
+            fn visit<G: Registered + Layered>(self) -> EngineGame {
+                self.0.with_endgame_tables::<G>()
+            }
+        }
+        let game = EngineGame {
+            table: G::ENTRY.table,
+            ..EngineGame::of::<G>()
+        };
+        let game = G::visit_evaluation(Weights(game)).unwrap_or(game);
+        G::visit_layered(Tables(game)).unwrap_or(game)
     }
 
     /// This game with `G`'s endgame tables, probed by its sessions.
@@ -134,28 +159,14 @@ impl Registry {
         struct Entry;
         impl GameVisitor for Entry {
             type Output = EngineGame;
-            fn visit<G: Searchable + Evaluation>(self) -> EngineGame {
-                EngineGame::of::<G>().with_weights::<G>()
-            }
-        }
-        struct Tables(EngineGame);
-        impl LayeredVisitor for Tables {
-            type Output = EngineGame;
-            fn visit<G: Searchable + Layered>(self) -> EngineGame {
-                self.0.with_endgame_tables::<G>()
+            fn visit<G: Registered>(self) -> EngineGame {
+                EngineGame::registered::<G>()
             }
         }
         static KOMA: OnceLock<Registry> = OnceLock::new();
         KOMA.get_or_init(|| {
-            let entry = |&g: &GameId| {
-                let e = EngineGame {
-                    table: g.table(),
-                    ..g.visit(Entry)
-                };
-                g.visit_layered(Tables(e)).unwrap_or(e)
-            };
             Registry::new(
-                GameId::ALL.iter().map(entry).collect(),
+                GameId::ALL.iter().map(|g| g.visit(Entry)).collect(),
                 GameId::DEFAULT.name(),
             )
         })

@@ -1,81 +1,89 @@
-//! The games and the registry that maps their names to them. `GameId` is
-//! the one dynamic seam: `GameId::visit` turns a run-time choice into a
+//! The games and the registry that lists them. A game is its folder and
+//! one line of `registry!` below (its type, which implements
+//! `entry::Registered`); `GameId` is the one dynamic seam, an index into
+//! that list: `GameId::visit` turns a run-time choice into a
 //! monomorphised call, so everything below it pays no dynamic dispatch.
 
 #[cfg(test)]
 pub(crate) mod conformance;
 pub mod endings;
+pub mod entry;
 pub mod hasami;
 pub mod kaninariebi;
 pub mod nana;
 pub mod negaeri;
 mod sandwich;
 
-use crate::core::endgame::Layered;
-use crate::core::{
-    EndReason, Game, OptionSpec, Presentation, RuleError, RuleValues, Rules, Searchable, Solver,
-    TableFile, read_rule_values,
+pub use entry::{
+    Encoding, EvaluationVisitor, GameEntry, GameVisitor, LayeredVisitor, Registered, ShippedSuite,
+    SolverVisitor,
 };
-use crate::eval::Evaluation;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameId {
-    KaniNariEbi,
-    Hasami,
-    Nana,
-    Negaeri,
+use crate::core::{
+    EndReason, OptionSpec, Presentation, RuleError, RuleValues, TableFile, read_rule_values,
+};
+
+/// Makes the list's entries and the table `GameId::visit` dispatches by:
+/// one function per game, instantiated for the visitor's type.
+macro_rules! registry {
+    [$($game:ty),+ $(,)?] => {
+        const ENTRIES: &[&GameEntry] = &[$(&<$game as Registered>::ENTRY),+];
+
+        fn dispatch<V: GameVisitor>(id: GameId, v: V) -> V::Output {
+            let table: &[fn(V) -> V::Output] = &[$(visit_one::<V, $game>),+];
+            table[id.index()](v)
+        }
+    };
 }
 
-/// A computation generic over the game, run by `GameId::visit`. Every
-/// registered game can be searched and has an evaluation of terms, so the
-/// visitor may search it, load its weights and fit them.
-pub trait GameVisitor {
-    type Output;
-    fn visit<G: Searchable + Evaluation>(self) -> Self::Output;
+// Koma's games, one line each, in the order of `docs/rules/notation.md`;
+// the first is the one an engine starts with.
+registry![
+    kaninariebi::KaniNariEbi,
+    hasami::Hasami,
+    nana::Nana,
+    negaeri::Negaeri,
+];
+
+fn visit_one<V: GameVisitor, G: Registered>(v: V) -> V::Output {
+    v.visit::<G>()
 }
 
-/// A computation over a game's own solver (`core::Solver`), run by
-/// `GameId::visit_solver` for the games that have one.
-pub trait SolverVisitor {
-    type Output;
-    fn visit<G: Searchable + Evaluation, S: Solver<G>>(self, solver: &S) -> Self::Output;
-}
+/// One of Koma's games: its place in the registry's list.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct GameId(u8);
 
-/// A computation over a game solved by material signatures
-/// (`core::endgame::Layered`), run by `GameId::visit_layered`.
-pub trait LayeredVisitor {
-    type Output;
-    fn visit<G: Searchable + Layered>(self) -> Self::Output;
-}
-
-/// See `GameId::facts`.
-#[derive(Clone, Copy, Debug)]
-pub struct GameFacts {
-    /// `Game::ENDINGS`.
-    pub endings: &'static [EndReason],
-    /// The rule options the game reads.
-    pub rule_specs: &'static [OptionSpec],
-    pub files: u8,
-    pub ranks: u8,
-}
+const COUNT: usize = ENTRIES.len();
 
 impl GameId {
-    /// In the order of `docs/rules/notation.md`.
-    pub const ALL: &'static [GameId] = &[
-        GameId::KaniNariEbi,
-        GameId::Hasami,
-        GameId::Nana,
-        GameId::Negaeri,
-    ];
-    pub const DEFAULT: GameId = GameId::KaniNariEbi;
+    /// Every game of the list, in its order.
+    pub const ALL: &'static [GameId] = &{
+        let mut all = [GameId(0); COUNT];
+        let mut i = 0;
+        while i < COUNT {
+            all[i] = GameId(i as u8);
+            i += 1;
+        }
+        all
+    };
+    pub const DEFAULT: GameId = GameId(0);
+
+    fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// The game's entry: everything known of it without its type.
+    pub fn entry(self) -> &'static GameEntry {
+        ENTRIES[self.index()]
+    }
+
+    /// The id of `G`, when it is one of the list's.
+    pub fn of<G: Registered>() -> Option<GameId> {
+        GameId::from_name(G::NAME)
+    }
 
     pub fn name(self) -> &'static str {
-        match self {
-            GameId::KaniNariEbi => kaninariebi::KaniNariEbi::NAME,
-            GameId::Hasami => hasami::Hasami::NAME,
-            GameId::Nana => nana::Nana::NAME,
-            GameId::Negaeri => negaeri::Negaeri::NAME,
-        }
+        self.entry().name
     }
 
     pub fn from_name(name: &str) -> Option<GameId> {
@@ -83,37 +91,45 @@ impl GameId {
     }
 
     pub fn visit<V: GameVisitor>(self, v: V) -> V::Output {
-        match self {
-            GameId::KaniNariEbi => v.visit::<kaninariebi::KaniNariEbi>(),
-            GameId::Hasami => v.visit::<hasami::Hasami>(),
-            GameId::Nana => v.visit::<nana::Nana>(),
-            GameId::Negaeri => v.visit::<negaeri::Negaeri>(),
-        }
+        dispatch(self, v)
     }
 
-    /// The game's table of solved positions, for games that have one.
-    pub fn table(self) -> Option<TableFile> {
-        match self {
-            GameId::Nana => Some(nana::TABLE),
-            _ => None,
+    /// Runs `v` with the game's trainable evaluation; `None` for a game
+    /// without one.
+    pub fn visit_evaluation<V: EvaluationVisitor>(self, v: V) -> Option<V::Output> {
+        struct Has<V>(V);
+        impl<V: EvaluationVisitor> GameVisitor for Has<V> {
+            type Output = Option<V::Output>;
+            fn visit<G: Registered>(self) -> Self::Output {
+                G::visit_evaluation(self.0)
+            }
         }
+        self.visit(Has(v))
     }
 
     /// Runs `v` with the game's solver; `None` for a game without one.
     pub fn visit_solver<V: SolverVisitor>(self, v: V) -> Option<V::Output> {
-        match self {
-            GameId::Nana => Some(v.visit::<nana::Nana, _>(&nana::solver::NanaSolver)),
-            _ => None,
+        struct Has<V>(V);
+        impl<V: SolverVisitor> GameVisitor for Has<V> {
+            type Output = Option<V::Output>;
+            fn visit<G: Registered>(self) -> Self::Output {
+                G::visit_solver(self.0)
+            }
         }
+        self.visit(Has(v))
     }
 
     /// Runs `v` with a game whose endgame tables `koma solve --pieces`
     /// builds; `None` for the others.
     pub fn visit_layered<V: LayeredVisitor>(self, v: V) -> Option<V::Output> {
-        match self {
-            GameId::KaniNariEbi => Some(v.visit::<kaninariebi::KaniNariEbi>()),
-            _ => None,
+        struct Has<V>(V);
+        impl<V: LayeredVisitor> GameVisitor for Has<V> {
+            type Output = Option<V::Output>;
+            fn visit<G: Registered>(self) -> Self::Output {
+                G::visit_layered(self.0)
+            }
         }
+        self.visit(Has(v))
     }
 
     /// Whether the game has endgame tables by material (`visit_layered`).
@@ -121,7 +137,7 @@ impl GameId {
         struct Has;
         impl LayeredVisitor for Has {
             type Output = ();
-            fn visit<G: Searchable + Layered>(self) {}
+            fn visit<G>(self) {}
         }
         self.visit_layered(Has).is_some()
     }
@@ -131,57 +147,34 @@ impl GameId {
         struct Has;
         impl SolverVisitor for Has {
             type Output = ();
-            fn visit<G: Searchable, S: Solver<G>>(self, _: &S) {}
+            fn visit<G, S>(self, _: &S) {}
         }
         self.visit_solver(Has).is_some()
     }
 
+    /// The game's table of solved positions, for games that have one.
+    pub fn table(self) -> Option<TableFile> {
+        self.entry().table
+    }
+
     /// The opening suites shipped for this game.
     pub fn suites(self) -> &'static [ShippedSuite] {
-        match self {
-            GameId::KaniNariEbi => kaninariebi::SUITES,
-            GameId::Hasami => hasami::SUITES,
-            GameId::Nana => nana::SUITES,
-            GameId::Negaeri => negaeri::SUITES,
-        }
+        self.entry().suites
     }
 
     /// How the game shows itself to a reader (the board's page).
     pub fn presentation(self) -> &'static Presentation {
-        match self {
-            GameId::KaniNariEbi => &kaninariebi::PRESENTATION,
-            GameId::Hasami => &hasami::PRESENTATION,
-            GameId::Nana => &nana::PRESENTATION,
-            GameId::Negaeri => &negaeri::PRESENTATION,
-        }
-    }
-
-    /// What any layer may know of the game without its type, read in one
-    /// visit.
-    pub fn facts(self) -> GameFacts {
-        struct Facts;
-        impl GameVisitor for Facts {
-            type Output = GameFacts;
-            fn visit<G: Searchable>(self) -> GameFacts {
-                GameFacts {
-                    endings: G::ENDINGS,
-                    rule_specs: G::Rules::specs(),
-                    files: G::FILES,
-                    ranks: G::RANKS,
-                }
-            }
-        }
-        self.visit(Facts)
+        self.entry().presentation
     }
 
     /// The endings of this game's own rules (`Game::ENDINGS`).
     pub fn endings(self) -> &'static [EndReason] {
-        self.facts().endings
+        self.entry().endings
     }
 
     /// The rule options this game reads.
     pub fn rule_specs(self) -> &'static [OptionSpec] {
-        self.facts().rule_specs
+        (self.entry().rule_specs)()
     }
 
     /// This game's rule options given by name with values as text (see
@@ -194,18 +187,15 @@ impl GameId {
     }
 }
 
-/// An opening suite shipped with Koma (`record::suite` reads it), embedded
-/// in the binaries.
-pub struct ShippedSuite {
-    /// Where it lives in the repository (and how to regenerate it: its
-    /// header's `command`).
-    pub path: &'static str,
-    pub text: &'static str,
-}
-
 impl std::fmt::Display for GameId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+impl std::fmt::Debug for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GameId({})", self.name())
     }
 }
 

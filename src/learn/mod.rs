@@ -13,7 +13,7 @@ pub mod tune;
 
 use crate::core::Searchable;
 use crate::eval::Evaluation;
-use crate::games::{GameId, GameVisitor};
+use crate::games::{EvaluationVisitor, GameId, GameVisitor, Registered};
 
 /// Self-play data for `game` (see `datagen::run`).
 pub fn datagen(
@@ -38,13 +38,14 @@ pub fn tune(
     log: impl FnMut(&str),
 ) -> Result<tune::Fitted, String> {
     struct Run<'a, L>(&'a tune::TuneSettings, L);
-    impl<L: FnMut(&str)> GameVisitor for Run<'_, L> {
+    impl<L: FnMut(&str)> EvaluationVisitor for Run<'_, L> {
         type Output = Result<tune::Fitted, String>;
-        fn visit<G: Evaluation>(self) -> Self::Output {
+        fn visit<G: Registered + Evaluation>(self) -> Self::Output {
             tune::run::<G>(self.0, self.1)
         }
     }
-    game.visit(Run(s, log))
+    game.visit_evaluation(Run(s, log))
+        .unwrap_or_else(|| Err(no_weights(game)))
 }
 
 /// The training of `game`'s network (see `net::run`).
@@ -55,11 +56,17 @@ pub fn tune_net(
     log: impl FnMut(&str),
 ) -> Result<net::Trained, String> {
     struct Run<'a, L>(&'a tune::TuneSettings, u64, L);
-    impl<L: FnMut(&str)> GameVisitor for Run<'_, L> {
+    impl<L: FnMut(&str)> EvaluationVisitor for Run<'_, L> {
         type Output = Result<net::Trained, String>;
-        fn visit<G: Evaluation>(self) -> Self::Output {
+        fn visit<G: Registered + Evaluation>(self) -> Self::Output {
             net::run::<G>(self.0, self.1, self.2)
         }
     }
-    game.visit(Run(s, seed, log))
+    game.visit_evaluation(Run(s, seed, log))
+        .unwrap_or_else(|| Err(no_weights(game)))
+}
+
+/// Why a game without an evaluation of weights cannot be fitted.
+fn no_weights(game: GameId) -> String {
+    format!("{game} has no evaluation of weights to fit")
 }

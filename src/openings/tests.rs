@@ -41,7 +41,7 @@ fn text(cfg: &Config, g: &Generated) -> String {
 
 #[test]
 fn the_same_seed_makes_the_same_suite_on_any_number_of_threads() {
-    let mut cfg = config(GameId::KaniNariEbi, 25, 3, (-60, 60));
+    let mut cfg = config(GameId::from_name("kaninariebi").unwrap(), 25, 3, (-60, 60));
     let one = make(&cfg);
     assert!(one.complete);
     cfg.threads = 3;
@@ -55,7 +55,7 @@ fn the_same_seed_makes_the_same_suite_on_any_number_of_threads() {
 
 #[test]
 fn each_candidate_comes_from_the_seed_and_its_index_alone() {
-    let cfg = config(GameId::Hasami, 10, 2, (-50, 50));
+    let cfg = config(GameId::from_name("hasami").unwrap(), 10, 2, (-50, 50));
     let rules = rules_of::<crate::games::hasami::Hasami>(&[]).unwrap();
     let t = generate::Tables::new();
     let a: Vec<Verdict> = (0..6)
@@ -72,7 +72,10 @@ fn each_candidate_comes_from_the_seed_and_its_index_alone() {
 
 #[test]
 fn kept_scores_lie_in_the_window_and_rescoring_the_file_finds_them() {
-    for variant in [GameId::Hasami, GameId::Negaeri] {
+    for variant in [
+        GameId::from_name("hasami").unwrap(),
+        GameId::from_name("negaeri").unwrap(),
+    ] {
         let cfg = config(variant, 20, 2, (-20, 35));
         let g = make(&cfg);
         assert!(g.complete, "{variant}");
@@ -93,7 +96,7 @@ fn kept_scores_lie_in_the_window_and_rescoring_the_file_finds_them() {
 
 #[test]
 fn a_slight_edge_window_keeps_only_that_edge() {
-    let cfg = config(GameId::KaniNariEbi, 10, 3, (30, 90));
+    let cfg = config(GameId::from_name("kaninariebi").unwrap(), 10, 3, (30, 90));
     let g = make(&cfg);
     assert!(g.openings.iter().all(|k| (30..=90).contains(&k.score)));
     assert!(g.tally.outside > 0);
@@ -127,7 +130,12 @@ fn nana_two_ply_classes() -> usize {
 #[test]
 fn duplicates_and_mirror_images_are_kept_once() {
     let classes = nana_two_ply_classes();
-    let mut cfg = config(GameId::Nana, 1000, 1, (-10_000, 10_000));
+    let mut cfg = config(
+        GameId::from_name("nana").unwrap(),
+        1000,
+        1,
+        (-10_000, 10_000),
+    );
     cfg.min_plies = 2;
     cfg.max_plies = 2;
     cfg.playout = Playout::Random;
@@ -155,7 +163,12 @@ fn duplicates_and_mirror_images_are_kept_once() {
 #[test]
 fn listing_every_position_finds_each_class_once() {
     let classes = nana_two_ply_classes();
-    let mut cfg = config(GameId::Nana, 1000, 1, (-10_000, 10_000));
+    let mut cfg = config(
+        GameId::from_name("nana").unwrap(),
+        1000,
+        1,
+        (-10_000, 10_000),
+    );
     cfg.min_plies = 2;
     cfg.max_plies = 2;
     cfg.playout = Playout::All;
@@ -175,7 +188,7 @@ fn reach(moves: &[crate::core::MoveText]) -> (Nana, History) {
 #[test]
 fn positions_decided_by_the_search_or_finished_are_dropped() {
     // Nana a few plies in is often lost for one side within the horizon.
-    let mut cfg = config(GameId::Nana, 30, 6, (-10_000, 10_000));
+    let mut cfg = config(GameId::from_name("nana").unwrap(), 30, 6, (-10_000, 10_000));
     cfg.min_plies = 6;
     cfg.max_plies = 10;
     let g = make(&cfg);
@@ -189,7 +202,7 @@ fn positions_decided_by_the_search_or_finished_are_dropped() {
 
 #[test]
 fn the_command_in_the_header_names_every_setting() {
-    let mut cfg = config(GameId::Hasami, 5, 2, (-40, 40));
+    let mut cfg = config(GameId::from_name("hasami").unwrap(), 5, 2, (-40, 40));
     cfg.rules = vec![("HasamiWin", OptionValue::Combo("lead3".into()))];
     assert_eq!(
         cfg.command(),

@@ -268,7 +268,7 @@ mod tests {
     fn header() -> Header {
         Header {
             name: "default".into(),
-            variant: GameId::Hasami,
+            variant: GameId::from_name("hasami").unwrap(),
             rules: vec![
                 ("HasamiWin".into(), "five".into()),
                 ("HasamiLines".into(), "true".into()),

@@ -5,6 +5,7 @@
 
 mod board;
 mod capture;
+mod entry;
 pub mod eval;
 mod movegen;
 mod presentation;

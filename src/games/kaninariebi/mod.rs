@@ -14,6 +14,7 @@
 mod board;
 mod capture;
 pub mod endgame;
+mod entry;
 pub mod eval;
 mod movegen;
 mod presentation;

@@ -26,6 +26,7 @@
 //! never changes whether a move mates.
 
 mod board;
+mod entry;
 pub mod eval;
 pub mod index;
 mod movegen;

@@ -17,6 +17,7 @@
 //!   in hand); the side not to move must have its King.
 
 mod board;
+mod entry;
 pub mod eval;
 mod flip;
 mod movegen;
