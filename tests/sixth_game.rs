@@ -24,12 +24,13 @@ use koma::client::process::{EngineProc, Launch};
 use koma::client::reason::Reason;
 use koma::core::{
     Bench, Color, Coord, End, EndReason, Game, GameLine, History, MoveList, MoveSink, MoveText,
-    NoRules, Outcome, PieceText, Place, PositionError, PositionText, Searchable, StepText,
-    game_status,
+    NoRules, Outcome, PieceArt, PieceFacts, PieceText, Place, PositionError, PositionText,
+    Presentation, Searchable, StepText, game_status,
 };
 use koma::engine::registry::{EngineGame, Registry};
 use koma::engine::session::{GameSession, PositionRefused, SearchJob, Session};
 use koma::engine::{Engine, Output};
+use koma::games::{Encoding, GameEntry, Registered};
 use koma::protocol::record::{Record, RecordMove, parse_record};
 use koma::protocol::{Command, parse_command, parse_position};
 use koma::record::adjudicate::Adjudication;
@@ -273,6 +274,42 @@ impl Searchable for Hexapawn {
     }
 }
 
+/// How the board's page would draw it.
+const PRESENTATION: Presentation = Presentation {
+    title: "Hexapawn",
+    pieces: &[PieceFacts {
+        letter: 'P',
+        name: "Pawn",
+        moves: "one step forward, or one diagonally forward to take",
+        art: PieceArt::Shogi,
+    }],
+    promoted: &[],
+    hand: &[],
+    help: &["A pawn on the far rank wins; so does leaving the opponent no move."],
+    marks: &[],
+    path: None,
+    levels: None,
+    promotion: None,
+    win_scale: 0.01,
+};
+
+/// Pawns only: one plane a side, one counter, movements only.
+const ENCODING: Encoding = Encoding {
+    kinds: &[('P', false)],
+    hand: &[],
+    counters: 1,
+    promote: false,
+    bond: false,
+    drops: &[],
+    pass: false,
+};
+
+/// Its entry, as a game of `src/games/` writes it: no suite, no table, no
+/// weights to train, no solver; the defaults say so.
+impl Registered for Hexapawn {
+    const ENTRY: GameEntry = GameEntry::of::<Hexapawn>(&PRESENTATION, &ENCODING);
+}
+
 fn moves_of(pos: &Hexapawn) -> Vec<Step> {
     let mut ml = <Hexapawn as Game>::MoveList::default();
     pos.generate(&mut ml);
@@ -498,10 +535,12 @@ fn a_refereed_match_ends_by_the_rules_and_its_record_round_trips() {
     assert_eq!(reason, Some(end.reason), "{words}");
 }
 
-/// Koma's engine loop, over a registry that holds Hexapawn alone.
+/// Koma's engine loop, over a registry that holds Hexapawn alone, made
+/// from its entry as Koma's own games are.
 fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| Registry::new(vec![EngineGame::of::<Hexapawn>()], Hexapawn::NAME))
+    REGISTRY
+        .get_or_init(|| Registry::new(vec![EngineGame::registered::<Hexapawn>()], Hexapawn::NAME))
 }
 
 /// The argument that makes this binary an engine process (a `--skip` of a

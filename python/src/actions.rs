@@ -1,13 +1,13 @@
 //! The learning environments' action space: a fixed set of integers per
 //! game, the same in every position, so an agent's output layer has one
 //! size per game and the legal moves are a mask over it. A move is one
-//! action, except a Kani Nari Ebi turn whose movement allows a Bond: the
+//! action, except a turn whose movement allows a Bond (`Encoding::bond`): the
 //! movement, then a second action of the same player, the Bond movement
 //! or `end` (the turn without the Bond), as Go's and chess's environments
 //! factor their moves. The layout is documented in docs/python.md.
 
 use koma::core::{Coord, MoveText, StepText};
-use koma::games::{GameEntry, GameId};
+use koma::games::GameEntry;
 
 /// Which kinds of move a game writes, and so the size of its space (from
 /// its entry's `Encoding`).
@@ -15,14 +15,14 @@ use koma::games::{GameEntry, GameId};
 pub struct ActionSpace {
     pub files: u8,
     pub ranks: u8,
-    /// Movements may carry `+` (Kani Nari Ebi).
+    /// Movements may carry `+`.
     pub promote: bool,
-    /// A movement may be followed by a Bond movement (Kani Nari Ebi):
+    /// A movement may be followed by a Bond movement:
     /// the space has the `end` action.
     pub bond: bool,
     /// The letters that can be dropped, in this order.
     pub drops: &'static [char],
-    /// `pass` is a move (Negaeri).
+    /// `pass` is a move.
     pub pass: bool,
 }
 
@@ -35,12 +35,8 @@ pub struct MoveActions {
 }
 
 impl ActionSpace {
-    pub fn of(game: GameId) -> ActionSpace {
-        ActionSpace::of_entry(game.entry())
-    }
-
     /// The actions of the game of `entry`, as its encoding lists them.
-    pub fn of_entry(entry: &GameEntry) -> ActionSpace {
+    pub fn of(entry: &GameEntry) -> ActionSpace {
         let e = entry.encoding;
         ActionSpace {
             files: entry.files,
@@ -70,7 +66,7 @@ impl ActionSpace {
         self.drops_start() + self.drops.len() * self.squares()
     }
 
-    /// `end`: the movement chosen alone, without its Bond (Kani Nari Ebi).
+    /// `end`: the movement chosen alone, without its Bond.
     pub fn end(&self) -> Option<usize> {
         self.bond
             .then(|| self.pass_index() + usize::from(self.pass))
@@ -222,6 +218,7 @@ mod tests {
     use super::*;
     use crate::position::new_position;
     use crate::rng::Rng;
+    use koma::games::GameId;
 
     /// Every legal move met on random games has its own actions, in
     /// range, that decode back to its text; the choices at each step are
@@ -229,7 +226,7 @@ mod tests {
     #[test]
     fn every_legal_move_has_its_own_actions_that_decode_back() {
         for &game in GameId::ALL {
-            let space = ActionSpace::of(game);
+            let space = ActionSpace::of(game.entry());
             let mut rng = Rng::new(11);
             let mut bonds = 0;
             for _ in 0..20 {
@@ -281,13 +278,13 @@ mod tests {
     fn sizes_are_as_documented() {
         let sizes: Vec<usize> = GameId::ALL
             .iter()
-            .map(|&g| ActionSpace::of(g).size())
+            .map(|&g| ActionSpace::of(g.entry()).size())
             .collect();
         // docs/python.md gives these.
         assert_eq!(sizes, [1250 + 1, 6561, 81 + 81, 1296 + 108 + 1]);
-        let nana = ActionSpace::of(GameId::from_name("nana").unwrap());
+        let nana = ActionSpace::of(GameId::from_name("nana").unwrap().entry());
         assert_eq!(nana.decode(nana.size()), None);
-        let kani = ActionSpace::of(GameId::from_name("kaninariebi").unwrap());
+        let kani = ActionSpace::of(GameId::from_name("kaninariebi").unwrap().entry());
         assert_eq!(kani.decode(1250), None);
         assert_eq!(kani.end(), Some(1250));
     }

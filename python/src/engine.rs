@@ -303,13 +303,13 @@ impl Engine {
         multipv: u32,
         feed: Option<&Feed>,
     ) -> Result<Searched, EngineError> {
-        if pos.game() != self.game {
+        if pos.entry().name != self.game.name() {
             return Err(EngineError::new(
                 ErrorKind::Usage,
                 format!(
                     "the engine plays {}, the position is {}",
                     self.game,
-                    pos.game()
+                    pos.entry().name
                 ),
             ));
         }

@@ -3,13 +3,15 @@
 //! seen from the first player's side whoever moves. Channels: one per
 //! piece kind of each side (1 where it stands), one per letter in hand of
 //! each side (the count), the side to move (1 when the first player is to
-//! move), each counter of the position string (move number, Negaeri's
-//! passes), how often the position has occurred (repetition), and in Kani
-//! Nari Ebi the movement chosen as the first half of a turn still to
-//! complete (its from square 1; its to square 1, or 2 when it promotes).
+//! move), each counter of the position string (the move number, and any
+//! other the game keeps), how often the position has occurred
+//! (repetition), and in a game whose turns may take a movement and its
+//! Bond the movement chosen as the first half of a turn still to complete
+//! (its from square 1; its to square 1, or 2 when it promotes). The game's
+//! entry (`games::Encoding`) lists its kinds, letters and counters.
 
 use koma::core::{Color, PositionText, StepText};
-use koma::games::{GameEntry, GameId};
+use koma::games::GameEntry;
 
 /// The channels of one game, from its entry's `Encoding`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -27,12 +29,8 @@ pub struct PlaneSpec {
 }
 
 impl PlaneSpec {
-    pub fn of(game: GameId) -> PlaneSpec {
-        PlaneSpec::of_entry(game.entry())
-    }
-
     /// The planes of the game of `entry`, as its encoding lists them.
-    pub fn of_entry(entry: &GameEntry) -> PlaneSpec {
+    pub fn of(entry: &GameEntry) -> PlaneSpec {
         let e = entry.encoding;
         PlaneSpec {
             files: entry.files,
@@ -135,6 +133,7 @@ mod tests {
     use super::*;
     use crate::position::new_position;
     use crate::rng::Rng;
+    use koma::games::GameId;
     use koma::protocol::parse_position;
 
     /// On random games of every game, the planes hold every piece on the
@@ -142,7 +141,7 @@ mod tests {
     #[test]
     fn planes_account_for_every_piece_and_counter() {
         for &game in GameId::ALL {
-            let spec = PlaneSpec::of(game);
+            let spec = PlaneSpec::of(game.entry());
             let mut rng = Rng::new(5);
             for _ in 0..10 {
                 let mut pos = new_position(game, &[], None).unwrap();

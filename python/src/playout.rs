@@ -145,8 +145,8 @@ pub struct Playouts {
     /// The rule that ended each game; `None` when it was cut off.
     pub reasons: Vec<Option<EndReason>>,
     pub plies: Vec<u32>,
-    /// With `observations`, per decision (one per move, two for a Kani
-    /// Nari Ebi turn of two actions): its action, its game, and the
+    /// With `observations`, per decision (one per move, two for a turn
+    /// of a movement and its Bond): its action, its game, and the
     /// movement action pending before it (`NO_PENDING` if none).
     pub actions: Vec<u32>,
     pub game_index: Vec<u32>,
@@ -186,7 +186,7 @@ impl Playouts {
     pub fn observation_bytes(&self, game: GameId) -> Option<usize> {
         self.actions
             .len()
-            .checked_mul(PlaneSpec::of(game).len())?
+            .checked_mul(PlaneSpec::of(game.entry()).len())?
             .checked_mul(std::mem::size_of::<f32>())
     }
 }
@@ -248,7 +248,7 @@ fn play_range<G: Searchable>(
     count: usize,
 ) -> Result<Playouts, PlayoutError> {
     let mut out = Playouts::default();
-    let space = ActionSpace::of(spec.game);
+    let space = ActionSpace::of(spec.game.entry());
     let mut legal = Vec::new();
     let guide = (spec.depth > 0).then(|| Guide {
         tt: Tt::new(4),
@@ -384,7 +384,7 @@ pub fn write_observations(
         fn visit<G: Searchable>(self) -> Self::Output {
             let Write(spec, p, out) = self;
             let start = start_of::<G>(spec)?;
-            let row = PlaneSpec::of(spec.game).len() * std::mem::size_of::<f32>();
+            let row = PlaneSpec::of(spec.game.entry()).len() * std::mem::size_of::<f32>();
             if Some(out.len()) != p.observation_bytes(spec.game) {
                 return Err(PlayoutError::Resources(
                     "observation buffer of the wrong size".into(),
@@ -429,8 +429,8 @@ fn replay<G: Searchable>(
     rows: std::ops::Range<usize>,
     out: &mut [u8],
 ) -> Result<(), PlayoutError> {
-    let space = ActionSpace::of(spec.game);
-    let planes = PlaneSpec::of(spec.game);
+    let space = ActionSpace::of(spec.game.entry());
+    let planes = PlaneSpec::of(spec.game.entry());
     let row = planes.len() * std::mem::size_of::<f32>();
     let mut buf = Vec::with_capacity(planes.len());
     let mut pos = start.clone();
@@ -517,8 +517,8 @@ mod tests {
             let s = spec(game, 6, 2);
             let p = random_playouts(&s).unwrap();
             assert_eq!(p.results.len(), 6);
-            let space = ActionSpace::of(game);
-            let len = PlaneSpec::of(game).len();
+            let space = ActionSpace::of(game.entry());
+            let len = PlaneSpec::of(game.entry()).len();
             let all = planes_of(&s, &p);
             assert_eq!(all.len(), p.actions.len() * len);
             let mut pairs = 0;
@@ -598,7 +598,7 @@ mod tests {
         assert!(p.plies.iter().all(|&n| n == p.plies[0]));
         assert!(p.results.iter().all(|&r| r == p.results[0]));
         let mut pos = new_position(GameId::from_name("nana").unwrap(), &[], None).unwrap();
-        let space = ActionSpace::of(GameId::from_name("nana").unwrap());
+        let space = ActionSpace::of(GameId::from_name("nana").unwrap().entry());
         let first: Vec<u32> = (0..p.actions.len())
             .filter(|&k| p.game_index[k] == 0)
             .map(|k| p.actions[k])

@@ -7,12 +7,12 @@
 use crate::actions::{ActionSpace, MoveActions};
 use crate::planes::{PlaneSpec, write_planes};
 use koma::core::{
-    Color, End, Game, GameLine, LineError, MAX_PERFT_DEPTH, OptionValue, PositionText, ReplayError,
-    Rules, Searchable, with_defaults,
+    Color, End, Game, GameLine, LineError, MAX_PERFT_DEPTH, OptionValue, ReplayError, Rules,
+    read_rule_values, with_defaults,
 };
 use koma::engine::display;
 use koma::engine::session::PositionRefused;
-use koma::games::{GameId, GameVisitor};
+use koma::games::{GameEntry, GameId, GameVisitor, Registered};
 use koma::protocol::{PositionLine, PositionStart, parse_move, parse_position};
 
 /// Why a rules call was refused, in the engine's words.
@@ -33,7 +33,15 @@ impl std::fmt::Display for RulesError {
 }
 
 pub trait AnyPosition: Send + Sync {
-    fn game(&self) -> GameId;
+    /// The game's registry entry (its name, size and encoding).
+    fn entry(&self) -> &'static GameEntry;
+    /// A position of the same game under rule options given as text, from
+    /// its start or from a position string (see `new_position`).
+    fn of_same_game(
+        &self,
+        rules: &[(String, String)],
+        fen: Option<&str>,
+    ) -> Result<Box<dyn AnyPosition>, RulesError>;
     /// Every rule option with its value, as the engine would be set.
     fn rules(&self) -> Vec<(&'static str, OptionValue)>;
     /// The legal moves as the protocol writes them; none once the game is
@@ -64,7 +72,7 @@ pub trait AnyPosition: Send + Sync {
     /// The canonical text of the legal move written `mv`, if it is one.
     fn legal(&self, mv: &koma::core::MoveText) -> Option<String>;
     fn boxed_clone(&self) -> Box<dyn AnyPosition>;
-    /// The legal moves as `ActionSpace::of(game)` encodes their texts.
+    /// The legal moves as `ActionSpace::of(game.entry())` encodes their texts.
     fn legal_actions(&self) -> Vec<MoveActions>;
     /// The observation planes of the current position, with `pending`
     /// the movement action chosen first in a turn still to complete,
@@ -83,7 +91,6 @@ pub fn line_of<G: Game>(p: &dyn AnyPosition) -> Option<&GameLine<G>> {
 #[derive(Clone)]
 struct Line<G: Game> {
     line: GameLine<G>,
-    game: GameId,
     /// Every rule option with its value (what the rules were built from).
     values: Vec<(&'static str, OptionValue)>,
 }
@@ -93,7 +100,7 @@ fn replay_error(e: ReplayError) -> RulesError {
     RulesError::Illegal(PositionRefused::of(LineError::Move(e), None).to_string())
 }
 
-impl<G: Game> Line<G> {
+impl<G: Registered> Line<G> {
     fn moves_texts(&self) -> Vec<String> {
         let pos = self.line.current();
         let mut list = G::MoveList::default();
@@ -104,9 +111,17 @@ impl<G: Game> Line<G> {
     }
 }
 
-impl<G: Game> AnyPosition for Line<G> {
-    fn game(&self) -> GameId {
-        self.game
+impl<G: Registered> AnyPosition for Line<G> {
+    fn entry(&self) -> &'static GameEntry {
+        &G::ENTRY
+    }
+
+    fn of_same_game(
+        &self,
+        rules: &[(String, String)],
+        fen: Option<&str>,
+    ) -> Result<Box<dyn AnyPosition>, RulesError> {
+        position_of::<G>(rules, fen)
     }
 
     fn rules(&self) -> Vec<(&'static str, OptionValue)> {
@@ -205,7 +220,7 @@ impl<G: Game> AnyPosition for Line<G> {
     }
 
     fn legal_actions(&self) -> Vec<MoveActions> {
-        let space = ActionSpace::of(self.game);
+        let space = ActionSpace::of(&G::ENTRY);
         let pos = self.line.current();
         let mut list = G::MoveList::default();
         if self.line.status().is_none() {
@@ -217,9 +232,9 @@ impl<G: Game> AnyPosition for Line<G> {
     }
 
     fn planes(&self, pending: Option<usize>, out: &mut Vec<f32>) {
-        let spec = PlaneSpec::of(self.game);
+        let spec = PlaneSpec::of(&G::ENTRY);
         let repeats = self.line.history().occurrences_of_last();
-        let pending = pending.and_then(|a| ActionSpace::of(self.game).step_text(a));
+        let pending = pending.and_then(|a| ActionSpace::of(&G::ENTRY).step_text(a));
         write_planes(&spec, &self.line.current().to_text(), repeats, pending, out);
     }
 
@@ -235,42 +250,38 @@ pub fn new_position(
     rules: &[(String, String)],
     fen: Option<&str>,
 ) -> Result<Box<dyn AnyPosition>, RulesError> {
-    let values = game
-        .read_rules(rules.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+    struct Make<'a>(&'a [(String, String)], Option<&'a str>);
+    impl GameVisitor for Make<'_> {
+        type Output = Result<Box<dyn AnyPosition>, RulesError>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            position_of::<G>(self.0, self.1)
+        }
+    }
+    game.visit(Make(rules, fen))
+}
+
+/// `new_position` for the game `G`, registered in Koma's list or not.
+pub fn position_of<G: Registered>(
+    rules: &[(String, String)],
+    fen: Option<&str>,
+) -> Result<Box<dyn AnyPosition>, RulesError> {
+    let pairs = rules.iter().map(|(n, v)| (n.as_str(), v.as_str()));
+    let values = read_rule_values(G::NAME, G::Rules::specs(), pairs)
         .map_err(|e| RulesError::Parse(e.to_string()))?;
     let start = match fen {
         None => None,
         Some(f) => Some(parse_position(f).map_err(|e| RulesError::Parse(e.to_string()))?),
     };
-    struct Make<'a> {
-        game: GameId,
-        values: &'a [(&'static str, OptionValue)],
-        start: Option<&'a PositionText>,
-        fen: &'a str,
-    }
-    impl GameVisitor for Make<'_> {
-        type Output = Result<Box<dyn AnyPosition>, RulesError>;
-        fn visit<G: Searchable>(self) -> Self::Output {
-            let rules =
-                G::Rules::from_values(self.values).map_err(|e| RulesError::Parse(e.to_string()))?;
-            let line = GameLine::<G>::from_start(self.start, &rules).map_err(|e| match e {
-                LineError::Position { .. } => RulesError::Parse(format!(
-                    "{e} at {}",
-                    self.fen.trim().split(' ').next().unwrap_or("")
-                )),
-                LineError::Move(m) => replay_error(m),
-            })?;
-            Ok(Box::new(Line {
-                line,
-                game: self.game,
-                values: with_defaults(G::Rules::specs(), self.values),
-            }))
-        }
-    }
-    game.visit(Make {
-        game,
-        values: &values,
-        start: start.as_ref(),
-        fen: fen.unwrap_or(""),
-    })
+    let rules = G::Rules::from_values(&values).map_err(|e| RulesError::Parse(e.to_string()))?;
+    let line = GameLine::<G>::from_start(start.as_ref(), &rules).map_err(|e| match e {
+        LineError::Position { .. } => RulesError::Parse(format!(
+            "{e} at {}",
+            fen.unwrap_or("").trim().split(' ').next().unwrap_or("")
+        )),
+        LineError::Move(m) => replay_error(m),
+    })?;
+    Ok(Box::new(Line {
+        line,
+        values: with_defaults(G::Rules::specs(), &values),
+    }))
 }

@@ -84,12 +84,12 @@ fn variants(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let out = PyList::empty(py);
     for &g in GameId::ALL {
         let d = PyDict::new(py);
-        let space = ActionSpace::of(g);
+        let space = ActionSpace::of(g.entry());
         d.set_item("name", g.name())?;
         d.set_item("files", space.files)?;
         d.set_item("ranks", space.ranks)?;
         d.set_item("actions", space.size())?;
-        d.set_item("planes", PlaneSpec::of(g).shape().to_vec())?;
+        d.set_item("planes", PlaneSpec::of(g.entry()).shape().to_vec())?;
         let options = PyList::empty(py);
         for spec in g.rule_specs() {
             let o = PyDict::new(py);
@@ -203,7 +203,7 @@ impl Position {
     }
 
     fn space(&self) -> ActionSpace {
-        ActionSpace::of(self.get().game())
+        ActionSpace::of(self.get().entry())
     }
 
     fn action_error(&self, py: Python<'_>, action: usize) -> PyErr {
@@ -218,9 +218,9 @@ impl Position {
     fn text_actions(&self, py: Python<'_>, mv: &str) -> PyResult<MoveActions> {
         let t = parse_move(mv.trim()).map_err(|e| error(py, "InvalidInputError", e.to_string()))?;
         let pos = self.get();
-        let space = ActionSpace::of(pos.game());
+        let space = ActionSpace::of(pos.entry());
         let m = space.encode(&t).ok_or_else(|| {
-            let game = pos.game();
+            let game = pos.entry();
             error(
                 py,
                 "InvalidInputError",
@@ -250,7 +250,7 @@ impl Position {
 
     #[getter]
     fn variant(&self) -> &'static str {
-        self.get().game().name()
+        self.get().entry().name
     }
 
     /// Every rule option with its value.
@@ -314,7 +314,9 @@ impl Position {
                 (name.to_string(), text)
             })
             .collect();
-        *pos = new_position(pos.game(), &rules, Some(fen)).map_err(|e| rules_error(py, e))?;
+        *pos = pos
+            .of_same_game(&rules, Some(fen))
+            .map_err(|e| rules_error(py, e))?;
         Ok(())
     }
 
@@ -352,7 +354,7 @@ impl Position {
     /// An independent copy, of the same class as this one.
     fn copy<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let copied = slf.get().snapshot();
-        let new = slf.get_type().call1((copied.game().name(),))?;
+        let new = slf.get_type().call1((copied.entry().name,))?;
         *new.cast::<Position>()?.get().get() = copied;
         Ok(new)
     }
@@ -378,7 +380,7 @@ impl Position {
 
     fn __repr__(&self) -> String {
         let pos = self.get();
-        format!("Position({:?}, fen={:?})", pos.game().name(), pos.fen())
+        format!("Position({:?}, fen={:?})", pos.entry().name, pos.fen())
     }
 
     /// The `position` command that sets this game in an engine.
@@ -391,14 +393,14 @@ impl Position {
     #[pyo3(signature = (pending = None))]
     fn legal_actions(&self, pending: Option<usize>) -> Vec<usize> {
         let pos = self.get();
-        ActionSpace::of(pos.game()).choices(&pos.legal_actions(), pending)
+        ActionSpace::of(pos.entry()).choices(&pos.legal_actions(), pending)
     }
 
     /// Whether the action `first` leaves the player a second choice here
-    /// (a Kani Nari Ebi movement that also starts a Bond turn).
+    /// (a movement that also starts a Bond turn).
     fn needs_second_action(&self, first: usize) -> bool {
         let pos = self.get();
-        ActionSpace::of(pos.game()).needs_follow_up(first, &pos.legal_actions())
+        ActionSpace::of(pos.entry()).needs_follow_up(first, &pos.legal_actions())
     }
 
     /// Takes one action (after the movement action `pending`, if any):
@@ -413,7 +415,7 @@ impl Position {
         pending: Option<usize>,
     ) -> PyResult<Option<String>> {
         let mut pos = self.get();
-        let space = ActionSpace::of(pos.game());
+        let space = ActionSpace::of(pos.entry());
         let legal = pos.legal_actions();
         let illegal = || {
             error(
@@ -912,7 +914,7 @@ impl Tablebase_ {
     fn probe(&self, py: Python<'_>, position: PyRef<'_, Position>) -> PyResult<(i32, i32)> {
         let t = self.tables(py)?;
         let line = Tablebase::line(&**position.get()).map_err(|e| table_error(py, e))?;
-        py.detach(|| t.probe(&line))
+        py.detach(|| t.probe(&*line))
             .map(value_pair)
             .map_err(|e| table_error(py, e))
     }
@@ -927,7 +929,7 @@ impl Tablebase_ {
         let t = self.tables(py)?;
         let line = Tablebase::line(&**position.get()).map_err(|e| table_error(py, e))?;
         let moves = py
-            .detach(|| t.moves(&line))
+            .detach(|| t.moves(&*line))
             .map_err(|e| table_error(py, e))?;
         Ok(moves.into_iter().map(|(m, v)| (m, v.wdl, v.dtz)).collect())
     }

@@ -1,12 +1,15 @@
-//! Kani Nari Ebi's endgame tables for Python, in the shape of python-chess's
+//! Endgame tables for Python, of the games solved by material (the
+//! registry's `GameId::visit_layered`), in the shape of python-chess's
 //! `chess.syzygy`: a folder opened once, probed with a game line (its
 //! history decides which moves a repetition turns into draws).
 
 use crate::position::{AnyPosition, line_of};
-use koma::core::{Game, GameLine, Outcome};
-use koma::games::kaninariebi::KaniNariEbi;
+use koma::core::endgame::Layered;
+use koma::core::{GameLine, Outcome, Searchable};
+use koma::games::{GameId, LayeredVisitor, Registered};
 use koma::solve::tables::probe::default_root;
 use koma::solve::tables::{Dtz, Tables};
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -47,11 +50,28 @@ impl Value {
     }
 }
 
-/// The tables under one folder; each rule variant's tables are opened on
-/// first use and keep the files read so far until dropped.
+/// The tables under one folder; each game's and rule variant's tables
+/// are opened on first use and keep the files read so far until dropped.
 pub struct Tablebase {
     root: PathBuf,
-    open: Mutex<HashMap<String, Arc<Tables<KaniNariEbi>>>>,
+    open: Mutex<HashMap<TablesKey, Arc<dyn Any + Send + Sync>>>,
+}
+
+/// A game's name and its rules' tag: the key of an `Arc<Tables<G>>` of
+/// that game.
+type TablesKey = (&'static str, String);
+
+/// What a probe asks of the tables.
+#[derive(Clone, Copy)]
+enum Ask {
+    Value,
+    Moves,
+}
+
+/// What the tables answered.
+enum Answer {
+    Value(Value),
+    Moves(Vec<(String, Value)>),
 }
 
 impl Tablebase {
@@ -74,26 +94,68 @@ impl Tablebase {
         &self.root
     }
 
-    /// The game line of a Kani Nari Ebi position, a copy to probe without
-    /// holding the position's lock.
-    pub fn line(pos: &dyn AnyPosition) -> Result<GameLine<KaniNariEbi>, TableError> {
-        line_of::<KaniNariEbi>(pos)
-            .cloned()
-            .ok_or_else(|| TableError::Missing(format!("no tables for {}", pos.game().name())))
+    /// A copy of the position to probe without holding its lock, when
+    /// its game has tables.
+    pub fn line(pos: &dyn AnyPosition) -> Result<Box<dyn AnyPosition>, TableError> {
+        let name = pos.entry().name;
+        match GameId::from_name(name) {
+            Some(g) if g.layered() => Ok(pos.boxed_clone()),
+            _ => Err(TableError::Missing(format!("no tables for {name}"))),
+        }
     }
 
-    fn tables(&self, line: &GameLine<KaniNariEbi>) -> Arc<Tables<KaniNariEbi>> {
+    /// The value of the position's line now. A game over (by the rules or
+    /// by repetition) is a win, draw or loss at distance 0.
+    pub fn probe(&self, pos: &dyn AnyPosition) -> Result<Value, TableError> {
+        match self.ask(pos, Ask::Value)? {
+            Answer::Value(v) => Ok(v),
+            Answer::Moves(_) => unreachable!("a value was asked"),
+        }
+    }
+
+    /// Every legal move with its value for the side making it, best first
+    /// (a move repeating a position for the last allowed time is a draw).
+    pub fn moves(&self, pos: &dyn AnyPosition) -> Result<Vec<(String, Value)>, TableError> {
+        match self.ask(pos, Ask::Moves)? {
+            Answer::Moves(m) => Ok(m),
+            Answer::Value(_) => unreachable!("the moves were asked"),
+        }
+    }
+
+    fn ask(&self, pos: &dyn AnyPosition, ask: Ask) -> Result<Answer, TableError> {
+        struct Run<'a>(&'a Tablebase, &'a dyn AnyPosition, Ask);
+        impl LayeredVisitor for Run<'_> {
+            type Output = Result<Answer, TableError>;
+            fn visit<G: Registered + Layered>(self) -> Self::Output {
+                let Run(tb, pos, ask) = self;
+                let line = line_of::<G>(pos).ok_or_else(|| no_tables(pos))?;
+                match ask {
+                    Ask::Value => tb.probe_line(line).map(Answer::Value),
+                    Ask::Moves => tb.moves_of_line(line).map(Answer::Moves),
+                }
+            }
+        }
+        let game = GameId::from_name(pos.entry().name).ok_or_else(|| no_tables(pos))?;
+        game.visit_layered(Run(self, pos, ask))
+            .unwrap_or_else(|| Err(no_tables(pos)))
+    }
+
+    fn tables<G: Layered>(&self, line: &GameLine<G>) -> Arc<Tables<G>> {
         let rules = line.rules();
-        let tag = <KaniNariEbi as koma::core::endgame::Layered>::rules_tag(rules);
+        let key = (G::NAME, G::rules_tag(rules));
         let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        open.entry(tag)
-            .or_insert_with(|| Arc::new(Tables::open(&self.root, rules)))
+        let any = open
+            .entry(key)
+            .or_insert_with(|| Arc::new(Arc::new(Tables::<G>::open(&self.root, rules))))
+            .clone();
+        drop(open);
+        // The key names the game, so the entry is this game's.
+        any.downcast_ref::<Arc<Tables<G>>>()
+            .expect("the tables of the game named in the key")
             .clone()
     }
 
-    /// The value of the line's current position. A game over (by the rules
-    /// or by repetition) is a win, draw or loss at distance 0.
-    pub fn probe(&self, line: &GameLine<KaniNariEbi>) -> Result<Value, TableError> {
+    fn probe_line<G: Layered + Searchable>(&self, line: &GameLine<G>) -> Result<Value, TableError> {
         if let Some(end) = line.status() {
             let wdl = match end.outcome {
                 Outcome::Win(c) if c == line.current().side_to_move() => 2,
@@ -106,7 +168,7 @@ impl Tablebase {
         match tables.lookup(line.current()) {
             Ok(Some(v)) => Ok(Value::of(v)),
             Ok(None) => Err(TableError::Missing(format!(
-                "no table holds {} (tables hold positions of up to 10 pieces, 3 to 5 a side)",
+                "no table holds {} (too many pieces, or too few a side)",
                 line.current().to_text()
             ))),
             Err(e) if missing_file(&tables, line) => Err(TableError::Missing(e)),
@@ -114,50 +176,24 @@ impl Tablebase {
         }
     }
 
-    /// Every legal move with its value for the side making it, best first
-    /// (a move repeating a position for the last allowed time is a draw).
-    pub fn moves(&self, line: &GameLine<KaniNariEbi>) -> Result<Vec<(String, Value)>, TableError> {
+    fn moves_of_line<G: Layered + Searchable>(
+        &self,
+        line: &GameLine<G>,
+    ) -> Result<Vec<(String, Value)>, TableError> {
         if line.status().is_some() {
             return Ok(Vec::new());
         }
         // The probe names the missing or bad table when a move's is.
-        self.probe(line)?;
+        self.probe_line(line)?;
         let tables = self.tables(line);
         let pos = line.current();
         let Some(moves) = tables.moves(pos, line.history()) else {
-            return Err(self.first_failure(&tables, line));
+            return Err(first_failure(&tables, line));
         };
         Ok(moves
             .into_iter()
             .map(|(m, v)| (pos.move_text(m).to_string(), Value::of(v)))
             .collect())
-    }
-
-    /// The error of the first move whose table cannot answer.
-    fn first_failure(
-        &self,
-        tables: &Tables<KaniNariEbi>,
-        line: &GameLine<KaniNariEbi>,
-    ) -> TableError {
-        let pos = line.current();
-        let mut ml = <KaniNariEbi as Game>::MoveList::default();
-        pos.generate(&mut ml);
-        for &m in ml.iter() {
-            let child = pos.play(m);
-            if child.terminal().is_some() {
-                continue;
-            }
-            if let Err(e) = tables.lookup(&child) {
-                let mut after = line.clone();
-                after.play(m);
-                return if missing_file(tables, &after) {
-                    TableError::Missing(e)
-                } else {
-                    TableError::Bad(e)
-                };
-            }
-        }
-        TableError::Missing("a move's table is missing".to_string())
     }
 
     /// Drops the tables read so far.
@@ -166,10 +202,36 @@ impl Tablebase {
     }
 }
 
+fn no_tables(pos: &dyn AnyPosition) -> TableError {
+    TableError::Missing(format!("no tables for {}", pos.entry().name))
+}
+
+/// The error of the first move whose table cannot answer.
+fn first_failure<G: Layered>(tables: &Tables<G>, line: &GameLine<G>) -> TableError {
+    let pos = line.current();
+    let mut ml = G::MoveList::default();
+    pos.generate(&mut ml);
+    for &m in ml.iter() {
+        let child = pos.play(m);
+        if child.terminal().is_some() {
+            continue;
+        }
+        if let Err(e) = tables.lookup(&child) {
+            let mut after = line.clone();
+            after.play(m);
+            return if missing_file(tables, &after) {
+                TableError::Missing(e)
+            } else {
+                TableError::Bad(e)
+            };
+        }
+    }
+    TableError::Missing("a move's table is missing".to_string())
+}
+
 /// Whether the table file of the line's position is absent (rather than
 /// present and refused).
-fn missing_file(tables: &Tables<KaniNariEbi>, line: &GameLine<KaniNariEbi>) -> bool {
-    use koma::core::endgame::Layered;
+fn missing_file<G: Layered>(tables: &Tables<G>, line: &GameLine<G>) -> bool {
     line.current()
         .locate()
         .is_some_and(|(sig, _)| !tables.has_file(sig))
@@ -194,16 +256,16 @@ mod tests {
             GameId::from_name("kaninariebi").unwrap(),
             Some("5/1CS2/s1s2/2S2/3c1 w 1"),
         );
-        let line = Tablebase::line(&*six).expect("a Kani Nari Ebi game");
+        let line = Tablebase::line(&*six).expect("a game with tables");
         assert!(
-            matches!(tb.probe(&line), Err(TableError::Missing(m)) if m.contains("CSSvCSS.ktb"))
+            matches!(tb.probe(&*line), Err(TableError::Missing(m)) if m.contains("CSSvCSS.ktb"))
         );
-        assert!(matches!(tb.moves(&line), Err(TableError::Missing(_))));
+        assert!(matches!(tb.moves(&*line), Err(TableError::Missing(_))));
         // Every live position has a signature: the start's file is named.
         let start = Tablebase::line(&*position(GameId::from_name("kaninariebi").unwrap(), None))
             .expect("a game");
         assert!(
-            matches!(tb.probe(&start), Err(TableError::Missing(m)) if m.contains("CCCCCvCCCCC.ktb"))
+            matches!(tb.probe(&*start), Err(TableError::Missing(m)) if m.contains("CCCCCvCCCCC.ktb"))
         );
         let nana = position(GameId::from_name("nana").unwrap(), None);
         assert!(

@@ -152,3 +152,9 @@ pub struct Encoding {
     /// `pass` is a move.
     pub pass: bool,
 }
+
+impl std::fmt::Display for GameEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
