@@ -1,7 +1,8 @@
 //! A new game is its own folder under `src/games/` plus its line in the
-//! registry (`src/games/mod.rs`): no other file of `src/` names a concrete
-//! game or a rule of one, in code, strings or prose (doc comments count),
-//! so adding a game changes nothing outside `src/games/`.
+//! registry (`src/games/mod.rs`): no other file of `src/`, nor of the
+//! Python crate's `python/src/`, names a concrete game or a rule of one,
+//! in code, strings or prose (doc comments count), so adding a game
+//! changes nothing outside `src/games/` (docs/adding-a-game.md).
 //!
 //! A word names a game when one of its parts (words split at
 //! non-alphanumerics, then at lower-to-upper case changes, compared without
@@ -61,9 +62,9 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The path below `src/`, with `/` between parts.
-fn rel(path: &Path) -> String {
-    let r = path.strip_prefix(src()).unwrap();
+/// The path of `path` below `dir`, with `/` between parts.
+fn below(dir: &Path, path: &Path) -> String {
+    let r = path.strip_prefix(dir).unwrap();
     r.components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
@@ -119,21 +120,33 @@ fn game_word(part: &str) -> Option<&'static str> {
         .find(|w| part == *w || part.strip_suffix('s') == Some(w))
 }
 
-/// Every `file:line: word` outside `src/games/` and the test code.
+/// Every `file:line: word` outside `src/games/` and the test code, in
+/// `src/` and in the Python crate's `python/src/` (which learns each game
+/// from its registry entry).
 fn mentions() -> Vec<(String, String)> {
+    let mut out = mentions_under(&src(), "");
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/src");
+    out.extend(mentions_under(&python, "python/src/"));
+    out
+}
+
+/// `mentions` of the files under `dir`, named by `prefix` and their path
+/// below `dir`.
+fn mentions_under(dir: &Path, prefix: &str) -> Vec<(String, String)> {
     let mut all = Vec::new();
-    files(&src(), &mut all);
+    files(dir, &mut all);
     all.sort();
     let test_files = test_module_paths(&all);
     let mut out = Vec::new();
     for f in &all {
-        let r = rel(f);
-        let test_code = r.ends_with("/tests.rs")
-            || r.split('/').any(|p| p == "tests")
+        let below = below(dir, f);
+        let test_code = below.ends_with("/tests.rs")
+            || below.split('/').any(|p| p == "tests")
             || test_files.iter().any(|t| f.starts_with(t));
-        if r.starts_with("games/") || test_code {
+        if (prefix.is_empty() && below.starts_with("games/")) || test_code {
             continue;
         }
+        let r = format!("{prefix}{below}");
         let Ok(text) = std::fs::read_to_string(f) else {
             continue; // a binary file: names nothing
         };

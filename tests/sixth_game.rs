@@ -13,24 +13,25 @@
 //! (`running 1 test`) comes before `id name`, which the protocol allows and
 //! the referee's handshake skips.
 //!
-//! The rules (Martin Gardner's Hexapawn): three pawns a side on a 3x3
-//! board; a pawn steps one square straight forward onto an empty square or
-//! one square diagonally forward onto an enemy pawn, taking it; a pawn on
-//! the far rank wins, and so does leaving the opponent without a move.
+//! The game itself is `tests/games/hexapawn.rs` (with its rules), shared
+//! with the Python crate's test of the same proof.
 
+#[path = "games/hexapawn.rs"]
+mod hexapawn;
+
+use hexapawn::{FAR_RANK, Hexapawn, Step};
 use koma::client::clock::EngineLimits;
 use koma::client::handshake::{self, EngineStart, Timeouts};
 use koma::client::process::{EngineProc, Launch};
 use koma::client::reason::Reason;
 use koma::core::{
-    Bench, Color, Coord, End, EndReason, Game, GameLine, History, MoveList, MoveSink, MoveText,
-    NoRules, Outcome, PieceArt, PieceFacts, PieceText, Place, PositionError, PositionText,
-    Presentation, Searchable, StepText, game_status,
+    Color, End, EndReason, Game, GameLine, History, MoveText, NoRules, Outcome, PositionText,
+    game_status,
 };
 use koma::engine::registry::{EngineGame, Registry};
 use koma::engine::session::{GameSession, PositionRefused, SearchJob, Session};
 use koma::engine::{Engine, Output};
-use koma::games::{Encoding, GameEntry, Registered};
+use koma::games::{EvaluationVisitor, LayeredVisitor, Registered, SolverVisitor};
 use koma::protocol::record::{Record, RecordMove, parse_record};
 use koma::protocol::{Command, parse_command, parse_position};
 use koma::record::adjudicate::Adjudication;
@@ -42,273 +43,6 @@ use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
-
-const SIZE: u8 = 3;
-
-/// Hexapawn's own ending, which core and the client know nothing of.
-const FAR_RANK: EndReason = EndReason::Game("a pawn on the far rank");
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Step {
-    from: u8,
-    to: u8,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Hexapawn {
-    /// By square, `rank * 3 + file`.
-    cells: [Option<Color>; 9],
-    side: Color,
-    move_number: u32,
-}
-
-fn coord(sq: u8) -> Coord {
-    Coord::new(sq % SIZE, sq / SIZE)
-}
-
-fn square(c: Coord) -> Option<u8> {
-    (c.file < SIZE && c.rank < SIZE).then_some(c.rank * SIZE + c.file)
-}
-
-/// The rank a side's pawns run to.
-fn far_rank(c: Color) -> u8 {
-    match c {
-        Color::First => SIZE - 1,
-        Color::Second => 0,
-    }
-}
-
-impl Hexapawn {
-    fn forward(c: Color) -> i8 {
-        match c {
-            Color::First => 1,
-            Color::Second => -1,
-        }
-    }
-
-    fn captures(&self, mv: Step) -> bool {
-        self.cells[mv.to as usize] == Some(self.side.opponent())
-    }
-}
-
-impl Game for Hexapawn {
-    type Move = Step;
-    type Rules = NoRules;
-    type MoveList = MoveList<Step, 16>;
-
-    const NAME: &'static str = "hexapawn";
-    const FILES: u8 = SIZE;
-    const RANKS: u8 = SIZE;
-    const ENDINGS: &'static [EndReason] = &[FAR_RANK];
-
-    fn start(_rules: &NoRules) -> Self {
-        let mut cells = [None; 9];
-        for f in 0..SIZE as usize {
-            cells[f] = Some(Color::First);
-            cells[6 + f] = Some(Color::Second);
-        }
-        Hexapawn {
-            cells,
-            side: Color::First,
-            move_number: 1,
-        }
-    }
-
-    fn from_text(text: &PositionText, _rules: &NoRules) -> Result<Self, PositionError> {
-        text.check_size(SIZE, SIZE)?;
-        if text.hand.is_some() {
-            return Err(PositionError::NoHand { game: "Hexapawn" });
-        }
-        let [n] = text.counters[..] else {
-            return Err(PositionError::Counters {
-                game: "Hexapawn",
-                expected: "one counter, the move number",
-            });
-        };
-        let mut cells = [None; 9];
-        for sq in 0..9 {
-            if let Some(p) = text.at(coord(sq)) {
-                if p.letter != 'P' || p.promoted {
-                    return Err(PositionError::UnknownPiece {
-                        piece: p,
-                        place: Place::Square(coord(sq)),
-                        known: "Hexapawn pieces are P",
-                    });
-                }
-                cells[sq as usize] = Some(p.color);
-            }
-        }
-        Ok(Hexapawn {
-            cells,
-            side: text.side,
-            move_number: n,
-        })
-    }
-
-    fn to_text(&self) -> PositionText {
-        PositionText {
-            ranks: PositionText::grid(SIZE, SIZE, |c| {
-                self.cells[square(c)? as usize].map(|color| PieceText {
-                    letter: 'P',
-                    color,
-                    promoted: false,
-                })
-            }),
-            hand: None,
-            side: self.side,
-            counters: vec![self.move_number],
-        }
-    }
-
-    fn side_to_move(&self) -> Color {
-        self.side
-    }
-
-    fn generate<S: MoveSink<Step>>(&self, out: &mut S) {
-        let us = self.side;
-        for from in 0..9u8 {
-            if self.cells[from as usize] != Some(us) {
-                continue;
-            }
-            let c = coord(from);
-            let rank = c.rank as i8 + Self::forward(us);
-            if !(0..SIZE as i8).contains(&rank) {
-                continue;
-            }
-            for df in [-1i8, 0, 1] {
-                let file = c.file as i8 + df;
-                if !(0..SIZE as i8).contains(&file) {
-                    continue;
-                }
-                let to = rank as u8 * SIZE + file as u8;
-                let target = self.cells[to as usize];
-                let legal = if df == 0 {
-                    target.is_none()
-                } else {
-                    target == Some(us.opponent())
-                };
-                if legal {
-                    out.push(Step { from, to });
-                }
-            }
-        }
-    }
-
-    fn play(&self, mv: Step) -> Self {
-        let mut p = self.clone();
-        p.cells[mv.to as usize] = p.cells[mv.from as usize].take();
-        if self.side == Color::Second {
-            p.move_number += 1;
-        }
-        p.side = self.side.opponent();
-        p
-    }
-
-    /// A pawn of the side that just moved on its far rank.
-    fn terminal(&self) -> Option<End> {
-        let mover = self.side.opponent();
-        (0..9u8)
-            .any(|sq| self.cells[sq as usize] == Some(mover) && coord(sq).rank == far_rank(mover))
-            .then(|| End::win(mover, FAR_RANK))
-    }
-
-    /// Pawns only go forward: no position comes back.
-    fn repetition_limit(&self) -> Option<usize> {
-        None
-    }
-
-    fn hash(&self) -> u64 {
-        let cells = self.cells.iter().fold(0u64, |h, c| {
-            h * 3
-                + match c {
-                    None => 0,
-                    Some(Color::First) => 1,
-                    Some(Color::Second) => 2,
-                }
-        });
-        (cells << 1 | self.side.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    }
-
-    fn move_text(&self, mv: Step) -> MoveText {
-        MoveText::Step(StepText {
-            from: coord(mv.from),
-            to: coord(mv.to),
-            promote: false,
-        })
-    }
-}
-
-impl Searchable for Hexapawn {
-    const MOVE_KEYS: usize = 81;
-    /// The whole game is a few plies deep.
-    const BENCH: Bench = Bench {
-        depth: 8,
-        positions: &["startpos"],
-    };
-
-    /// Pawns and how far they have come, for the side to move.
-    fn evaluate(&self) -> i32 {
-        let mut score = 0;
-        for sq in 0..9u8 {
-            let Some(c) = self.cells[sq as usize] else {
-                continue;
-            };
-            let rank = coord(sq).rank;
-            let advance = if c == Color::First {
-                rank
-            } else {
-                SIZE - 1 - rank
-            };
-            let v = 100 + 20 * i32::from(advance);
-            score += if c == self.side { v } else { -v };
-        }
-        score
-    }
-
-    fn is_tactical(&self, mv: Step) -> bool {
-        self.captures(mv)
-    }
-
-    fn move_key(&self, mv: Step) -> usize {
-        mv.from as usize * 9 + mv.to as usize
-    }
-}
-
-/// How the board's page would draw it.
-const PRESENTATION: Presentation = Presentation {
-    title: "Hexapawn",
-    pieces: &[PieceFacts {
-        letter: 'P',
-        name: "Pawn",
-        moves: "one step forward, or one diagonally forward to take",
-        art: PieceArt::Shogi,
-    }],
-    promoted: &[],
-    hand: &[],
-    help: &["A pawn on the far rank wins; so does leaving the opponent no move."],
-    marks: &[],
-    path: None,
-    levels: None,
-    promotion: None,
-    win_scale: 0.01,
-};
-
-/// Pawns only: one plane a side, one counter, movements only.
-const ENCODING: Encoding = Encoding {
-    kinds: &[('P', false)],
-    hand: &[],
-    counters: 1,
-    promote: false,
-    bond: false,
-    drops: &[],
-    pass: false,
-};
-
-/// Its entry, as a game of `src/games/` writes it: no suite, no table, no
-/// weights to train, no solver; the defaults say so.
-impl Registered for Hexapawn {
-    const ENTRY: GameEntry = GameEntry::of::<Hexapawn>(&PRESENTATION, &ENCODING);
-}
 
 fn moves_of(pos: &Hexapawn) -> Vec<Step> {
     let mut ml = <Hexapawn as Game>::MoveList::default();
@@ -541,6 +275,42 @@ fn registry() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY
         .get_or_init(|| Registry::new(vec![EngineGame::registered::<Hexapawn>()], Hexapawn::NAME))
+}
+
+#[test]
+fn its_entry_registers_what_it_has_and_the_engine_game_follows_it() {
+    let entry = Hexapawn::ENTRY;
+    assert_eq!((entry.name, entry.files, entry.ranks), ("hexapawn", 3, 3));
+    assert_eq!(entry.endings, [FAR_RANK]);
+    assert!((entry.rule_specs)().is_empty());
+    assert!(entry.suites.is_empty() && entry.table.is_none());
+    // No capability beyond the search: the defaults of `Registered`.
+    struct Any;
+    impl EvaluationVisitor for Any {
+        type Output = ();
+        fn visit<G>(self) {}
+    }
+    impl SolverVisitor for Any {
+        type Output = ();
+        fn visit<G, S>(self, _: &S) {}
+    }
+    impl LayeredVisitor for Any {
+        type Output = ();
+        fn visit<G>(self) {}
+    }
+    assert!(Hexapawn::visit_evaluation(Any).is_none());
+    assert!(Hexapawn::visit_solver(Any).is_none());
+    assert!(Hexapawn::visit_layered(Any).is_none());
+    // The engine's game made from the entry: no weights file, no table,
+    // no endgame tables; an empty EvalFile keeps the built-in evaluation.
+    let game = &registry().games()[0];
+    assert_eq!(game.name, "hexapawn");
+    assert!(game.eval_file.is_none() && game.table.is_none() && !game.endgame_tables);
+    assert!(game.prepare_eval("").is_ok());
+    assert_eq!(
+        game.prepare_eval("w.bin").err().as_deref(),
+        Some("hexapawn has no weights file")
+    );
 }
 
 /// The argument that makes this binary an engine process (a `--skip` of a

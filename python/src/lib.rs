@@ -1,6 +1,6 @@
 //! The native half of the `koma` Python package. Plain Rust over the koma
 //! crate: `position` (one game as a line of moves, behind one object-safe
-//! trait for all four games), `actions` and `planes` (the learning
+//! trait for every registered game), `actions` and `planes` (the learning
 //! environments' fixed action space and observation planes), `playout`
 //! (many random games at once), `engine` (an engine process through the
 //! referee's client layer). `py` (the `python` feature) wraps them for

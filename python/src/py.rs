@@ -144,7 +144,7 @@ struct Outcome_ {
     result: String,
     /// `first`, `second`, or `None` for a draw.
     winner: Option<String>,
-    /// The rule, as the engine words it (`three Shrimps`, `repetition`).
+    /// The rule, as the engine words it (`repetition`, or a game's own ending).
     reason: String,
 }
 
@@ -234,14 +234,15 @@ impl Position {
 #[pymethods]
 impl Position {
     #[new]
-    #[pyo3(signature = (variant = "kaninariebi", fen = None, rules = None))]
+    /// `variant` is by default the registry's first game.
+    #[pyo3(signature = (variant = None, fen = None, rules = None))]
     fn new(
         py: Python<'_>,
-        variant: &str,
+        variant: Option<&str>,
         fen: Option<&str>,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Position> {
-        let g = game(py, variant)?;
+        let g = game(py, variant.unwrap_or(GameId::DEFAULT.name()))?;
         let inner = new_position(g, &rule_pairs(rules)?, fen).map_err(|e| rules_error(py, e))?;
         Ok(Position {
             inner: Mutex::new(inner),
