@@ -22,11 +22,14 @@
 //! - **The game loop**: `matches::game::play`, one game between two running
 //!   engines, turn by turn: the end by the rules, adjudication, then one
 //!   engine move.
-//! - **The clock**: enforced in `src/client/turn.rs`, not here:
-//!   `client::turn::play_turn` sends `go` and reads until `bestmove` or the
-//!   deadline (allowance plus `--timemargin`, in `think`), then charges the
-//!   mover's clock with `client::clock::Clock::charge`, whose `Err` is the
-//!   time forfeit. `matches::time_losses` sums the overruns up at the end.
+//! - **The clock (where time is checked, the time forfeit)**: in
+//!   `src/client/`, shared with the board, not here. The game loop calls
+//!   `client::turn::play_turn` for each engine move (in
+//!   `matches::game::play`): it sends `go` and reads until `bestmove` or the
+//!   deadline (allowance plus `--timemargin`, in `client::turn::think`), then
+//!   charges the mover's clock with `client::clock::Clock::charge`, whose
+//!   `Err` is the overrun that loses on time (`Reason::TimeForfeit`).
+//!   `matches::time_losses` sums the overruns up at the end.
 //! - **Adjudication**: `--max-plies` in `matches::game`; `--draw` and
 //!   `--resign` on the engines' scores in `record::adjudicate` (`Tracker`),
 //!   which a record's replay check applies again.
