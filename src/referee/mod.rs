@@ -52,10 +52,12 @@ pub mod cli;
 pub mod compliance;
 pub mod dialect;
 pub mod fastchess;
+pub mod foreign_options;
 pub mod matches;
 pub mod replay;
 pub mod statistics;
 pub mod store;
+pub mod usage;
 
 use crate::core::Searchable;
 use crate::games::GameVisitor;
