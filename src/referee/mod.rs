@@ -7,10 +7,10 @@
 //!
 //! - **Arguments**: `cli` reads the command line into a `cli::Mode`
 //!   (`cli::args` the flags, `cli::check` the checks, each mistake a
-//!   `cli::Usage`, exit 2). fastchess and cutechess-cli spellings
+//!   `usage::Usage`, exit 2). fastchess and cutechess-cli spellings
 //!   (`-engine cmd=…`, `-each`, `-pgnout`) are rewritten into Koma's by
-//!   `fastchess` before clap sees them; what Koma cannot honour is refused
-//!   there by name; `dialect` decides whose counting of `-rounds`,
+//!   `fastchess` before clap sees them, by the list in `foreign_options`;
+//!   what Koma cannot honour is refused there by name; `dialect` decides whose counting of `-rounds`,
 //!   `-games` and `-repeat` a line gets (Koma's, fastchess's or
 //!   cutechess-cli's).
 //! - **Scheduling a match**: `matches::schedule` fixes every game (number,
