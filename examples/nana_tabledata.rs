@@ -40,7 +40,7 @@ struct Args {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    let table = NanaTable::load(Index::get(), &args.table)?;
+    let table = NanaTable::load(Index::get(), &args.table).map_err(|e| e.to_string())?;
     let cannot = |e: std::io::Error| format!("cannot write {}: {e}", args.out.display());
     let file = std::fs::File::create(&args.out).map_err(cannot)?;
     let mut out = std::io::BufWriter::new(file);

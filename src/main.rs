@@ -377,8 +377,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                 threads: threads as usize,
                 out: path,
             };
-            let (games, positions) =
-                koma::learn::datagen(game, &s, |l| eprintln!("{l}")).map_err(anyhow::Error::msg)?;
+            let (games, positions) = koma::learn::datagen(game, &s, |l| eprintln!("{l}"))?;
             out.line(format_args!(
                 "{game}: {games} games, {positions} positions in {}",
                 s.out.display()

@@ -4,7 +4,7 @@
 //! mover's loss of win probability; per game a mean of the moves weighted
 //! by how sharp the game was there, averaged with their harmonic mean).
 
-use super::review::Eval;
+use super::eval::Eval;
 use crate::core::Color;
 use crate::games::GameId;
 use serde::Serialize;

@@ -19,7 +19,8 @@ use super::analysis::{EngineSetup, Live, MAX_LINES, Refusal, Target};
 use super::http::{Request, Response};
 use super::play::{new_play, position_command};
 use super::records;
-use super::review::{self, GameAnalysis, Limit};
+use super::review::{GameAnalysis, Limit};
+use super::review_run;
 use super::table::{EndView, EngineSpec, Player, Role, Table};
 use super::variations;
 use super::{Registry, launch_text};
@@ -1028,7 +1029,7 @@ fn start_review(reg: &Registry, req: &Request, id: &str) -> Answer {
         ));
     }
     let slot = reg.take_slot().map_err(|e| (503, e))?;
-    let (play, moves) = review::replay_of(st.play.as_ref());
+    let (play, moves) = review_run::replay_of(st.play.as_ref());
     st.reviews += 1;
     let movers = (0..=st.play.line().plies())
         .map(|k| st.play.line().side_at(k))
@@ -1040,7 +1041,7 @@ fn start_review(reg: &Registry, req: &Request, id: &str) -> Answer {
         st.reviews,
     ));
     st.version += 1;
-    let job = review::ReviewJob {
+    let job = review_run::ReviewJob {
         generation: st.reviews,
         launch,
         limit,
@@ -1052,7 +1053,7 @@ fn start_review(reg: &Registry, req: &Request, id: &str) -> Answer {
     std::thread::Builder::new()
         .name(format!("review {}", t.id))
         .spawn(move || {
-            review::run(&worker, job, moves);
+            review_run::run(&worker, job, moves);
             drop(slot);
         })
         .map_err(|e| (500, format!("cannot start the review's thread ({e})")))?;

@@ -22,10 +22,12 @@ pub mod accuracy;
 pub mod analysis;
 mod api;
 pub mod endgame;
+pub mod eval;
 pub mod http;
 pub mod play;
 pub mod records;
 pub mod review;
+pub mod review_run;
 pub mod table;
 pub mod variations;
 

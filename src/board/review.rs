@@ -5,19 +5,16 @@
 //! marks are the moves whose score drop for the mover passes a threshold.
 //! A review is saved into the record as three tags (`Analysis`,
 //! `AnalysisEngine`, `AnalysisLimit`, see protocol.md) and read back from
-//! them when the record is loaded.
+//! them when the record is loaded. The engine's run over the game is
+//! `review_run`'s.
 
 use super::accuracy::{PlayerSummary, accuracies, win_percent, win_scale};
-use super::play::{Play, position_command};
-use super::table::Table;
-use crate::client::clock::{Clock, EngineLimits};
-use crate::client::handshake::{self, EngineStart};
-use crate::client::process::Launch;
-use crate::client::turn::{Watch, play_turn};
-use crate::core::{Color, MoveText, Outcome};
+use super::eval::{CLAMP, Eval};
+use crate::client::clock::EngineLimits;
+use crate::core::{Color, MoveText};
 use crate::games::GameId;
+use crate::protocol::parse_move;
 use crate::protocol::record::Record;
-use crate::protocol::{InfoLine, InfoScore, parse_move};
 use serde::{Serialize, Serializer};
 use std::fmt;
 use std::time::Duration;
@@ -28,69 +25,10 @@ pub const TAG_ENGINE: &str = "AnalysisEngine";
 pub const TAG_LIMIT: &str = "AnalysisLimit";
 
 /// Score drops (centipawns, for the side that moved) from which a move is
-/// marked; scores are clamped to `CLAMP` first, a mate or a won game
-/// counting as `CLAMP`.
+/// marked; scores are clamped to `CLAMP` first (see `Eval::clamped`).
 pub const INACCURACY: i32 = 50;
 pub const MISTAKE: i32 = 100;
 pub const BLUNDER: i32 = 300;
-pub const CLAMP: i32 = 1000;
-
-/// A position's value from the first player's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Eval {
-    Cp(i32),
-    /// Moves to mate: positive when the first player mates.
-    Mate(i32),
-    /// The game is over here: 1 the first player won, -1 the second, 0 a draw.
-    End(i8),
-}
-
-impl Eval {
-    /// From the side to move's view (`score`, `mover`) to the first
-    /// player's.
-    fn of(score: InfoScore, mover: Color) -> Eval {
-        let s = if mover == Color::First { 1 } else { -1 };
-        match score {
-            InfoScore::Cp(v) => Eval::Cp(v.saturating_mul(s)),
-            InfoScore::Mate(m) => Eval::Mate(m.saturating_mul(s)),
-        }
-    }
-
-    /// Centipawns clamped to `CLAMP`, for drops and the graph.
-    pub fn clamped(self) -> i32 {
-        match self {
-            Eval::Cp(v) => v.clamp(-CLAMP, CLAMP),
-            Eval::Mate(m) if m >= 0 => CLAMP,
-            Eval::Mate(_) => -CLAMP,
-            Eval::End(w) => i32::from(w) * CLAMP,
-        }
-    }
-
-    fn parse(s: &str) -> Option<Eval> {
-        match s {
-            "1-0" => Some(Eval::End(1)),
-            "0-1" => Some(Eval::End(-1)),
-            "1/2" => Some(Eval::End(0)),
-            _ => match s.strip_prefix('#') {
-                Some(m) => m.parse().ok().map(Eval::Mate),
-                None => s.parse().ok().map(Eval::Cp),
-            },
-        }
-    }
-}
-
-impl fmt::Display for Eval {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Eval::Cp(v) => write!(f, "{v:+}"),
-            Eval::Mate(m) => write!(f, "#{m}"),
-            Eval::End(1) => f.write_str("1-0"),
-            Eval::End(-1) => f.write_str("0-1"),
-            Eval::End(_) => f.write_str("1/2"),
-        }
-    }
-}
 
 /// What bounds each search of a review.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,7 +39,7 @@ pub enum Limit {
 }
 
 impl Limit {
-    fn engine_limits(self) -> EngineLimits {
+    pub(super) fn engine_limits(self) -> EngineLimits {
         let mut l = EngineLimits::default();
         match self {
             Limit::Depth(d) => l.depth = Some(d),
@@ -361,173 +299,10 @@ impl GameAnalysis {
     }
 }
 
-/// Follows one search of a review: its last score of the first line, and
-/// whether the review was called off.
-struct ReviewWatch<'a> {
-    table: &'a Table,
-    generation: u64,
-    score: Option<InfoScore>,
-}
-
-impl Watch for ReviewWatch<'_> {
-    fn info(&mut self, i: &InfoLine) {
-        if i.score.is_some() && i.multipv.unwrap_or(1) == 1 {
-            self.score = i.score;
-        }
-    }
-
-    fn cancelled(&mut self) -> bool {
-        cancelled(self.table, self.generation)
-    }
-
-    fn poll(&self) -> Option<Duration> {
-        Some(Duration::from_millis(100))
-    }
-}
-
-fn cancelled(table: &Table, generation: u64) -> bool {
-    let st = table.lock();
-    st.closed
-        || st
-            .analysis
-            .as_ref()
-            .is_none_or(|a| a.generation != generation || a.stop)
-}
-
-/// What a review needs from the table, taken when it starts.
-pub struct ReviewJob {
-    pub generation: u64,
-    pub launch: Launch,
-    pub limit: Limit,
-    pub play: Box<dyn Play>,
-}
-
-/// A fresh copy of a table's game at its start, for the review to step.
-pub fn replay_of(play: &dyn Play) -> (Box<dyn Play>, Vec<MoveText>) {
-    (play.restarted(), play.line().moves().to_vec())
-}
-
-/// Runs a review to its end (or its stop), writing each point into the
-/// table as it comes.
-pub fn run(table: &Table, job: ReviewJob, moves: Vec<MoveText>) {
-    let ReviewJob {
-        generation,
-        launch,
-        limit,
-        mut play,
-    } = job;
-    let finish = |error: Option<String>| {
-        let mut st = table.lock();
-        if let Some(a) = st.analysis.as_mut().filter(|a| a.generation == generation) {
-            a.running = false;
-            a.error = error;
-        }
-        st.version += 1;
-    };
-    let name = launch.short_name();
-    let start = EngineStart {
-        name: &name,
-        launch: &launch,
-        options: &[],
-        variant: play.line().game(),
-        rules: play.rules(),
-        log: None,
-    };
-    let mut engine = match handshake::start(&start, &table.timeouts) {
-        Ok((e, _)) => e,
-        Err(why) => return finish(Some(format!("the engine did not start: {why}"))),
-    };
-    // The record names the engine as it names itself (`id name`): a
-    // command line would say where a person keeps their files.
-    if let Some(a) = (table.lock().analysis.as_mut()).filter(|a| a.generation == generation) {
-        a.engine = engine.id_name.clone().unwrap_or(name.clone());
-    }
-    if let Err(f) = handshake::new_game(&mut engine, &table.timeouts) {
-        return finish(Some(format!("the engine did not get ready: {}", f.detail)));
-    }
-    let limits = limit.engine_limits();
-    let mut error = None;
-    for k in 0..=moves.len() {
-        if cancelled(table, generation) {
-            break;
-        }
-        let mover = play.line().side_to_move();
-        let point = match play.line().status() {
-            Some(end) => Point {
-                eval: Some(Eval::End(match end.outcome {
-                    Outcome::Win(Color::First) => 1,
-                    Outcome::Win(Color::Second) => -1,
-                    Outcome::Draw => 0,
-                })),
-                best: None,
-            },
-            None => {
-                let position = position_command(play.line());
-                let clock = Clock::new(&limits);
-                let clocks = [clock.clone(), clock];
-                let turn = crate::client::turn::Turn {
-                    position: &position,
-                    clocks: &clocks,
-                    side: mover,
-                    limits: &limits,
-                    margin: table.margin,
-                    timeouts: &table.timeouts,
-                };
-                let mut watch = ReviewWatch {
-                    table,
-                    generation,
-                    score: None,
-                };
-                let check = play.move_check();
-                let played = play_turn(&mut engine, &turn, &mut watch, check);
-                if cancelled(table, generation) {
-                    break;
-                }
-                match played {
-                    Ok(p) => Point {
-                        eval: watch.score.map(|s| Eval::of(s, mover)),
-                        best: Some(p.mv),
-                    },
-                    Err(f) if f.dead => {
-                        error = Some(format!(
-                            "the engine failed at position {k}: {} ({})",
-                            f.detail,
-                            f.reason.message()
-                        ));
-                        break;
-                    }
-                    // A bad bestmove: keep the score, without a move.
-                    Err(_) => Point {
-                        eval: watch.score.map(|s| Eval::of(s, mover)),
-                        best: None,
-                    },
-                }
-            }
-        };
-        {
-            let mut st = table.lock();
-            match st.analysis.as_mut().filter(|a| a.generation == generation) {
-                Some(a) => a.points[k] = Some(point),
-                None => break,
-            }
-            st.version += 1;
-        }
-        table.notify();
-        if let Some(m) = moves.get(k)
-            && let Err(e) = play.line_mut().play_text(m)
-        {
-            error = Some(format!("move {}: {e}", k + 1));
-            break;
-        }
-    }
-    engine.quit(Duration::from_millis(300));
-    finish(error);
-    table.notify();
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::InfoScore;
 
     #[test]
     fn evals_read_back_as_written_and_clamp_at_the_edge() {

@@ -4,57 +4,103 @@
 //! engine nor fill its memory, so only a regular file of exactly the size
 //! its header announces is read, and at most one header of anything else.
 
+use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
+/// Why a binary file was not read; `H` is what its header's check says.
+/// The words describe the file without naming it.
+#[derive(Debug)]
+pub enum FileError<H> {
+    Unreadable(std::io::Error),
+    NotRegular,
+    /// The header is not one of this kind of file.
+    Header(H),
+    Size(SizeMismatch),
+    NoMemory {
+        want: u64,
+    },
+}
+
+impl<H: fmt::Display> fmt::Display for FileError<H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileError::Unreadable(e) => write!(f, "cannot read it: {e}"),
+            FileError::NotRegular => f.write_str("not a regular file"),
+            FileError::Header(h) => h.fmt(f),
+            FileError::Size(s) => s.fmt(f),
+            FileError::NoMemory { want } => write!(f, "no memory for its {want} bytes"),
+        }
+    }
+}
+
+impl<H: fmt::Display + fmt::Debug> std::error::Error for FileError<H> {}
+
+/// For callers that still pass errors on as text.
+impl<H: fmt::Display> From<FileError<H>> for String {
+    fn from(e: FileError<H>) -> String {
+        e.to_string()
+    }
+}
+
+/// A file of `len` bytes where its header announces `want`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeMismatch {
+    pub len: u64,
+    pub want: u64,
+}
+
+impl fmt::Display for SizeMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let SizeMismatch { len, want } = *self;
+        let what = if len < want {
+            "truncated"
+        } else {
+            "longer than its header says"
+        };
+        write!(f, "{len} bytes, expected {want}: the file is {what}")
+    }
+}
+
 /// The bytes of the file at `path`, whose first `header` bytes `announced`
-/// checks and turns into the whole file's size. Errors describe the file
-/// without naming it.
-pub fn read_announced(
+/// checks and turns into the whole file's size.
+pub fn read_announced<H>(
     path: &Path,
     header: usize,
-    announced: impl FnOnce(&[u8]) -> Result<u64, String>,
-) -> Result<Vec<u8>, String> {
-    let unreadable = |e: std::io::Error| format!("cannot read it: {e}");
+    announced: impl FnOnce(&[u8]) -> Result<u64, H>,
+) -> Result<Vec<u8>, FileError<H>> {
     let regular = |m: &std::fs::Metadata| {
         if m.is_file() {
             Ok(m.len())
         } else {
-            Err("not a regular file".to_string())
+            Err(FileError::NotRegular)
         }
     };
-    regular(&std::fs::metadata(path).map_err(unreadable)?)?;
-    let mut file = open_without_blocking(path).map_err(unreadable)?;
+    regular(&std::fs::metadata(path).map_err(FileError::Unreadable)?)?;
+    let mut file = open_without_blocking(path).map_err(FileError::Unreadable)?;
     // Again on the open file: the path may have changed since.
-    let len = regular(&file.metadata().map_err(unreadable)?)?;
+    let len = regular(&file.metadata().map_err(FileError::Unreadable)?)?;
     let mut bytes = Vec::with_capacity(header);
     (&mut file)
         .take(header as u64)
         .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    let want = announced(&bytes)?;
+        .map_err(FileError::Unreadable)?;
+    let want = announced(&bytes).map_err(FileError::Header)?;
     if len != want {
-        return Err(size_error(len, want));
+        return Err(FileError::Size(SizeMismatch { len, want }));
     }
     bytes
         .try_reserve_exact((want - bytes.len() as u64) as usize)
-        .map_err(|_| format!("no memory for its {want} bytes"))?;
+        .map_err(|_| FileError::NoMemory { want })?;
     file.take(want - bytes.len() as u64)
         .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
+        .map_err(FileError::Unreadable)?;
     Ok(bytes)
 }
 
 /// Why a file of `len` bytes is not the `want` bytes its header announces.
 pub fn size_error(len: u64, want: u64) -> String {
-    format!(
-        "{len} bytes, expected {want}: the file is {}",
-        if len < want {
-            "truncated"
-        } else {
-            "longer than its header says"
-        }
-    )
+    SizeMismatch { len, want }.to_string()
 }
 
 /// Opens for reading without waiting for a writer, should the path be a

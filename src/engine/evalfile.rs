@@ -3,12 +3,12 @@
 //! (the process has one evaluation per game). An empty value puts the
 //! built-in weights back. The registry's entry of a game points here.
 
-use crate::eval::Evaluation;
+use crate::eval::{Evaluation, TooManyWeights};
 use std::path::Path;
 
 /// Puts checked weights in force; fails only past the number of distinct
 /// weight sets one process keeps.
-pub type Install = Box<dyn FnOnce() -> Result<(), String> + Send>;
+pub type Install = Box<dyn FnOnce() -> Result<(), TooManyWeights> + Send>;
 
 /// Reads and checks the weights file `path` of `G` (empty: the built-in
 /// weights); the error says what is wrong with the file.
@@ -19,6 +19,8 @@ pub fn prepare<G: Evaluation>(path: &str) -> Result<Install, String> {
             Ok(())
         }));
     }
-    let w = G::read_weights(Path::new(path))?;
+    // Text at the registry's door (`PrepareEval`), which carries it to
+    // the engine's `info string`.
+    let w = G::read_weights(Path::new(path)).map_err(|e| e.to_string())?;
     Ok(Box::new(move || G::put_weights(w)))
 }

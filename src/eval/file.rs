@@ -22,8 +22,9 @@
 
 use super::MAX_WEIGHT;
 use super::net::Network;
-use crate::core::binary_file::{read_announced, size_error};
+use crate::core::binary_file::{FileError, SizeMismatch, read_announced};
 use crate::core::crc32::crc32;
+use std::fmt;
 use std::path::Path;
 
 pub const MAGIC: &[u8; 8] = b"KOMAEVAL";
@@ -241,21 +242,16 @@ impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
 
     /// Checks a header; returns the file size it announces. The errors
     /// name what differs.
-    fn check_header(game: &str, b: &[u8]) -> Result<usize, String> {
+    fn check_header(game: &str, b: &[u8]) -> Result<usize, WeightsError> {
         if b.len() < HEADER {
-            return Err(format!(
-                "truncated: {} bytes, less than the {HEADER}-byte header",
-                b.len()
-            ));
+            return Err(WeightsError::NoHeader { len: b.len() });
         }
         if &b[..8] != MAGIC {
-            return Err("not a Koma weights file (it does not start with KOMAEVAL)".into());
+            return Err(WeightsError::NotWeights);
         }
         let version = u32_at(b, 8);
         if version != VERSION {
-            return Err(format!(
-                "weights file version {version}, this Koma reads version {VERSION}"
-            ));
+            return Err(WeightsError::Version(version));
         }
         if b[12..28] != name_field(game) {
             let name: String = b[12..28]
@@ -263,56 +259,154 @@ impl<const N: usize, const IN: usize, const H: usize> Params<N, IN, H> {
                 .take_while(|&&c| c != 0)
                 .map(|&c| if c.is_ascii_graphic() { c as char } else { '?' })
                 .collect();
-            return Err(format!("the weights of {name}, not of {game}"));
+            let game = game.to_string();
+            return Err(WeightsError::OtherGame { name, game });
         }
         let n = u32_at(b, 28) as usize;
         if n != N {
-            return Err(format!("{n} terms, {game} has {N}"));
+            let (game, want) = (game.to_string(), N);
+            return Err(WeightsError::Terms { n, game, want });
         }
         // Outside the checksum, so checked here: a file that breaks its
         // own layout was not written by `write`.
         if b[44..HEADER] != [0; 4] {
-            return Err("bytes 44 to 47 of the header are not zero, as the layout requires".into());
+            return Err(WeightsError::Reserved);
         }
         let (inputs, hidden) = (u32_at(b, 32) as usize, u32_at(b, 36) as usize);
         if (inputs, hidden) == (0, 0) {
             return Ok(file_size(N, 0, 0));
         }
         if (inputs, hidden) != (IN, H) {
-            return Err(format!(
-                "a network of {inputs} inputs and {hidden} hidden units, {game}'s has {IN} and {H}"
-            ));
+            let game = game.to_string();
+            let want = (IN, H);
+            return Err(WeightsError::Network {
+                inputs,
+                hidden,
+                game,
+                want,
+            });
         }
         Ok(file_size(N, IN, H))
     }
 
     /// The weights of a file's bytes, checked whole.
-    pub fn from_bytes(game: &str, b: &[u8]) -> Result<Self, String> {
+    pub fn from_bytes(game: &str, b: &[u8]) -> Result<Self, WeightsError> {
         let want = Self::check_header(game, b)?;
         if b.len() != want {
-            return Err(size_error(b.len() as u64, want as u64));
+            let (len, want) = (b.len() as u64, want as u64);
+            return Err(WeightsError::Size(SizeMismatch { len, want }));
         }
         let stored = u32_at(b, 40);
         let crc = crc32(crc32(0, &b[..40]), &b[HEADER..]);
         if crc != stored {
-            return Err(format!(
-                "checksum mismatch (stored {stored:08x}, computed {crc:08x}): the file is corrupt"
-            ));
+            let computed = crc;
+            return Err(WeightsError::Checksum { stored, computed });
         }
-        Self::parse(game, b).map_err(str::to_string)
+        Self::parse(game, b).map_err(WeightsError::Layout)
     }
 
     /// Loads a weights file of `game`. Only a regular file of exactly the
     /// size its header announces is read (at most one header from anything
     /// else): the path comes from outside. The error describes the file
     /// without naming it.
-    pub fn load(game: &str, path: &Path) -> Result<Self, String> {
+    pub fn load(game: &str, path: &Path) -> Result<Self, WeightsError> {
         let bytes = read_announced(path, HEADER, |h| {
             Self::check_header(game, h).map(|n| n as u64)
+        })
+        .map_err(|e| match e {
+            FileError::Header(h) => h,
+            e => WeightsError::File(Box::new(e)),
         })?;
         Self::from_bytes(game, &bytes)
     }
 }
+
+/// What is wrong with a weights file (the words describe the file without
+/// naming it).
+#[derive(Debug)]
+pub enum WeightsError {
+    NoHeader {
+        len: usize,
+    },
+    /// It does not start with `KOMAEVAL`.
+    NotWeights,
+    Version(u32),
+    /// The weights of `name`, asked for `game`'s.
+    OtherGame {
+        name: String,
+        game: String,
+    },
+    Terms {
+        n: usize,
+        game: String,
+        want: usize,
+    },
+    /// Bytes 44 to 47 are not zero.
+    Reserved,
+    /// A network of another shape: `want` is the game's (inputs, hidden).
+    Network {
+        inputs: usize,
+        hidden: usize,
+        game: String,
+        want: (usize, usize),
+    },
+    Size(SizeMismatch),
+    Checksum {
+        stored: u32,
+        computed: u32,
+    },
+    /// A check of the layout past the header (a weight out of range...).
+    Layout(&'static str),
+    /// Not read at all (no such file, not a regular file...).
+    File(Box<FileError<WeightsError>>),
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::NoHeader { len } => {
+                write!(
+                    f,
+                    "truncated: {len} bytes, less than the {HEADER}-byte header"
+                )
+            }
+            WeightsError::NotWeights => {
+                f.write_str("not a Koma weights file (it does not start with KOMAEVAL)")
+            }
+            WeightsError::Version(v) => {
+                write!(
+                    f,
+                    "weights file version {v}, this Koma reads version {VERSION}"
+                )
+            }
+            WeightsError::OtherGame { name, game } => {
+                write!(f, "the weights of {name}, not of {game}")
+            }
+            WeightsError::Terms { n, game, want } => write!(f, "{n} terms, {game} has {want}"),
+            WeightsError::Reserved => {
+                f.write_str("bytes 44 to 47 of the header are not zero, as the layout requires")
+            }
+            WeightsError::Network {
+                inputs,
+                hidden,
+                game,
+                want: (i, h),
+            } => write!(
+                f,
+                "a network of {inputs} inputs and {hidden} hidden units, {game}'s has {i} and {h}"
+            ),
+            WeightsError::Size(s) => s.fmt(f),
+            WeightsError::Checksum { stored, computed } => write!(
+                f,
+                "checksum mismatch (stored {stored:08x}, computed {computed:08x}): the file is corrupt"
+            ),
+            WeightsError::Layout(why) => f.write_str(why),
+            WeightsError::File(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
 
 #[cfg(test)]
 mod tests {
@@ -338,7 +432,7 @@ mod tests {
             let bytes = p.to_bytes("hasami");
             let want = file_size(3, if p.net.is_some() { 4 } else { 0 }, 2);
             assert_eq!(bytes.len(), want);
-            assert_eq!(P::from_bytes("hasami", &bytes), Ok(p.clone()));
+            assert_eq!(P::from_bytes("hasami", &bytes).unwrap(), p);
             assert_eq!(P::from_bytes_const("hasami", &bytes), p);
         }
     }
@@ -346,7 +440,7 @@ mod tests {
     #[test]
     fn a_damaged_or_foreign_weights_file_is_refused_with_the_reason() {
         let good = with_net().to_bytes("nana");
-        let err = |b: &[u8]| P::from_bytes("nana", b).unwrap_err();
+        let err = |b: &[u8]| P::from_bytes("nana", b).unwrap_err().to_string();
         assert!(err(&good[..47]).contains("truncated"));
         assert!(err(&good[..good.len() - 1]).contains("truncated"));
         let mut longer = good.clone();
@@ -371,7 +465,7 @@ mod tests {
             );
         }
         assert_eq!(
-            P::from_bytes("hasami", &good).unwrap_err(),
+            P::from_bytes("hasami", &good).unwrap_err().to_string(),
             "the weights of nana, not of hasami"
         );
         let other = Params::<4, 4, 2>::terms_only([0; 4]).to_bytes("nana");
@@ -400,16 +494,18 @@ mod tests {
         assert!(
             P::load("nana", &dir)
                 .unwrap_err()
+                .to_string()
                 .contains("not a regular file")
         );
         assert!(
             P::load("nana", &dir.join("missing"))
                 .unwrap_err()
+                .to_string()
                 .contains("cannot read it")
         );
         let f = dir.join("w.bin");
         std::fs::write(&f, with_net().to_bytes("nana")).unwrap();
-        assert_eq!(P::load("nana", &f), Ok(with_net()));
+        assert_eq!(P::load("nana", &f).unwrap(), with_net());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

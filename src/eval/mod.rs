@@ -7,7 +7,8 @@ pub mod file;
 pub mod net;
 pub mod slot;
 
-pub use slot::Slot;
+pub use file::WeightsError;
+pub use slot::{Slot, TooManyWeights};
 
 use crate::core::Game;
 use std::path::Path;
@@ -34,16 +35,16 @@ pub trait Evaluation: Game {
     /// Weights as the engine holds them.
     type Weights: Send + Sync + 'static;
     /// Weights from a file's bytes, checked whole.
-    fn parse_weights(bytes: &[u8]) -> Result<Self::Weights, String>;
+    fn parse_weights(bytes: &[u8]) -> Result<Self::Weights, WeightsError>;
     /// The static evaluation with the given weights instead of those in
     /// force.
     fn evaluate_with(&self, w: &Self::Weights) -> i32;
     /// The weights of a file, checked whole (the error says what is wrong
     /// with the file, without naming it).
-    fn read_weights(path: &Path) -> Result<Self::Weights, String>;
+    fn read_weights(path: &Path) -> Result<Self::Weights, WeightsError>;
     /// Puts weights in force for this game; refused (the weights in force
     /// then stay) past `slot::MAX_LOADED` distinct sets.
-    fn put_weights(w: Self::Weights) -> Result<(), String>;
+    fn put_weights(w: Self::Weights) -> Result<(), TooManyWeights>;
     /// Puts the built-in weights back in force.
     fn reset_weights();
     /// A weights file of these terms (`TERMS` of them) and no network.
@@ -205,16 +206,20 @@ macro_rules! impl_evaluation {
                         out.extend_from_slice(a.view(v));
                     }
                 }
-                fn parse_weights(bytes: &[u8]) -> Result<e::Weights, String> {
+                fn parse_weights(
+                    bytes: &[u8],
+                ) -> Result<e::Weights, $crate::eval::file::WeightsError> {
                     e::Weights::from_bytes(<$game as $crate::core::Game>::NAME, bytes)
                 }
                 fn evaluate_with(&self, w: &e::Weights) -> i32 {
                     e::evaluate_with(self, w)
                 }
-                fn read_weights(path: &std::path::Path) -> Result<e::Weights, String> {
+                fn read_weights(
+                    path: &std::path::Path,
+                ) -> Result<e::Weights, $crate::eval::file::WeightsError> {
                     e::Weights::load(<$game as $crate::core::Game>::NAME, path)
                 }
-                fn put_weights(w: e::Weights) -> Result<(), String> {
+                fn put_weights(w: e::Weights) -> Result<(), $crate::eval::slot::TooManyWeights> {
                     e::WEIGHTS.set(w)
                 }
                 fn reset_weights() {

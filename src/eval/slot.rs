@@ -43,7 +43,7 @@ impl<P: PartialEq + Sync + 'static> Slot<P> {
 
     /// Puts `p` in force. Refused once `MAX_LOADED` distinct sets were
     /// loaded (the weights in force stay).
-    pub fn set(&self, p: P) -> Result<(), String> {
+    pub fn set(&self, p: P) -> Result<(), TooManyWeights> {
         if p == *self.built_in {
             self.active
                 .store(self.built_in as *const P as *mut P, Ordering::Release);
@@ -54,9 +54,7 @@ impl<P: PartialEq + Sync + 'static> Slot<P> {
             Some(&q) => q,
             None => {
                 if loaded.len() >= MAX_LOADED {
-                    return Err(format!(
-                        "{MAX_LOADED} different weights were loaded already; restart the engine to load more"
-                    ));
+                    return Err(TooManyWeights);
                 }
                 let q: &'static P = Box::leak(Box::new(p));
                 loaded.push(q);
@@ -74,6 +72,21 @@ impl<P: PartialEq + Sync + 'static> Slot<P> {
             .store(self.built_in as *const P as *mut P, Ordering::Release);
     }
 }
+
+/// A slot refused weights: `MAX_LOADED` distinct sets were loaded already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooManyWeights;
+
+impl std::fmt::Display for TooManyWeights {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{MAX_LOADED} different weights were loaded already; restart the engine to load more"
+        )
+    }
+}
+
+impl std::error::Error for TooManyWeights {}
 
 #[cfg(test)]
 mod tests {
@@ -105,7 +118,7 @@ mod tests {
         for i in 0..MAX_LOADED as i32 {
             s.set([i + 10, 0]).unwrap();
         }
-        let e = s.set([-1, -1]).unwrap_err();
+        let e = s.set([-1, -1]).unwrap_err().to_string();
         assert!(e.contains("restart"), "{e}");
         assert_eq!(s.get(), &[MAX_LOADED as i32 + 9, 0]);
     }

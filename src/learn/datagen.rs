@@ -9,6 +9,7 @@
 //! pending) or whose score is a mate are left out: a static evaluation is
 //! not meant to see those.
 
+use super::error::LearnError;
 use super::sample::{HEADER_TAG, Line, Sample, end_line, parse_line};
 use crate::core::{History, Outcome, Searchable, status_with_history};
 use crate::search::{self, Context, Limits, Settings as SearchSettings, Tt, is_mate};
@@ -127,11 +128,15 @@ fn play_game<G: Searchable>(
 
 /// The whole games already in `out` and the byte length they take (a torn
 /// last game is cut off there); refuses a file of other settings.
-fn resume_point(out: &PathBuf, header: &str) -> Result<Option<(u64, u64, u64)>, String> {
+fn resume_point(out: &PathBuf, header: &str) -> Result<Option<(u64, u64, u64)>, LearnError> {
+    let read = |error| LearnError::Read {
+        path: out.clone(),
+        error,
+    };
     let file = match std::fs::File::open(out) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read {}: {e}", out.display())),
+        Err(e) => return Err(read(e)),
     };
     let mut reader = BufReader::new(file);
     let (mut offset, mut whole_len, mut games, mut positions, mut pending) = (0u64, 0, 0, 0, 0);
@@ -139,9 +144,7 @@ fn resume_point(out: &PathBuf, header: &str) -> Result<Option<(u64, u64, u64)>, 
     let mut first = true;
     loop {
         line.clear();
-        let n = reader
-            .read_line(&mut line)
-            .map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+        let n = reader.read_line(&mut line).map_err(read)?;
         if n == 0 || !line.ends_with('\n') {
             break;
         }
@@ -149,10 +152,10 @@ fn resume_point(out: &PathBuf, header: &str) -> Result<Option<(u64, u64, u64)>, 
         let l = line.trim_end_matches('\n');
         if first {
             if l != header {
-                return Err(format!(
-                    "{} was made with other settings ({l:?}); give another --out or the same settings",
-                    out.display()
-                ));
+                return Err(LearnError::OtherSettings {
+                    path: out.clone(),
+                    found: l.to_string(),
+                });
             }
             first = false;
             whole_len = offset;
@@ -181,10 +184,13 @@ fn resume_point(out: &PathBuf, header: &str) -> Result<Option<(u64, u64, u64)>, 
 pub fn run<G: Searchable>(
     s: &DatagenSettings,
     mut log: impl FnMut(&str),
-) -> Result<(u64, u64), String> {
+) -> Result<(u64, u64), LearnError> {
     let header = s.header(G::NAME);
     let (done, mut positions, keep) = resume_point(&s.out, &header)?.unwrap_or_default();
-    let io = |e: std::io::Error| format!("cannot write {}: {e}", s.out.display());
+    let io = |error| LearnError::Write {
+        path: s.out.clone(),
+        error,
+    };
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -209,7 +215,7 @@ pub fn run<G: Searchable>(
     let start = Instant::now();
     let (tx, rx) = mpsc::channel::<Played>();
     let threads = s.threads.max(1);
-    let (games, written) = std::thread::scope(|scope| -> Result<(u64, u64), String> {
+    let (games, written) = std::thread::scope(|scope| -> Result<(u64, u64), LearnError> {
         for _ in 0..threads {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
@@ -235,7 +241,7 @@ pub fn run<G: Searchable>(
         let mut pending = BTreeMap::new();
         let mut want = done;
         let (mut new_positions, mut last_report) = (0u64, Instant::now());
-        let result = (|| -> Result<(), String> {
+        let result = (|| -> Result<(), LearnError> {
             for p in rx.iter() {
                 pending.insert(p.index, p);
                 while let Some(p) = pending.remove(&want) {
@@ -322,6 +328,7 @@ mod tests {
         assert!(
             run::<KaniNariEbi>(&other, |_| {})
                 .unwrap_err()
+                .to_string()
                 .contains("other settings")
         );
         assert_eq!(std::fs::read_to_string(&part).unwrap(), whole);

@@ -6,10 +6,13 @@
 //! built-in weights.
 
 pub mod datagen;
+pub mod error;
 pub mod net;
 pub mod sample;
 pub mod table_data;
 pub mod tune;
+
+pub use error::LearnError;
 
 use crate::core::Searchable;
 use crate::eval::Evaluation;
@@ -20,10 +23,10 @@ pub fn datagen(
     game: GameId,
     s: &datagen::DatagenSettings,
     log: impl FnMut(&str),
-) -> Result<(u64, u64), String> {
+) -> Result<(u64, u64), LearnError> {
     struct Run<'a, L>(&'a datagen::DatagenSettings, L);
     impl<L: FnMut(&str)> GameVisitor for Run<'_, L> {
-        type Output = Result<(u64, u64), String>;
+        type Output = Result<(u64, u64), LearnError>;
         fn visit<G: Searchable>(self) -> Self::Output {
             datagen::run::<G>(self.0, self.1)
         }
@@ -36,10 +39,10 @@ pub fn tune(
     game: GameId,
     s: &tune::TuneSettings,
     log: impl FnMut(&str),
-) -> Result<tune::Fitted, String> {
+) -> Result<tune::Fitted, LearnError> {
     struct Run<'a, L>(&'a tune::TuneSettings, L);
     impl<L: FnMut(&str)> EvaluationVisitor for Run<'_, L> {
-        type Output = Result<tune::Fitted, String>;
+        type Output = Result<tune::Fitted, LearnError>;
         fn visit<G: Registered + Evaluation>(self) -> Self::Output {
             tune::run::<G>(self.0, self.1)
         }
@@ -54,10 +57,10 @@ pub fn tune_net(
     s: &tune::TuneSettings,
     seed: u64,
     log: impl FnMut(&str),
-) -> Result<net::Trained, String> {
+) -> Result<net::Trained, LearnError> {
     struct Run<'a, L>(&'a tune::TuneSettings, u64, L);
     impl<L: FnMut(&str)> EvaluationVisitor for Run<'_, L> {
-        type Output = Result<net::Trained, String>;
+        type Output = Result<net::Trained, LearnError>;
         fn visit<G: Registered + Evaluation>(self) -> Self::Output {
             net::run::<G>(self.0, self.1, self.2)
         }
@@ -67,6 +70,6 @@ pub fn tune_net(
 }
 
 /// Why a game without an evaluation of weights cannot be fitted.
-fn no_weights(game: GameId) -> String {
-    format!("{game} has no evaluation of weights to fit")
+fn no_weights(game: GameId) -> LearnError {
+    LearnError::NoWeights(game.name())
 }

@@ -4,6 +4,7 @@
 //! terms' fit (`tune`), by minibatch Adam over the float network, then
 //! quantised to the integers the engine reads.
 
+use super::error::LearnError;
 use super::tune::{TuneSettings, best_k, read_positions, sigmoid};
 use crate::eval::Evaluation;
 use crate::eval::file::{RawNet, write};
@@ -322,7 +323,7 @@ pub fn fit(
 /// evaluation).
 pub fn load<G: Evaluation>(
     s: &TuneSettings,
-) -> Result<(NetSamples, NetSamples, super::tune::Judged<G>), String> {
+) -> Result<(NetSamples, NetSamples, super::tune::Judged<G>), LearnError> {
     let terms = G::parse_weights(&G::terms_file(G::terms_in_force()))?;
     let hand = G::parse_weights(&G::terms_file(G::hand_made()))?;
     let (mut train, mut val, mut positions) =
@@ -360,14 +361,14 @@ pub fn run<G: Evaluation>(
     s: &TuneSettings,
     seed: u64,
     mut log: impl FnMut(&str),
-) -> Result<Trained, String> {
+) -> Result<Trained, LearnError> {
     let (train, val, val_positions) = load::<G>(s)?;
     if train.is_empty() || val.is_empty() {
-        return Err(format!(
-            "{} training and {} validation positions: too few to train",
-            train.len(),
-            val.len()
-        ));
+        return Err(LearnError::TooFew {
+            train: train.len(),
+            validation: val.len(),
+            task: "train",
+        });
     }
     log(&format!(
         "{}: {} training positions, {} validation positions; network {} inputs x {} hidden per view",

@@ -50,22 +50,22 @@ pub fn end_line(game: u64, result: Outcome) -> String {
 }
 
 /// Reads one line (without its line end); the error says what is wrong.
-pub fn parse_line(s: &str) -> Result<Line, String> {
+pub fn parse_line(s: &str) -> Result<Line, SampleError> {
     if let Some(h) = s.strip_prefix(HEADER_TAG) {
         return Ok(Line::Header(h.to_string()));
     }
     let result = |t: &str| {
         t.parse::<Outcome>()
-            .map_err(|_| format!("result {t:?} is not 1-0, 0-1 or 1/2-1/2"))
+            .map_err(|_| SampleError::Result(t.to_string()))
     };
     let game = |t: &str| {
         t.parse::<u64>()
-            .map_err(|_| format!("game number {t:?} is not a number"))
+            .map_err(|_| SampleError::Game(t.to_string()))
     };
     if let Some(rest) = s.strip_prefix(END_TAG) {
         let (g, r) = rest
             .split_once(' ')
-            .ok_or_else(|| format!("end line {s:?} lacks a result"))?;
+            .ok_or_else(|| SampleError::EndWithoutResult(s.to_string()))?;
         return Ok(Line::End {
             game: game(g)?,
             result: result(r)?,
@@ -73,17 +73,43 @@ pub fn parse_line(s: &str) -> Result<Line, String> {
     }
     let fields: Vec<&str> = s.split(';').collect();
     let [g, position, score, r] = fields[..] else {
-        return Err(format!("{} fields, a position line has 4", fields.len()));
+        return Err(SampleError::Fields(fields.len()));
     };
     Ok(Line::Position(Sample {
         game: game(g)?,
         position: position.to_string(),
         score: score
             .parse()
-            .map_err(|_| format!("score {score:?} is not a number"))?,
+            .map_err(|_| SampleError::Score(score.to_string()))?,
         result: result(r)?,
     }))
 }
+
+/// What is wrong with a line of data (each with the text it is about).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SampleError {
+    Result(String),
+    Game(String),
+    /// An end line without its result.
+    EndWithoutResult(String),
+    /// A position line of this many `;`-separated fields.
+    Fields(usize),
+    Score(String),
+}
+
+impl std::fmt::Display for SampleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SampleError::Result(t) => write!(f, "result {t:?} is not 1-0, 0-1 or 1/2-1/2"),
+            SampleError::Game(t) => write!(f, "game number {t:?} is not a number"),
+            SampleError::EndWithoutResult(s) => write!(f, "end line {s:?} lacks a result"),
+            SampleError::Fields(n) => write!(f, "{n} fields, a position line has 4"),
+            SampleError::Score(t) => write!(f, "score {t:?} is not a number"),
+        }
+    }
+}
+
+impl std::error::Error for SampleError {}
 
 #[cfg(test)]
 mod tests {
@@ -115,10 +141,35 @@ mod tests {
 
     #[test]
     fn a_damaged_data_line_is_refused_with_the_reason() {
-        assert!(parse_line("1;pos;12").unwrap_err().contains("3 fields"));
-        assert!(parse_line("x;pos;12;1-0").unwrap_err().contains("game"));
-        assert!(parse_line("1;pos;a;1-0").unwrap_err().contains("score"));
-        assert!(parse_line("1;pos;3;2-0").unwrap_err().contains("result"));
-        assert!(parse_line("#end 3").unwrap_err().contains("result"));
+        assert!(
+            parse_line("1;pos;12")
+                .unwrap_err()
+                .to_string()
+                .contains("3 fields")
+        );
+        assert!(
+            parse_line("x;pos;12;1-0")
+                .unwrap_err()
+                .to_string()
+                .contains("game")
+        );
+        assert!(
+            parse_line("1;pos;a;1-0")
+                .unwrap_err()
+                .to_string()
+                .contains("score")
+        );
+        assert!(
+            parse_line("1;pos;3;2-0")
+                .unwrap_err()
+                .to_string()
+                .contains("result")
+        );
+        assert!(
+            parse_line("#end 3")
+                .unwrap_err()
+                .to_string()
+                .contains("result")
+        );
     }
 }

@@ -6,6 +6,7 @@
 //! then every weight moves at once by full-batch Adam. One game in
 //! `holdout` (by game index) is kept out of the fit to measure it.
 
+use super::error::{LearnError, LineError};
 use super::sample::{Line, parse_line};
 use crate::core::{Color, Outcome};
 use crate::eval::Evaluation;
@@ -102,26 +103,35 @@ pub type Judged<G> = Vec<(G, f32, f32)>;
 pub fn read_positions<G: Evaluation>(
     s: &TuneSettings,
     mut each: impl FnMut(G, f32, f32, bool),
-) -> Result<(), String> {
+) -> Result<(), LearnError> {
     let rules = G::Rules::default();
     for path in &s.data {
-        let file = std::fs::File::open(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let read = |error| LearnError::Read {
+            path: path.clone(),
+            error,
+        };
+        let file = std::fs::File::open(path).map_err(read)?;
         for (n, line) in std::io::BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            let at = || format!("{} line {}", path.display(), n + 1);
-            let r = match parse_line(&line).map_err(|e| format!("{}: {e}", at()))? {
+            let line = line.map_err(read)?;
+            let at = |what| LearnError::Line {
+                path: path.clone(),
+                line: n + 1,
+                what,
+            };
+            let r = match parse_line(&line).map_err(|e| at(LineError::Sample(e)))? {
                 Line::Position(r) => r,
                 Line::Header(h) => {
                     if !h.contains(&format!("variant={} ", G::NAME)) {
-                        return Err(format!("{}: data of another game ({h})", at()));
+                        return Err(at(LineError::OtherGame(h)));
                     }
                     continue;
                 }
                 Line::End { .. } => continue,
             };
-            let text = parse_position(&r.position).map_err(|e| format!("{}: {e}", at()))?;
-            let pos = G::from_text(&text, &rules).map_err(|e| format!("{}: {e}", at()))?;
+            let text =
+                parse_position(&r.position).map_err(|e| at(LineError::Position(Box::new(e))))?;
+            let pos =
+                G::from_text(&text, &rules).map_err(|e| at(LineError::Position(Box::new(e))))?;
             let result = points(r.result, pos.side_to_move());
             each(pos, result, r.score as f32, r.game % s.holdout.max(1) == 0);
         }
@@ -132,7 +142,7 @@ pub fn read_positions<G: Evaluation>(
 /// Reads the data files: the training samples, the validation samples,
 /// and the validation positions themselves (for the engine's exact
 /// integer evaluation).
-pub fn load<G: Evaluation>(s: &TuneSettings) -> Result<(Samples, Samples, Judged<G>), String> {
+pub fn load<G: Evaluation>(s: &TuneSettings) -> Result<(Samples, Samples, Judged<G>), LearnError> {
     let mut train = Samples {
         terms: G::TERMS,
         ..Default::default()
@@ -263,14 +273,17 @@ pub struct Fitted {
 }
 
 /// Loads the data, fits `K` and then the weights from the hand-made ones.
-pub fn run<G: Evaluation>(s: &TuneSettings, mut log: impl FnMut(&str)) -> Result<Fitted, String> {
+pub fn run<G: Evaluation>(
+    s: &TuneSettings,
+    mut log: impl FnMut(&str),
+) -> Result<Fitted, LearnError> {
     let (train, val, val_positions) = load::<G>(s)?;
     if train.is_empty() || val.is_empty() {
-        return Err(format!(
-            "{} training and {} validation positions: too few to fit",
-            train.len(),
-            val.len()
-        ));
+        return Err(LearnError::TooFew {
+            train: train.len(),
+            validation: val.len(),
+            task: "fit",
+        });
     }
     log(&format!(
         "{}: {} training positions, {} validation positions, {} terms",

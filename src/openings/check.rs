@@ -3,7 +3,7 @@
 //! search, the score of every position (a deeper search than the one that
 //! made the suite shows how balanced it really is).
 
-use super::{Limit, SCORE_TT_MB, canonical_key, score};
+use super::{Limit, OpeningsError, SCORE_TT_MB, canonical_key, score};
 use crate::core::{Game, Rules, Searchable, read_rule_values};
 use crate::games::GameVisitor;
 use crate::record::opening::check;
@@ -24,19 +24,23 @@ pub struct Checked {
 }
 
 /// The rules a suite's header names.
-pub fn header_rules<G: Game>(h: &Header) -> Result<G::Rules, String> {
+pub fn header_rules<G: Game>(h: &Header) -> Result<G::Rules, OpeningsError> {
     let pairs = h.rules.iter().map(|(n, v)| (n.as_str(), v.as_str()));
     let values =
-        read_rule_values(G::NAME, G::Rules::specs(), pairs).map_err(|e| format!("rules: {e}"))?;
-    Ok(G::Rules::from_values(&values)?)
+        read_rule_values(G::NAME, G::Rules::specs(), pairs).map_err(OpeningsError::HeaderRules)?;
+    G::Rules::from_values(&values).map_err(OpeningsError::Rules)
 }
 
 /// Checks every opening of `suite`, and scores each within `limit` when
 /// given (on `threads` threads; the scores do not depend on them).
-pub fn check_suite(suite: &Suite, limit: Option<Limit>, threads: usize) -> Result<Checked, String> {
+pub fn check_suite(
+    suite: &Suite,
+    limit: Option<Limit>,
+    threads: usize,
+) -> Result<Checked, OpeningsError> {
     struct Run<'a>(&'a Suite, Option<Limit>, usize);
     impl GameVisitor for Run<'_> {
-        type Output = Result<Checked, String>;
+        type Output = Result<Checked, OpeningsError>;
         fn visit<G: Searchable>(self) -> Self::Output {
             run::<G>(self.0, self.1, self.2)
         }
@@ -48,7 +52,7 @@ fn run<G: Searchable>(
     suite: &Suite,
     limit: Option<Limit>,
     threads: usize,
-) -> Result<Checked, String> {
+) -> Result<Checked, OpeningsError> {
     let rules = header_rules::<G>(&suite.header)?;
     let mut out = Checked::default();
     let mut seen: HashMap<u64, usize> = HashMap::new();
@@ -61,7 +65,7 @@ fn run<G: Searchable>(
                 continue;
             }
         };
-        let played = checked.line::<G>(&rules).map_err(|e| e.to_string())?;
+        let played = checked.line::<G>(&rules)?;
         let (pos, history) = (played.current().clone(), played.history().clone());
         if let Some(first) = seen.insert(canonical_key(&pos, &rules), *n) {
             out.problems.push(format!(

@@ -3,6 +3,7 @@
 
 use super::Limit;
 use super::check::{Distribution, check_suite};
+use super::error::{OpeningsError, ValueError};
 use super::generate::{self, Config, Playout};
 use crate::engine::bench;
 use crate::games::GameId;
@@ -99,11 +100,11 @@ Example:
                 --out GAME.txt
   koma openings --check GAME.txt --depth 8";
 
-fn plies(s: &str) -> Result<(u32, u32), String> {
+fn plies(s: &str) -> Result<(u32, u32), ValueError> {
     let num = |t: &str| {
         t.trim()
             .parse::<u32>()
-            .map_err(|_| format!("expected A-B or N (plies), got {s}"))
+            .map_err(|_| ValueError::Plies(s.to_string()))
     };
     match s.split_once('-') {
         Some((a, b)) => Ok((num(a)?, num(b)?)),
@@ -111,27 +112,25 @@ fn plies(s: &str) -> Result<(u32, u32), String> {
     }
 }
 
-fn window(s: &str) -> Result<(i32, i32), String> {
+fn window(s: &str) -> Result<(i32, i32), ValueError> {
     let (a, b) = s
         .split_once(',')
-        .ok_or_else(|| format!("expected LO,HI in centipawns, got {s}"))?;
+        .ok_or_else(|| ValueError::Window(s.to_string()))?;
     let num = |t: &str| {
         t.trim()
             .parse::<i32>()
             .ok()
             .filter(|x| x.abs() <= 10_000)
-            .ok_or_else(|| format!("expected LO,HI in centipawns, got {s}"))
+            .ok_or_else(|| ValueError::Window(s.to_string()))
     };
     Ok((num(a)?, num(b)?))
 }
 
-fn commit(s: &str) -> Result<String, String> {
+fn commit(s: &str) -> Result<String, ValueError> {
     if (4..=40).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_hexdigit()) {
         Ok(s.to_ascii_lowercase())
     } else {
-        Err(format!(
-            "expected a git commit (4 to 40 hex digits), got {s}"
-        ))
+        Err(ValueError::Commit(s.to_string()))
     }
 }
 
@@ -155,19 +154,19 @@ fn usage(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn limit_of(a: &Args, variant: GameId) -> Result<Limit, String> {
+fn limit_of(a: &Args, variant: GameId) -> Result<Limit, OpeningsError> {
     match (a.depth, a.nodes) {
-        (Some(0), _) => Err("--depth must be at least 1".into()),
-        (_, Some(0)) => Err("--nodes must be at least 1".into()),
+        (Some(0), _) => Err(OpeningsError::Zero("--depth")),
+        (_, Some(0)) => Err(OpeningsError::Zero("--nodes")),
         (Some(d), _) => Ok(Limit::Depth(d)),
         (None, Some(n)) => Ok(Limit::Nodes(n)),
         (None, None) => Ok(Limit::Depth(bench::suite(variant).depth)),
     }
 }
 
-fn threads_of(a: &Args) -> Result<usize, String> {
+fn threads_of(a: &Args) -> Result<usize, OpeningsError> {
     match a.threads {
-        Some(0) => Err("--threads must be at least 1".into()),
+        Some(0) => Err(OpeningsError::Zero("--threads")),
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }

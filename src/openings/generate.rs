@@ -6,7 +6,7 @@
 //! but judged in index order, so the suite depends on the seed and the
 //! build, never on the thread count.
 
-use super::{Limit, SCORE_TT_MB, canonical_key, score};
+use super::{Limit, OpeningsError, SCORE_TT_MB, canonical_key, score};
 use crate::core::{Game, History, MoveText, OptionValue, Rules, Searchable, status_with_history};
 use crate::games::{GameId, GameVisitor};
 use crate::record::suite::Header;
@@ -85,30 +85,26 @@ impl Config {
     }
 
     /// The settings that cannot make a suite.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), OpeningsError> {
         if self.positions == 0 {
-            return Err("--positions must be at least 1".into());
+            return Err(OpeningsError::Zero("--positions"));
         }
         if self.min_plies > self.max_plies {
-            return Err(format!(
-                "--plies {}-{}: the first number is the shortest",
-                self.min_plies, self.max_plies
-            ));
+            let (min, max) = (self.min_plies, self.max_plies);
+            return Err(OpeningsError::Plies { min, max });
         }
         if self.window.0 > self.window.1 {
-            return Err(format!(
-                "--window={},{}: the first number is the lowest score",
-                self.window.0, self.window.1
-            ));
+            let (lo, hi) = self.window;
+            return Err(OpeningsError::Window { lo, hi });
         }
         if matches!(self.limit, Limit::Depth(0) | Limit::Nodes(0)) {
-            return Err("the search needs a depth or node count of at least 1".into());
+            return Err(OpeningsError::NoSearch);
         }
         if self.max_candidates == 0 {
-            return Err("--max-candidates must be at least 1".into());
+            return Err(OpeningsError::Zero("--max-candidates"));
         }
         if self.name.is_empty() || self.name.contains(char::is_whitespace) {
-            return Err(format!("--name {:?}: one word, please", self.name));
+            return Err(OpeningsError::Name(self.name.clone()));
         }
         Ok(())
     }
@@ -267,10 +263,12 @@ fn weight(below_best: Score, t: u32) -> u64 {
 }
 
 /// The rules from the options given.
-pub fn rules_of<G: Game>(options: &[(&'static str, OptionValue)]) -> Result<G::Rules, String> {
+pub fn rules_of<G: Game>(
+    options: &[(&'static str, OptionValue)],
+) -> Result<G::Rules, OpeningsError> {
     let mut rules = G::Rules::default();
     for (n, v) in options {
-        rules.set(n, v).map_err(|e| format!("--rule {n}: {e}"))?;
+        (rules.set(n, v)).map_err(|error| OpeningsError::Rule { name: n, error })?;
     }
     Ok(rules)
 }
@@ -379,7 +377,7 @@ pub fn every_position<G: Searchable>(
     min: u32,
     max: u32,
     cap: u64,
-) -> Result<Vec<Vec<MoveText>>, String> {
+) -> Result<Vec<Vec<MoveText>>, OpeningsError> {
     let start = G::start(rules);
     let mut level = vec![(start.clone(), History::starting_at(&start), Vec::new())];
     let mut listed = HashSet::new();
@@ -389,9 +387,7 @@ pub fn every_position<G: Searchable>(
             for (pos, _, moves) in &level {
                 if listed.insert(canonical_key(pos, rules)) {
                     if out.len() as u64 == cap {
-                        return Err(format!(
-                            "more than {cap} positions at {min} to {max} plies: use fewer plies, a larger --max-candidates or a playout"
-                        ));
+                        return Err(OpeningsError::TooMany { cap, min, max });
                     }
                     out.push(moves.clone());
                 }
@@ -449,10 +445,10 @@ pub fn generate(
     cfg: &Config,
     every: Duration,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Generated, String> {
+) -> Result<Generated, OpeningsError> {
     struct Run<'a>(&'a Config, Duration, &'a mut dyn FnMut(&Progress));
     impl GameVisitor for Run<'_> {
-        type Output = Result<Generated, String>;
+        type Output = Result<Generated, OpeningsError>;
         fn visit<G: Searchable>(self) -> Self::Output {
             run::<G>(self.0, self.1, self.2)
         }
@@ -465,7 +461,7 @@ fn run<G: Searchable>(
     cfg: &Config,
     every: Duration,
     progress: &mut dyn FnMut(&Progress),
-) -> Result<Generated, String> {
+) -> Result<Generated, OpeningsError> {
     let rules = rules_of::<G>(&cfg.rules)?;
     let listed = match cfg.playout {
         Playout::All => {

@@ -6,11 +6,14 @@
 
 pub mod check;
 pub mod cli;
+pub mod error;
 pub mod generate;
 #[cfg(test)]
 mod tests;
 
-use crate::core::{Game, GameLine, History, MoveText, Searchable};
+pub use error::OpeningsError;
+
+use crate::core::{Game, GameLine, History, LineError, MoveText, Searchable};
 use crate::search::{self, Context, Limits, Score, Settings, Tt};
 use std::sync::atomic::AtomicBool;
 
@@ -81,8 +84,8 @@ pub fn score_line<G: Searchable>(
     rules: &G::Rules,
     limit: Limit,
     tt: &Tt,
-) -> Result<Score, String> {
-    let line = GameLine::<G>::from_text(None, moves, rules).map_err(|e| e.to_string())?;
+) -> Result<Score, LineError> {
+    let line = GameLine::<G>::from_text(None, moves, rules)?;
     Ok(score(line.current(), line.history(), limit, tt))
 }
 

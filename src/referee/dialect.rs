@@ -6,8 +6,8 @@
 //! counts) with none of those is fastchess's, a line of Koma's `--long`
 //! options Koma's.
 
-use super::cli::Usage;
-use super::fastchess::{self, CC, FC};
+use super::foreign_options::{self, CC, FC};
+use super::usage::Usage;
 
 /// The tool whose schedule and defaults a command line gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +135,7 @@ fn evidence(words: &[String]) -> (Option<String>, Option<String>, bool) {
             if w.starts_with("--") {
                 continue;
             }
-            if let Some(f) = fastchess::foreign(name) {
+            if let Some(f) = foreign_options::foreign(name) {
                 current = Some(f.name);
                 counts |= matches!(f.name, "rounds" | "games" | "repeat");
                 match f.from {

@@ -7,10 +7,10 @@
 //!
 //! - **Arguments**: `cli` reads the command line into a `cli::Mode`
 //!   (`cli::args` the flags, `cli::check` the checks, each mistake a
-//!   `cli::Usage`, exit 2). fastchess and cutechess-cli spellings
+//!   `usage::Usage`, exit 2). fastchess and cutechess-cli spellings
 //!   (`-engine cmd=…`, `-each`, `-pgnout`) are rewritten into Koma's by
-//!   `fastchess` before clap sees them; what Koma cannot honour is refused
-//!   there by name; `dialect` decides whose counting of `-rounds`,
+//!   `fastchess` before clap sees them, by the list in `foreign_options`;
+//!   what Koma cannot honour is refused there by name; `dialect` decides whose counting of `-rounds`,
 //!   `-games` and `-repeat` a line gets (Koma's, fastchess's or
 //!   cutechess-cli's).
 //! - **Scheduling a match**: `matches::schedule` fixes every game (number,
@@ -22,11 +22,14 @@
 //! - **The game loop**: `matches::game::play`, one game between two running
 //!   engines, turn by turn: the end by the rules, adjudication, then one
 //!   engine move.
-//! - **The clock**: enforced in `src/client/turn.rs`, not here:
-//!   `client::turn::play_turn` sends `go` and reads until `bestmove` or the
-//!   deadline (allowance plus `--timemargin`, in `think`), then charges the
-//!   mover's clock with `client::clock::Clock::charge`, whose `Err` is the
-//!   time forfeit. `matches::time_losses` sums the overruns up at the end.
+//! - **The clock (where time is checked, the time forfeit)**: in
+//!   `src/client/`, shared with the board, not here. The game loop calls
+//!   `client::turn::play_turn` for each engine move (in
+//!   `matches::game::play`): it sends `go` and reads until `bestmove` or the
+//!   deadline (allowance plus `--timemargin`, in `client::turn::think`), then
+//!   charges the mover's clock with `client::clock::Clock::charge`, whose
+//!   `Err` is the overrun that loses on time (`Reason::TimeForfeit`).
+//!   `matches::time_losses` sums the overruns up at the end.
 //! - **Adjudication**: `--max-plies` in `matches::game`; `--draw` and
 //!   `--resign` on the engines' scores in `record::adjudicate` (`Tracker`),
 //!   which a record's replay check applies again.
@@ -49,10 +52,12 @@ pub mod cli;
 pub mod compliance;
 pub mod dialect;
 pub mod fastchess;
+pub mod foreign_options;
 pub mod matches;
 pub mod replay;
 pub mod statistics;
 pub mod store;
+pub mod usage;
 
 use crate::core::Searchable;
 use crate::games::GameVisitor;

@@ -9,14 +9,36 @@ mod tests;
 pub mod verify;
 
 use crate::core::{Searchable, SolvedTable, Solver};
+use std::fmt;
 use std::time::Instant;
+
+/// Why a table failed its verification.
+#[derive(Debug)]
+pub enum VerifyError<E> {
+    /// The game's own check of every entry (`SolvedTable::check`).
+    Check(E),
+    /// The exact search disagrees with the table: the report so far, for
+    /// the person who runs the check.
+    Disagrees(String),
+}
+
+impl<E: fmt::Display> fmt::Display for VerifyError<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Check(e) => e.fmt(f),
+            VerifyError::Disagrees(report) => f.write_str(report),
+        }
+    }
+}
+
+impl<E: fmt::Display + fmt::Debug> std::error::Error for VerifyError<E> {}
 
 /// Solves the game: the table and the report (the game's figures, then
 /// the time and the peak memory).
 pub fn run_solve<G: Searchable, S: Solver<G>>(
     solver: &S,
     log: &mut dyn FnMut(String),
-) -> Result<(S::Table, String), String> {
+) -> Result<(S::Table, String), <S::Table as SolvedTable<G>>::Error> {
     let t0 = Instant::now();
     let (table, mut report) = solver.solve(log)?;
     let secs = t0.elapsed().as_secs_f64();
@@ -38,14 +60,14 @@ fn peak_rss_mib() -> Option<u64> {
 /// Checks a table: the game's check of every entry against its moves
 /// (`SolvedTable::check`), then the search's agreement on `per_distance`
 /// sampled positions of each distance up to `max_plies`.
-pub fn run_verify<G: Searchable>(
-    table: &impl SolvedTable<G>,
+pub fn run_verify<G: Searchable, T: SolvedTable<G>>(
+    table: &T,
     max_plies: u32,
     per_distance: usize,
     log: &mut dyn FnMut(String),
-) -> Result<String, String> {
+) -> Result<String, VerifyError<T::Error>> {
     let t0 = Instant::now();
-    let checked = table.check(log)?;
+    let checked = table.check(log).map_err(VerifyError::Check)?;
     let mut r = format!(
         "consistency: {checked} classes, every value agrees with its moves ({:.1} s)\n",
         t0.elapsed().as_secs_f64()
@@ -66,7 +88,7 @@ pub fn run_verify<G: Searchable>(
         r += &format!("  disagrees: {d}\n");
     }
     if a.exact_agreed != a.sampled {
-        return Err(r);
+        return Err(VerifyError::Disagrees(r));
     }
     Ok(r)
 }

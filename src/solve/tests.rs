@@ -59,5 +59,13 @@ fn a_table_with_one_wrong_distance_fails_the_check() {
         .expect("a win in 3");
     values[i] = encode(Value::Win(5));
     let err = run_verify(&NanaTable::new(ix, values), 5, 4, &mut |_| {}).unwrap_err();
-    assert!(err.contains("inconsistent classes"), "{err}");
+    use crate::games::nana::solver::SolveError;
+    assert!(
+        matches!(
+            err,
+            super::VerifyError::Check(SolveError::Inconsistent { .. })
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("inconsistent classes"), "{err}");
 }

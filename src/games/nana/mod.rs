@@ -333,7 +333,10 @@ pub const TABLE: TableFile = TableFile {
     option: "NanaTable",
     load: |path| {
         let t: std::sync::Arc<dyn Tablebase<Nana>> =
-            std::sync::Arc::new(tablebase::NanaTable::load(index::Index::get(), path)?);
+            // Text at the registry's door (`TableFile::load`).
+            std::sync::Arc::new(
+                tablebase::NanaTable::load(index::Index::get(), path).map_err(|e| e.to_string())?,
+            );
         Ok(std::sync::Arc::new(t))
     },
 };

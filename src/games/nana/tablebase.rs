@@ -25,7 +25,7 @@
 use super::Nana;
 use super::board::Family;
 use super::index::{Index, Material};
-use crate::core::binary_file::{read_announced, size_error};
+use crate::core::binary_file::{FileError, SizeMismatch, read_announced};
 use crate::core::{Color, Game, TableValue, Tablebase};
 use std::path::Path;
 
@@ -160,52 +160,44 @@ impl NanaTable {
 
     /// Checks a file's 64-byte header against the game of `ix`; returns
     /// the file size it announces.
-    fn check_header(ix: &'static Index, bytes: &[u8]) -> Result<u64, String> {
+    fn check_header(ix: &'static Index, bytes: &[u8]) -> Result<u64, TableFileError> {
         if bytes.len() < HEADER {
-            return Err(format!(
-                "truncated: {} bytes, less than the {HEADER}-byte header",
-                bytes.len()
-            ));
+            return Err(TableFileError::NoHeader { len: bytes.len() });
         }
         if &bytes[..8] != MAGIC {
-            return Err("not a Koma Nana table (the file does not start with KOMANANA)".into());
+            return Err(TableFileError::NotTable);
         }
         let version = u32_at(bytes, 8);
         if version != VERSION {
-            return Err(format!(
-                "table version {version}, this Koma reads version {VERSION}"
-            ));
+            return Err(TableFileError::Version(version));
         }
-        if bytes[12..16] != material_bytes(ix.material()) {
-            return Err(format!(
-                "table of another game: cubes {:?} in hand at the start, expected {:?}",
-                &bytes[12..16],
-                material_bytes(ix.material())
-            ));
+        let want = material_bytes(ix.material());
+        if bytes[12..16] != want {
+            let mut found = [0; 4];
+            found.copy_from_slice(&bytes[12..16]);
+            return Err(TableFileError::OtherGame { found, want });
         }
         let entries = u64_at(bytes, 16);
         if entries != ix.len() as u64 {
-            return Err(format!(
-                "the header says {entries} entries, the index has {}",
-                ix.len()
-            ));
+            let want = ix.len() as u64;
+            return Err(TableFileError::Entries { entries, want });
         }
         Ok(HEADER as u64 + entries)
     }
 
     /// The table of the game of `ix` from a file's bytes, checked whole.
-    pub fn from_bytes(ix: &'static Index, bytes: &[u8]) -> Result<NanaTable, String> {
+    pub fn from_bytes(ix: &'static Index, bytes: &[u8]) -> Result<NanaTable, TableFileError> {
         let want = Self::check_header(ix, bytes)?;
         if bytes.len() as u64 != want {
-            return Err(size_error(bytes.len() as u64, want));
+            let len = bytes.len() as u64;
+            return Err(TableFileError::Size(SizeMismatch { len, want }));
         }
         let values = &bytes[HEADER..];
         let stored = u32_at(bytes, 60);
         let crc = crc32(crc32(0, &bytes[..60]), values);
         if crc != stored {
-            return Err(format!(
-                "checksum mismatch (stored {stored:08x}, computed {crc:08x}): the file is corrupt"
-            ));
+            let computed = crc;
+            return Err(TableFileError::Checksum { stored, computed });
         }
         let c = Counts::of(values);
         let header = Counts {
@@ -216,9 +208,8 @@ impl NanaTable {
             longest: u32_at(bytes, 56),
         };
         if c != header {
-            return Err(format!(
-                "the header's counts {header:?} do not match the entries {c:?}"
-            ));
+            let entries = c;
+            return Err(TableFileError::Counts { header, entries });
         }
         Ok(NanaTable::new(ix, values.to_vec()))
     }
@@ -228,8 +219,12 @@ impl NanaTable {
     /// the path comes from outside, and a FIFO or a device must neither
     /// hang the engine nor fill its memory. The error describes the file
     /// without naming it.
-    pub fn load(ix: &'static Index, path: &Path) -> Result<NanaTable, String> {
-        let bytes = read_announced(path, HEADER, |h| Self::check_header(ix, h))?;
+    pub fn load(ix: &'static Index, path: &Path) -> Result<NanaTable, TableFileError> {
+        let bytes =
+            read_announced(path, HEADER, |h| Self::check_header(ix, h)).map_err(|e| match e {
+                FileError::Header(h) => h,
+                e => TableFileError::File(Box::new(e)),
+            })?;
         NanaTable::from_bytes(ix, &bytes)
     }
 
@@ -273,3 +268,72 @@ impl Tablebase<Nana> for NanaTable {
         self.value(pos)
     }
 }
+/// What is wrong with a Nana table file (the words describe the file
+/// without naming it).
+#[derive(Debug)]
+pub enum TableFileError {
+    NoHeader {
+        len: usize,
+    },
+    /// It does not start with `KOMANANA`.
+    NotTable,
+    Version(u32),
+    /// Another game's: its cubes in hand at the start.
+    OtherGame {
+        found: [u8; 4],
+        want: [u8; 4],
+    },
+    Entries {
+        entries: u64,
+        want: u64,
+    },
+    Size(SizeMismatch),
+    Checksum {
+        stored: u32,
+        computed: u32,
+    },
+    Counts {
+        header: Counts,
+        entries: Counts,
+    },
+    /// Not read at all (no such file, not a regular file...).
+    File(Box<FileError<TableFileError>>),
+}
+
+impl std::fmt::Display for TableFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableFileError::NoHeader { len } => {
+                write!(
+                    f,
+                    "truncated: {len} bytes, less than the {HEADER}-byte header"
+                )
+            }
+            TableFileError::NotTable => {
+                f.write_str("not a Koma Nana table (the file does not start with KOMANANA)")
+            }
+            TableFileError::Version(v) => {
+                write!(f, "table version {v}, this Koma reads version {VERSION}")
+            }
+            TableFileError::OtherGame { found, want } => write!(
+                f,
+                "table of another game: cubes {found:?} in hand at the start, expected {want:?}"
+            ),
+            TableFileError::Entries { entries, want } => {
+                write!(f, "the header says {entries} entries, the index has {want}")
+            }
+            TableFileError::Size(s) => s.fmt(f),
+            TableFileError::Checksum { stored, computed } => write!(
+                f,
+                "checksum mismatch (stored {stored:08x}, computed {computed:08x}): the file is corrupt"
+            ),
+            TableFileError::Counts { header, entries } => write!(
+                f,
+                "the header's counts {header:?} do not match the entries {entries:?}"
+            ),
+            TableFileError::File(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TableFileError {}

@@ -129,7 +129,10 @@ when H1 is accepted, 3 when H0 is accepted, 4 when no bound is crossed.";
 
 /// `AFTER` with the table of fastchess's and cutechess-cli's options.
 fn after_help() -> String {
-    AFTER.replace("{SPELLINGS}", &crate::referee::fastchess::help_table())
+    AFTER.replace(
+        "{SPELLINGS}",
+        &crate::referee::foreign_options::help_table(),
+    )
 }
 
 /// The three ways to run the referee, shown with every usage error (clap's

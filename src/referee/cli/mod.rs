@@ -9,7 +9,7 @@
 
 mod args;
 mod check;
-mod config;
+pub mod config;
 mod engine;
 mod openings;
 mod recorded;
@@ -32,24 +32,7 @@ use args::Cli;
 use clap::{CommandFactory, FromArgMatches};
 use engine::resolve_cmd;
 
-/// A bad argument: each binary (`koma`, `koma-referee`, `koma-board`)
-/// prints it and exits with 2, the referee with a hint.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Usage(pub String);
-
-impl Usage {
-    pub fn new(msg: impl Into<String>) -> Usage {
-        Usage(msg.into())
-    }
-}
-
-impl std::fmt::Display for Usage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Usage {}
+pub use super::usage::Usage;
 
 /// Why a command line gives no `Mode`.
 #[derive(Debug)]

@@ -152,6 +152,8 @@ pub fn play<G: Game>(
                 timeouts: &setup.timeouts,
             };
             let pos = line.current();
+            // The clock is checked in there (`Clock::charge`): a move past
+            // the allowance and margin comes back as a time forfeit.
             match play_turn(engines[side.index()], &turn, &mut Unwatched, |t| {
                 pos.find_move(t)
             }) {

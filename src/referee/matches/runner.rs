@@ -824,6 +824,44 @@ impl<G: Game> Ctx<'_, G> {
             cfg.engines[spec.first].name.as_str(),
             cfg.engines[spec.second].name.as_str(),
         ];
+        let record = self.record_of(spec, opening, end, names);
+        let mut res = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(sink) = res.sink.as_mut()
+            && let Err(e) = sink.append(&record)
+        {
+            res.abort.get_or_insert(e);
+            self.stop.store(true, Ordering::Release);
+            return;
+        }
+        let e = &end.ending;
+        // Exactly fastchess's line: scripts split it at blanks and colons.
+        // Koma's detail (by how much a clock overran) follows on its own.
+        out(&format!(
+            "Finished game {} ({} vs {}): {} {{{}}}\n",
+            spec.number,
+            names[0],
+            names[1],
+            e.outcome.score_text(),
+            e.sentence(names)
+        ));
+        if let Some(d) = &e.detail {
+            out(&format!("Game {} detail: {d}\n", spec.number));
+        }
+        self.count(&mut res, spec, end, names);
+        self.print_progress(&mut res, spec);
+        self.check_sprt(&mut res);
+    }
+
+    /// The record of a finished game: its header, the adjudication rules it
+    /// was played under (for --replay to check) and its provenance.
+    fn record_of(
+        &self,
+        spec: &GameSpec,
+        opening: &Opening,
+        end: &GameEnd,
+        names: [&str; 2],
+    ) -> Record {
+        let cfg = self.cfg;
         let date = record_date();
         let header = RecordHeader {
             fingerprint: Some(&self.fingerprint),
@@ -848,7 +886,6 @@ impl<G: Game> Ctx<'_, G> {
         };
         let e = &end.ending;
         let mut record = record::build(&header, Some(e), &end.moves, opening.moves.len());
-        // The rules the game was adjudicated under, for --replay to check.
         let adjudication = [
             (
                 tags::DRAW_ADJUDICATION,
@@ -868,37 +905,22 @@ impl<G: Game> Ctx<'_, G> {
                 record.tags.push((name.to_string(), v));
             }
         }
-        {
-            let ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
-            let provenance = records::Provenance {
-                shard: cfg.shard,
-                site: &self.site,
-                ids: [ids[spec.first].as_deref(), ids[spec.second].as_deref()],
-                command: &cfg.command,
-            };
-            records::add_provenance(&mut record, &provenance);
-        }
-        let mut res = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(sink) = res.sink.as_mut()
-            && let Err(e) = sink.append(&record)
-        {
-            res.abort.get_or_insert(e);
-            self.stop.store(true, Ordering::Release);
-            return;
-        }
-        // Exactly fastchess's line: scripts split it at blanks and colons.
-        // Koma's detail (by how much a clock overran) follows on its own.
-        out(&format!(
-            "Finished game {} ({} vs {}): {} {{{}}}\n",
-            spec.number,
-            names[0],
-            names[1],
-            e.outcome.score_text(),
-            e.sentence(names)
-        ));
-        if let Some(d) = &e.detail {
-            out(&format!("Game {} detail: {d}\n", spec.number));
-        }
+        let ids = self.ids.lock().unwrap_or_else(|e| e.into_inner());
+        let provenance = records::Provenance {
+            shard: cfg.shard,
+            site: &self.site,
+            ids: [ids[spec.first].as_deref(), ids[spec.second].as_deref()],
+            command: &cfg.command,
+        };
+        records::add_provenance(&mut record, &provenance);
+        record
+    }
+
+    /// Counts a finished game into the results (its row, time losses,
+    /// thinking figures), writes its last position to the EPD output, and
+    /// stops the match on an engine that died (unless `--recover`).
+    fn count(&self, res: &mut Results, spec: &GameSpec, end: &GameEnd, names: [&str; 2]) {
+        let (cfg, e) = (self.cfg, &end.ending);
         res.rows.push(ResultRow {
             game: spec.number,
             pair: spec.pair,
@@ -932,6 +954,13 @@ impl<G: Game> Ctx<'_, G> {
                 self.stop.store(true, Ordering::Release);
             }
         }
+    }
+
+    /// The running score after a game: cutechess-cli's `Score of` line
+    /// every `--scoreinterval` games, the ratings every
+    /// `--rating-interval`.
+    fn print_progress(&self, res: &mut Results, spec: &GameSpec) {
+        let cfg = self.cfg;
         let finished = res.rows.len() as u64;
         let more = self.queue_len() > 0 && !self.stop.load(Ordering::Acquire);
         let players: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
@@ -947,7 +976,6 @@ impl<G: Game> Ctx<'_, G> {
         if cfg.rating_interval > 0 && finished.is_multiple_of(cfg.rating_interval) && more {
             out(&self.interval(&res.rows, &players));
         }
-        self.check_sprt(&mut res);
     }
 
     /// The rating lines printed every `--rating-interval` games, in the

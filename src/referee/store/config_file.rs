@@ -5,8 +5,9 @@
 //! beside it (`koma_command`), and reads that command back: the record
 //! file it names holds the finished games, so the match resumes there.
 
-use crate::referee::cli::{MatchConfig, Usage};
+use crate::referee::cli::config::MatchConfig;
 use crate::referee::statistics::report::{ResultRow, tally};
+use crate::referee::usage::Usage;
 use serde_json::{Value, json};
 use std::path::Path;
 

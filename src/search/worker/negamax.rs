@@ -9,6 +9,7 @@ use super::*;
 use crate::core::{MoveList, MoveSink};
 use crate::search::score::TABLE_WIN;
 use crate::search::tt::Hit;
+use std::ops::ControlFlow;
 
 /// The quiet and the tactical moves a node searched without a cutoff
 /// (the history punishes them when a later move cuts); at most 64 each.
@@ -89,6 +90,22 @@ struct Candidate {
     hist: i32,
 }
 
+/// The depths a move is searched to (step 12): `reduced` first, by late
+/// move reductions, then `full` when the reduced search beats alpha.
+#[derive(Clone, Copy)]
+struct Depths {
+    full: i32,
+    reduced: i32,
+}
+
+/// What step 10 does with a quiet move.
+enum Shallow {
+    Search,
+    Skip,
+    /// No move after this one is searched.
+    Stop,
+}
+
 /// What the singular extension's test (step 11) says of the hash move.
 enum Singular {
     Extend(i32),
@@ -136,27 +153,10 @@ impl<G: Searchable> Worker<'_, G> {
         // position with a move left out is another tree).
         let excluded = self.excluded[ply];
         let key = pos.hash();
-        let hit = if excluded.is_none() {
-            self.ctx.tt.probe(key).map(|h| Hit {
-                score: from_tt(h.score, ply),
-                ..h
-            })
-        } else {
-            None
+        let hit = match self.probe_tt(key, depth, ply, kind, Window::new(alpha, beta)) {
+            ControlFlow::Break(s) => return s,
+            ControlFlow::Continue(hit) => hit,
         };
-        if let Some(h) = hit
-            && !kind.is_pv()
-            && h.depth >= depth
-        {
-            let usable = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => h.score >= beta,
-                Bound::Upper => h.score <= alpha,
-            };
-            if usable {
-                return h.score;
-            }
-        }
 
         // Step 4. Static evaluation.
         let mut f = self.frame(pos, depth, ply, kind, key, hit);
@@ -191,8 +191,15 @@ impl<G: Searchable> Worker<'_, G> {
         if f.hash_move().is_none() && depth >= IIR_MIN_DEPTH {
             f.depth -= 1;
         }
-        let depth = f.depth;
+        self.move_loop(pos, &f, Window::new(alpha, beta))
+    }
 
+    /// Steps 8 to 14: the moves generated, ordered and searched in turn,
+    /// then the result into the table.
+    fn move_loop(&mut self, pos: &G, f: &Frame, w: Window) -> Score {
+        let Window { mut alpha, beta } = w;
+        let (depth, ply, kind) = (f.depth, f.ply, f.kind);
+        let excluded = self.excluded[ply];
         // Step 8. Move generation and ordering.
         let mut moves = G::MoveList::default();
         pos.generate(&mut moves);
@@ -215,7 +222,6 @@ impl<G: Searchable> Worker<'_, G> {
         // longer sorted: games without a King stop there, the others look
         // on for quiet moves that attack the King.
         let mut skip_quiets = false;
-        let lmp_limit = (LMP_BASE + depth * depth) as usize;
         for i in 0..moves.len() {
             if i == 0 {
                 // Scoring found the first pick.
@@ -234,41 +240,22 @@ impl<G: Searchable> Worker<'_, G> {
             let mut gives_check_memo = None;
             let mut gives_check =
                 || *gives_check_memo.get_or_insert_with(|| G::CHECKS && pos.gives_check(m));
-            let killer = scores[i] >= ordering::KILLER;
-            let hist = match (quiet, killer) {
-                (false, _) => 0,
-                (true, true) => ordering::quiet_history(pos, m, &node, &self.heur),
-                (true, false) => scores[i],
-            };
-            let c = Candidate {
-                count: move_count,
-                quiet,
-                killer,
-                hist,
-            };
+            let c = self.candidate(pos, m, &node, scores[i], quiet, move_count);
 
             // Step 10. Pruning at shallow depth, before the move is played:
             // with a non-losing move in hand, late quiet moves, quiet moves
             // with a bad history and quiet moves that cannot lift a score
             // far below alpha are skipped. Moves attacking the King stay.
             if !kind.is_pv() && !f.check && best > -MATE_BOUND && quiet && !gives_check() {
-                if skip_quiets {
-                    continue;
-                }
-                if move_count >= lmp_limit && depth <= tuning.late_move_depth {
-                    skip_quiets = true;
-                    if !G::CHECKS {
-                        break;
-                    }
-                    continue;
-                }
-                if self.futile(&f, &c, alpha) {
-                    continue;
+                match self.shallow_prune(f, &c, alpha, &mut skip_quiets) {
+                    Shallow::Search => {}
+                    Shallow::Skip => continue,
+                    Shallow::Stop => break,
                 }
             }
 
             // Step 11. Singular extension.
-            let extension = match self.singular(pos, &f, m, alpha, beta) {
+            let extension = match self.singular(pos, f, m, alpha, beta) {
                 _ if self.stopped => break,
                 Singular::Extend(e) => e,
                 Singular::MultiCut(s) => {
@@ -280,33 +267,12 @@ impl<G: Searchable> Worker<'_, G> {
 
             // Step 12. Search: late moves reduced (LMR), the others with a
             // null window first (PVS).
-            let r = self.reduction(&f, &c, alpha, new_depth, &mut gives_check);
-            if let Some((t, _)) = self.tables {
-                self.exited[ply + 1] = t.is_exit(pos, m);
-            }
-            let child = pos.play(m);
-            let s = self.descend(&child, ply, pos.cont_key(m), |w| {
-                if move_count == 1 {
-                    let kind = kind.first_child();
-                    return -w.negamax(
-                        &child,
-                        new_depth,
-                        ply + 1,
-                        Window::new(alpha, beta).child(),
-                        kind,
-                    );
-                }
-                let scout = Window::above(alpha).child();
-                let mut s = -w.negamax(&child, new_depth - r, ply + 1, scout, NodeKind::Cut);
-                if s > alpha && r > 0 {
-                    s = -w.negamax(&child, new_depth, ply + 1, scout, kind.scout_child());
-                }
-                if s > alpha && s < beta && kind.is_pv() {
-                    let full = Window::new(alpha, beta).child();
-                    s = -w.negamax(&child, new_depth, ply + 1, full, NodeKind::Pv);
-                }
-                s
-            });
+            let r = self.reduction(f, &c, alpha, new_depth, &mut gives_check);
+            let to = Depths {
+                full: new_depth,
+                reduced: new_depth - r,
+            };
+            let s = self.search_move(pos, m, f, move_count == 1, to, Window::new(alpha, beta));
             if self.stopped {
                 break;
             }
@@ -344,25 +310,152 @@ impl<G: Searchable> Worker<'_, G> {
             };
         }
 
-        // Step 14. The result into the transposition table.
         if excluded.is_none() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.ctx.tt.store(
-                key,
-                best_move.map(|m| pos.move_id(m)),
-                to_tt(best, ply),
-                f.stored_eval(),
-                depth,
-                bound,
-            );
+            self.store(pos, f, best, best_move, Window::new(original_alpha, beta));
         }
         best
+    }
+
+    /// Step 14: the node's result into the transposition table, its bound
+    /// by where `best` fell in the window the node was searched with.
+    fn store(&mut self, pos: &G, f: &Frame, best: Score, best_move: Option<G::Move>, w: Window) {
+        let bound = if best >= w.beta {
+            Bound::Lower
+        } else if best > w.alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let id = best_move.map(|m| pos.move_id(m));
+        let (score, eval) = (to_tt(best, f.ply), f.stored_eval());
+        (self.ctx.tt).store(f.key, id, score, eval, f.depth, bound);
+    }
+
+    /// A move of the loop as steps 10 to 12 read it: `score` its ordering
+    /// score, `count` its number among the moves searched.
+    fn candidate(
+        &self,
+        pos: &G,
+        m: G::Move,
+        node: &ordering::Node,
+        score: i32,
+        quiet: bool,
+        count: usize,
+    ) -> Candidate {
+        let killer = score >= ordering::KILLER;
+        let hist = match (quiet, killer) {
+            (false, _) => 0,
+            (true, true) => ordering::quiet_history(pos, m, node, &self.heur),
+            (true, false) => score,
+        };
+        Candidate {
+            count,
+            quiet,
+            killer,
+            hist,
+        }
+    }
+
+    /// Step 10 for a quiet move that may be pruned: skipped once the quiet
+    /// moves are (`skip_quiets`), or late (move count pruning: the rest of
+    /// the quiet moves go, the whole loop in a game without checks), or
+    /// futile.
+    fn shallow_prune(
+        &self,
+        f: &Frame,
+        c: &Candidate,
+        alpha: Score,
+        skip_quiets: &mut bool,
+    ) -> Shallow {
+        if *skip_quiets {
+            return Shallow::Skip;
+        }
+        let lmp_limit = (LMP_BASE + f.depth * f.depth) as usize;
+        if c.count >= lmp_limit && f.depth <= G::TUNING.late_move_depth {
+            *skip_quiets = true;
+            return if G::CHECKS {
+                Shallow::Skip
+            } else {
+                Shallow::Stop
+            };
+        }
+        if self.futile(f, c, alpha) {
+            Shallow::Skip
+        } else {
+            Shallow::Search
+        }
+    }
+
+    /// Step 3: the table's entry (its score made relative to this node),
+    /// or its score when a deep enough bound ends the node. The test search
+    /// of a singular extension ignores it (the same position with a move
+    /// left out is another tree).
+    fn probe_tt(
+        &self,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        kind: NodeKind,
+        w: Window,
+    ) -> ControlFlow<Score, Option<Hit>> {
+        if self.excluded[ply].is_some() {
+            return ControlFlow::Continue(None);
+        }
+        let hit = self.ctx.tt.probe(key).map(|h| Hit {
+            score: from_tt(h.score, ply),
+            ..h
+        });
+        if let Some(h) = hit
+            && !kind.is_pv()
+            && h.depth >= depth
+        {
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= w.beta,
+                Bound::Upper => h.score <= w.alpha,
+            };
+            if usable {
+                return ControlFlow::Break(h.score);
+            }
+        }
+        ControlFlow::Continue(hit)
+    }
+
+    /// Step 12: move `m` played and searched: the first move with the full
+    /// window, the others with a null window at the reduced depth (LMR),
+    /// again at full depth when it beats alpha, and with the full window
+    /// at PV nodes when it lands inside it (PVS).
+    fn search_move(
+        &mut self,
+        pos: &G,
+        m: G::Move,
+        f: &Frame,
+        first: bool,
+        to: Depths,
+        w: Window,
+    ) -> Score {
+        let (ply, kind) = (f.ply, f.kind);
+        let Window { alpha, beta } = w;
+        if let Some((t, _)) = self.tables {
+            self.exited[ply + 1] = t.is_exit(pos, m);
+        }
+        let child = pos.play(m);
+        self.descend(&child, ply, pos.cont_key(m), |wk| {
+            if first {
+                let kind = kind.first_child();
+                return -wk.negamax(&child, to.full, ply + 1, w.child(), kind);
+            }
+            let scout = Window::above(alpha).child();
+            let mut s = -wk.negamax(&child, to.reduced, ply + 1, scout, NodeKind::Cut);
+            if s > alpha && to.reduced < to.full {
+                s = -wk.negamax(&child, to.full, ply + 1, scout, kind.scout_child());
+            }
+            if s > alpha && s < beta && kind.is_pv() {
+                let full = Window::new(alpha, beta).child();
+                s = -wk.negamax(&child, to.full, ply + 1, full, NodeKind::Pv);
+            }
+            s
+        })
     }
 
     /// Step 1: the score of a node the game or the search ends here, if

@@ -14,6 +14,7 @@
 use super::super::Nana;
 use super::super::index::{Index, transform};
 use super::super::tablebase::{NanaTable, Value, decode};
+use super::error::SolveError;
 use crate::core::{Game, TableValue};
 use std::time::Instant;
 
@@ -90,7 +91,7 @@ fn check_class(ix: &Index, values: &[u8], i: u32) -> Option<String> {
 
 /// Checks every labelled class; returns how many were checked, or the
 /// first faults found.
-pub fn consistency(table: &NanaTable, log: &mut dyn FnMut(String)) -> Result<u64, String> {
+pub fn consistency(table: &NanaTable, log: &mut dyn FnMut(String)) -> Result<u64, SolveError> {
     let ix = table.index();
     let values = table.values();
     let t0 = Instant::now();
@@ -124,10 +125,10 @@ pub fn consistency(table: &NanaTable, log: &mut dyn FnMut(String)) -> Result<u64
         nfaults += 1;
     }
     if nfaults > 0 {
-        return Err(format!(
-            "{nfaults} inconsistent classes, first: {}",
-            faults.join("; ")
-        ));
+        return Err(SolveError::Inconsistent {
+            count: nfaults,
+            first: faults,
+        });
     }
     Ok(checked)
 }

@@ -19,10 +19,13 @@
 
 pub mod consistency;
 pub mod enumerate;
+pub mod error;
 pub mod retro;
 #[cfg(test)]
 mod tests;
 pub mod unmove;
+
+pub use error::SolveError;
 
 use super::Nana;
 use super::index::{self, Index};
@@ -43,7 +46,7 @@ pub struct Solution {
 }
 
 /// Enumerates and labels the game of `ix`, logging progress lines.
-pub fn solve(ix: &Index, log: &mut dyn FnMut(String)) -> Result<Solution, String> {
+pub fn solve(ix: &Index, log: &mut dyn FnMut(String)) -> Result<Solution, SolveError> {
     let t0 = Instant::now();
     let r = enumerate::enumerate(ix, log);
     log(format!(
@@ -129,7 +132,7 @@ pub fn census(ix: &Index, sol: &Solution, table: &NanaTable) -> Census {
 
 /// Solves the whole game, and returns the table and the report (value of
 /// the start, census, a principal line).
-pub fn run_solve(log: &mut dyn FnMut(String)) -> Result<(NanaTable, String), String> {
+pub fn run_solve(log: &mut dyn FnMut(String)) -> Result<(NanaTable, String), SolveError> {
     let ix = Index::get();
     log(format!(
         "index: {} entries ({} King pairs x {})",
@@ -141,9 +144,7 @@ pub fn run_solve(log: &mut dyn FnMut(String)) -> Result<(NanaTable, String), Str
     let table = NanaTable::new(ix, sol.values.clone());
     let c = census(ix, &sol, &table);
     let start = ix.material().start();
-    let value = table
-        .value(&start)
-        .ok_or("the start position has no value")?;
+    let value = table.value(&start).ok_or(SolveError::StartUnvalued)?;
     let line = principal_line(&table, &start, 400);
     let mut r = String::new();
     use std::fmt::Write;
@@ -178,21 +179,23 @@ pub struct NanaSolver;
 impl Solver<Nana> for NanaSolver {
     type Table = NanaTable;
 
-    fn solve(&self, log: &mut dyn FnMut(String)) -> Result<(NanaTable, String), String> {
+    fn solve(&self, log: &mut dyn FnMut(String)) -> Result<(NanaTable, String), SolveError> {
         run_solve(log)
     }
 
-    fn load(&self, path: &Path) -> Result<NanaTable, String> {
-        NanaTable::load(Index::get(), path)
+    fn load(&self, path: &Path) -> Result<NanaTable, SolveError> {
+        NanaTable::load(Index::get(), path).map_err(SolveError::File)
     }
 }
 
 impl SolvedTable<Nana> for NanaTable {
+    type Error = SolveError;
+
     fn save(&self, path: &Path) -> std::io::Result<()> {
         NanaTable::save(self, path)
     }
 
-    fn check(&self, log: &mut dyn FnMut(String)) -> Result<u64, String> {
+    fn check(&self, log: &mut dyn FnMut(String)) -> Result<u64, SolveError> {
         consistency::consistency(self, log)
     }
 

@@ -18,6 +18,7 @@
 //! endless play repeats one a fourth time.
 
 use super::enumerate::{NO_MOVE, TAKES_KING};
+use super::error::SolveError;
 use super::unmove::{Hands, unmoves};
 use crate::core::Color;
 use crate::games::nana::Board;
@@ -74,7 +75,7 @@ pub fn retro(
     reach: &[u8],
     mut counters: Vec<u8>,
     log: &mut dyn FnMut(String),
-) -> Result<Solved, String> {
+) -> Result<Solved, SolveError> {
     let n = ix.len();
     let t0 = Instant::now();
     let mut values = vec![UNKNOWN; n];
@@ -105,9 +106,7 @@ pub fn retro(
     let mut broken = 0u64;
     while d < lists.len() {
         if d as u32 + 1 > MAX_DISTANCE {
-            return Err(format!(
-                "distances beyond {MAX_DISTANCE} plies do not fit the table's bytes"
-            ));
+            return Err(SolveError::TooDeep);
         }
         let mut here = std::mem::take(&mut lists[d]);
         here.sort_unstable();
@@ -152,9 +151,7 @@ pub fn retro(
         d += 1;
     }
     if broken > 0 {
-        return Err(format!(
-            "{broken} predecessor updates found a class with no move left: the unmoves and the move counts disagree"
-        ));
+        return Err(SolveError::Unmoves { broken });
     }
     for i in 0..n {
         if reach[i] != 0 && values[i] == UNKNOWN {
