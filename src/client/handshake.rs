@@ -57,7 +57,8 @@ fn open(
     log: Option<EngineLog>,
     t: &Timeouts,
 ) -> Result<(EngineProc, Vec<OptionDecl>), StartError> {
-    let mut e = EngineProc::spawn(name, launch, log).map_err(StartError::Spawn)?;
+    let mut e =
+        EngineProc::spawn(name, launch, log).map_err(|e| StartError::Spawn(e.to_string()))?;
     let no_uciok = StartError::NoUciOk { waited: t.start };
     if e.send(&Command::Uci.to_string()).is_err() {
         return Err(StartError::Exited(
@@ -202,7 +203,7 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
         };
         (e.send(&cmd.to_string()))
             .and_then(|_| e.send(&Command::IsReady.to_string()))
-            .map_err(StartError::Lost)?;
+            .map_err(|e| StartError::Lost(e.to_string()))?;
         let deadline = Instant::now() + t.start;
         let error = wait_readyok(&mut e, deadline).map_err(StartError::StartUp)?;
         if let Some(words) = error {
@@ -246,14 +247,34 @@ pub fn set_option(
     wait_readyok(e, Instant::now() + t.start).map(|error| error.into_iter().collect())
 }
 
-/// `isready` answered within the stall timeout: before each `go`, so that
-/// whatever the engine printed since its last move is read (and a stray
-/// `bestmove` dropped) before the search it might be taken for.
+/// The warning kind of a `bestmove` no `go` asked for.
+const STRAY_BESTMOVE: &str = "stray bestmove";
+
+/// Before each `go`: whatever the engine printed since its last move is
+/// read (and a stray `bestmove` dropped) so it is not taken for the answer
+/// to the search. What has arrived is read without a round trip (the
+/// protocol asks for none); an engine that printed a stray `bestmove`
+/// once is asked `isready` before each of its moves from then on, so that
+/// a late one is read too.
 pub fn sync(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
-    if let Err(why) = e.send(&Command::IsReady.to_string()) {
-        return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
+    if e.was_warned(STRAY_BESTMOVE) {
+        if let Err(why) = e.send(&Command::IsReady.to_string()) {
+            return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
+        }
+        return wait_readyok(e, Instant::now() + t.stall).map(drop);
     }
-    wait_readyok(e, Instant::now() + t.stall).map(drop)
+    // Bounded: an engine printing for ever is read in its search instead.
+    let end = Instant::now() + t.stall;
+    let mut error = None;
+    while Instant::now() < end {
+        match e.recv_ready() {
+            Recv::Timeout => return Ok(()),
+            Recv::Event(ev) => {
+                between_moves(e, ev, &mut error)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Reads until `readyok`; returns the first `info string error …` line
@@ -269,38 +290,10 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Option<String>,
     };
     loop {
         match e.recv(deadline) {
-            Recv::Event(Event::Line(_, l)) => match e.reply(&l) {
-                Ok(Reply::ReadyOk) => return Ok(error),
-                Ok(Reply::BestMove { .. }) => {
-                    e.warn_once(
-                        "stray bestmove",
-                        &format!(
-                            "a bestmove while no go was outstanding, dropped: {}",
-                            quote(&l)
-                        ),
-                    );
+            Recv::Event(ev) => {
+                if between_moves(e, ev, &mut error)? {
+                    return Ok(error);
                 }
-                Ok(Reply::Info(i)) => {
-                    if let Some(s) = &i.string
-                        && s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("error"))
-                    {
-                        error.get_or_insert_with(|| format!("info string {s}"));
-                    }
-                }
-                Ok(_) => {}
-                Err(_) => {
-                    return Err(Failure::alive(
-                        Reason::Garbage,
-                        format!("unreadable line {}", quote(&l)),
-                    ));
-                }
-            },
-            Recv::Event(Event::Unreadable(_, what)) => {
-                return Err(Failure::alive(Reason::Garbage, what));
-            }
-            Recv::Event(Event::Closed(_)) => {
-                let how = e.exit_description(Duration::from_millis(500));
-                return Err(Failure::dead(Reason::Disconnected, how));
             }
             Recv::Timeout => {
                 if let Some(how) = e.exited() {
@@ -313,6 +306,52 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Option<String>,
             return Err(stalled());
         }
     }
+}
+
+/// One event while no search runs: `true` for `readyok`. Keeps the first
+/// `info string error …` in `error`, drops a `bestmove` with a warning; a
+/// line that is not the protocol, or the end of the output, is a failure.
+fn between_moves(
+    e: &mut EngineProc,
+    ev: Event,
+    error: &mut Option<String>,
+) -> Result<bool, Failure> {
+    match ev {
+        Event::Line(_, l) => match e.reply(&l) {
+            Ok(Reply::ReadyOk) => return Ok(true),
+            Ok(Reply::BestMove { .. }) => {
+                e.warn_once(
+                    STRAY_BESTMOVE,
+                    &format!(
+                        "a bestmove while no go was outstanding, dropped: {}",
+                        quote(&l)
+                    ),
+                );
+            }
+            Ok(Reply::Info(i)) => {
+                if let Some(s) = &i.string
+                    && s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("error"))
+                {
+                    error.get_or_insert_with(|| format!("info string {s}"));
+                }
+            }
+            Ok(_) => {}
+            Err(_) => {
+                return Err(Failure::alive(
+                    Reason::Garbage,
+                    format!("unreadable line {}", quote(&l)),
+                ));
+            }
+        },
+        Event::Unreadable(_, what) => {
+            return Err(Failure::alive(Reason::Garbage, what));
+        }
+        Event::Closed(_) => {
+            let how = e.exit_description(Duration::from_millis(500));
+            return Err(Failure::dead(Reason::Disconnected, how));
+        }
+    }
+    Ok(false)
 }
 
 #[cfg(test)]

@@ -152,7 +152,7 @@ fn think(
 ) -> Result<Thought, Failure> {
     let t = turn.timeouts;
     sync(e, t)?;
-    if let Err(why) = e.send(turn.position).and_then(|_| e.send(go)) {
+    if let Err(why) = e.send_all(&[turn.position, go]) {
         return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
     }
     let start = Instant::now();
