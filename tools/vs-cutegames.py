@@ -159,8 +159,8 @@ def main():
             prefix = os.path.join(d, f"{name}.tr")
             subprocess.run(["strace", "-f", "-ff", "-o", prefix, "--", *cmd()],
                            cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            # One file per thread or process. The runner's threads: its
-            # first, and those its threads made with CLONE_THREAD (a clone
+            # One file per thread or process. The runner's threads: the
+            # one that started it, and those its threads made with CLONE_THREAD (a clone
             # without it is an engine starting: left out, with every
             # thread of the engine, the same under both runners).
             files = {}
@@ -169,7 +169,8 @@ def main():
                     with open(os.path.join(d, f), errors="replace") as fh:
                         files[int(f.rsplit(".", 1)[1])] = fh.read().splitlines()
                     os.remove(os.path.join(d, f))
-            todo = [min(files)]
+            runner = f'execve("{cmd()[0]}"'
+            todo = [p for p, lines in files.items() if lines and lines[0].startswith(runner)]
             calls = futex = 0
             while todo:
                 lines = files.get(todo.pop(), [])

@@ -247,34 +247,12 @@ pub fn set_option(
     wait_readyok(e, Instant::now() + t.start).map(|error| error.into_iter().collect())
 }
 
-/// The warning kind of a `bestmove` no `go` asked for.
-const STRAY_BESTMOVE: &str = "stray bestmove";
-
-/// Before each `go`: whatever the engine printed since its last move is
-/// read (and a stray `bestmove` dropped) so it is not taken for the answer
-/// to the search. What has arrived is read without a round trip (the
-/// protocol asks for none); an engine that printed a stray `bestmove`
-/// once is asked `isready` before each of its moves from then on, so that
-/// a late one is read too.
+/// `isready` answered within the stall timeout (a script's `ping`).
 pub fn sync(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
-    if e.was_warned(STRAY_BESTMOVE) {
-        if let Err(why) = e.send(&Command::IsReady.to_string()) {
-            return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
-        }
-        return wait_readyok(e, Instant::now() + t.stall).map(drop);
+    if let Err(why) = e.send(&Command::IsReady.to_string()) {
+        return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
     }
-    // Bounded: an engine printing for ever is read in its search instead.
-    let end = Instant::now() + t.stall;
-    let mut error = None;
-    while Instant::now() < end {
-        match e.recv_ready() {
-            Recv::Timeout => return Ok(()),
-            Recv::Event(ev) => {
-                between_moves(e, ev, &mut error)?;
-            }
-        }
-    }
-    Ok(())
+    wait_readyok(e, Instant::now() + t.stall).map(drop)
 }
 
 /// Reads until `readyok`; returns the first `info string error …` line
@@ -290,10 +268,30 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Option<String>,
     };
     loop {
         match e.recv(deadline) {
-            Recv::Event(ev) => {
-                if between_moves(e, ev, &mut error)? {
-                    return Ok(error);
+            Recv::Event(Event::Line(_, l)) => match e.reply(&l) {
+                Ok(Reply::ReadyOk) => return Ok(error),
+                Ok(Reply::BestMove { .. }) => stray_bestmove(e, &l),
+                Ok(Reply::Info(i)) => {
+                    if let Some(s) = &i.string
+                        && s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("error"))
+                    {
+                        error.get_or_insert_with(|| format!("info string {s}"));
+                    }
                 }
+                Ok(_) => {}
+                Err(_) => {
+                    return Err(Failure::alive(
+                        Reason::Garbage,
+                        format!("unreadable line {}", quote(&l)),
+                    ));
+                }
+            },
+            Recv::Event(Event::Unreadable(_, what)) => {
+                return Err(Failure::alive(Reason::Garbage, what));
+            }
+            Recv::Event(Event::Closed(_)) => {
+                let how = e.exit_description(Duration::from_millis(500));
+                return Err(Failure::dead(Reason::Disconnected, how));
             }
             Recv::Timeout => {
                 if let Some(how) = e.exited() {
@@ -308,50 +306,15 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Option<String>,
     }
 }
 
-/// One event while no search runs: `true` for `readyok`. Keeps the first
-/// `info string error …` in `error`, drops a `bestmove` with a warning; a
-/// line that is not the protocol, or the end of the output, is a failure.
-fn between_moves(
-    e: &mut EngineProc,
-    ev: Event,
-    error: &mut Option<String>,
-) -> Result<bool, Failure> {
-    match ev {
-        Event::Line(_, l) => match e.reply(&l) {
-            Ok(Reply::ReadyOk) => return Ok(true),
-            Ok(Reply::BestMove { .. }) => {
-                e.warn_once(
-                    STRAY_BESTMOVE,
-                    &format!(
-                        "a bestmove while no go was outstanding, dropped: {}",
-                        quote(&l)
-                    ),
-                );
-            }
-            Ok(Reply::Info(i)) => {
-                if let Some(s) = &i.string
-                    && s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("error"))
-                {
-                    error.get_or_insert_with(|| format!("info string {s}"));
-                }
-            }
-            Ok(_) => {}
-            Err(_) => {
-                return Err(Failure::alive(
-                    Reason::Garbage,
-                    format!("unreadable line {}", quote(&l)),
-                ));
-            }
-        },
-        Event::Unreadable(_, what) => {
-            return Err(Failure::alive(Reason::Garbage, what));
-        }
-        Event::Closed(_) => {
-            let how = e.exit_description(Duration::from_millis(500));
-            return Err(Failure::dead(Reason::Disconnected, how));
-        }
-    }
-    Ok(false)
+/// Drops a `bestmove` no `go` asked for, with a warning (once per engine).
+pub fn stray_bestmove(e: &mut EngineProc, line: &str) {
+    e.warn_once(
+        "stray bestmove",
+        &format!(
+            "a bestmove while no go was outstanding, dropped: {}",
+            quote(line)
+        ),
+    );
 }
 
 #[cfg(test)]

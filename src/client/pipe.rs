@@ -62,22 +62,12 @@ impl Pipes {
     /// past its deadline for ever. What stdout holds already is read even
     /// when the deadline has passed.
     pub fn next(&mut self, deadline: Instant, log: Option<&EngineLog>, tag: &str) -> Got {
-        self.take(Some(deadline), log, tag)
-    }
-
-    /// The next line that has arrived, without waiting (`Timeout` when
-    /// none has).
-    pub fn ready(&mut self, log: Option<&EngineLog>, tag: &str) -> Got {
-        self.take(None, log, tag)
-    }
-
-    fn take(&mut self, deadline: Option<Instant>, log: Option<&EngineLog>, tag: &str) -> Got {
         let mut polled = false;
         loop {
             let line =
                 (self.pending.take()).or_else(|| Some((self.read_at, self.lines.next_line()?)));
             if let Some((at, line)) = line {
-                if deadline.is_some_and(|d| at > d) {
+                if at > deadline {
                     self.pending = Some((at, line));
                     return Got::Timeout;
                 }
@@ -92,7 +82,6 @@ impl Pipes {
                 return Got::Closed(self.read_at);
             }
             let now = Instant::now();
-            let deadline = deadline.unwrap_or(now);
             if polled && now >= deadline {
                 return Got::Timeout;
             }

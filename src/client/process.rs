@@ -250,16 +250,6 @@ impl EngineProc {
         self.event(got)
     }
 
-    /// The next event that has arrived, without waiting (`Timeout` when
-    /// none has).
-    pub fn recv_ready(&mut self) -> Recv {
-        if let Some(t) = self.closed {
-            return Recv::Event(Event::Closed(t));
-        }
-        let got = self.pipes.ready(self.log.as_ref(), &self.tag);
-        self.event(got)
-    }
-
     fn event(&mut self, got: Got) -> Recv {
         Recv::Event(match got {
             Got::Timeout => return Recv::Timeout,
@@ -289,11 +279,6 @@ impl EngineProc {
             self.warn_once("info", &what);
         }
         Ok(Reply::Info(info))
-    }
-
-    /// Whether this engine was warned about `kind` (see `warn_once`).
-    pub fn was_warned(&self, kind: &str) -> bool {
-        self.warned.contains(&kind)
     }
 
     /// Warns about this engine, the first time only for each `kind`: on
