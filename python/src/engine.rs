@@ -244,7 +244,7 @@ impl Engine {
             args: args.to_vec(),
             dir: c.dir.clone(),
         };
-        launch.check().map_err(start_err)?;
+        launch.check().map_err(|e| start_err(e.to_string()))?;
         let given = c
             .game
             .read_rules(c.rules.iter().map(|(n, v)| (n.as_str(), v.as_str())))
@@ -340,7 +340,7 @@ impl Engine {
                 value: Some(multipv.to_string()),
             };
             proc.send(&set.to_string())
-                .map_err(|e| EngineError::new(ErrorKind::Terminated, e))?;
+                .map_err(|e| EngineError::new(ErrorKind::Terminated, e.to_string()))?;
             self.multipv = multipv;
         }
         let limits = EngineLimits {

@@ -57,7 +57,8 @@ fn open(
     log: Option<EngineLog>,
     t: &Timeouts,
 ) -> Result<(EngineProc, Vec<OptionDecl>), StartError> {
-    let mut e = EngineProc::spawn(name, launch, log).map_err(StartError::Spawn)?;
+    let mut e =
+        EngineProc::spawn(name, launch, log).map_err(|e| StartError::Spawn(e.to_string()))?;
     let no_uciok = StartError::NoUciOk { waited: t.start };
     if e.send(&Command::Uci.to_string()).is_err() {
         return Err(StartError::Exited(
@@ -202,7 +203,7 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
         };
         (e.send(&cmd.to_string()))
             .and_then(|_| e.send(&Command::IsReady.to_string()))
-            .map_err(StartError::Lost)?;
+            .map_err(|e| StartError::Lost(e.to_string()))?;
         let deadline = Instant::now() + t.start;
         let error = wait_readyok(&mut e, deadline).map_err(StartError::StartUp)?;
         if let Some(words) = error {
@@ -246,9 +247,7 @@ pub fn set_option(
     wait_readyok(e, Instant::now() + t.start).map(|error| error.into_iter().collect())
 }
 
-/// `isready` answered within the stall timeout: before each `go`, so that
-/// whatever the engine printed since its last move is read (and a stray
-/// `bestmove` dropped) before the search it might be taken for.
+/// `isready` answered within the stall timeout (a script's `ping`).
 pub fn sync(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
     if let Err(why) = e.send(&Command::IsReady.to_string()) {
         return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
@@ -271,15 +270,7 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Option<String>,
         match e.recv(deadline) {
             Recv::Event(Event::Line(_, l)) => match e.reply(&l) {
                 Ok(Reply::ReadyOk) => return Ok(error),
-                Ok(Reply::BestMove { .. }) => {
-                    e.warn_once(
-                        "stray bestmove",
-                        &format!(
-                            "a bestmove while no go was outstanding, dropped: {}",
-                            quote(&l)
-                        ),
-                    );
-                }
+                Ok(Reply::BestMove { .. }) => stray_bestmove(e, &l),
                 Ok(Reply::Info(i)) => {
                     if let Some(s) = &i.string
                         && s.get(..5).is_some_and(|w| w.eq_ignore_ascii_case("error"))
@@ -313,6 +304,17 @@ fn wait_readyok(e: &mut EngineProc, deadline: Instant) -> Result<Option<String>,
             return Err(stalled());
         }
     }
+}
+
+/// Drops a `bestmove` no `go` asked for, with a warning (once per engine).
+pub fn stray_bestmove(e: &mut EngineProc, line: &str) {
+    e.warn_once(
+        "stray bestmove",
+        &format!(
+            "a bestmove while no go was outstanding, dropped: {}",
+            quote(line)
+        ),
+    );
 }
 
 #[cfg(test)]

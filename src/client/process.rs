@@ -1,7 +1,7 @@
-//! One engine as a child process: piped stdin/stdout/stderr, a reader
-//! thread that stamps every stdout line with the time it arrived, and a
-//! `Drop` that kills and reaps it, so no engine is left running or a
-//! zombie. On Linux the child also asks the kernel to kill it when the
+//! One engine as a child process: piped stdin/stdout/stderr, read by the
+//! thread that plays (`pipe`: every stdout line stamped with the time it
+//! arrived, stderr to the log), and a `Drop` that kills and reaps it, so
+//! no engine is left running or a zombie. On Linux the child also asks the kernel to kill it when the
 //! referee dies (`PR_SET_PDEATHSIG`), which covers `kill -9` of the referee.
 //!
 //! Each engine runs in its own process group, so killing it also kills
@@ -11,17 +11,52 @@
 //! spawned and dropped by the same worker thread.
 
 use super::engine_log::{self, Dir, EngineLog};
-use super::inbox::{Receiver, Sender, inbox};
+use super::pipe::{Got, Pipes};
 use super::watchdog;
-use crate::protocol::lines::{Line, LineReader, MAX_LINE};
+use crate::protocol::lines::Line;
 use crate::protocol::{ParseError, Reply, parse_info_lenient, parse_reply};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 #[cfg(not(unix))]
 use std::process::ExitStatus;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
+
+/// Why an engine cannot be run, or written to. The words are the
+/// referee's messages (and tests pin them).
+#[derive(Debug)]
+pub enum ProcError {
+    /// `Launch::dir` is not a directory.
+    NotADirectory(PathBuf),
+    /// The program cannot be run: the path and why.
+    CannotRun(PathBuf, String),
+    /// The pipes to the child could not be set up.
+    Pipes(String),
+    /// Its input was closed after an earlier write failed.
+    InputClosed,
+    /// A write to its input failed.
+    Write(std::io::Error),
+}
+
+impl std::fmt::Display for ProcError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProcError::NotADirectory(d) => {
+                write!(
+                    f,
+                    "the working directory {} is not a directory",
+                    d.display()
+                )
+            }
+            ProcError::CannotRun(cmd, why) => write!(f, "cannot run {}: {why}", cmd.display()),
+            ProcError::Pipes(why) => f.write_str(why),
+            ProcError::InputClosed => f.write_str("its input is closed"),
+            ProcError::Write(e) => write!(f, "cannot write to it ({e})"),
+        }
+    }
+}
+
+impl std::error::Error for ProcError {}
 
 /// How to run an engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,26 +79,19 @@ impl Launch {
     /// directory exists, and the program is an executable file (a bare
     /// name is looked up in `PATH`, as `spawn` does). The error names the
     /// path.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ProcError> {
         if let Some(d) = &self.dir
             && !d.is_dir()
         {
-            return Err(format!(
-                "the working directory {} is not a directory",
-                d.display()
-            ));
+            return Err(ProcError::NotADirectory(d.clone()));
         }
+        let cannot = |why: String| Err(ProcError::CannotRun(self.cmd.clone(), why));
         let has_slash = self.cmd.components().count() > 1 || self.cmd.is_absolute();
         if has_slash {
             return match std::fs::metadata(&self.cmd) {
-                Err(e) => Err(format!("cannot run {}: {e}", self.cmd.display())),
-                Ok(m) if !m.is_file() => Err(format!(
-                    "cannot run {}: not a regular file",
-                    self.cmd.display()
-                )),
-                Ok(_) if !executable(&self.cmd) => {
-                    Err(format!("cannot run {}: not executable", self.cmd.display()))
-                }
+                Err(e) => cannot(e.to_string()),
+                Ok(m) if !m.is_file() => cannot("not a regular file".into()),
+                Ok(_) if !executable(&self.cmd) => cannot("not executable".into()),
                 Ok(_) => Ok(()),
             };
         }
@@ -74,10 +102,7 @@ impl Launch {
         if found {
             Ok(())
         } else {
-            Err(format!(
-                "cannot run {}: no such program in PATH",
-                self.cmd.display()
-            ))
+            cannot("no such program in PATH".into())
         }
     }
 }
@@ -98,7 +123,7 @@ fn executable(p: &std::path::Path) -> bool {
     p.is_file()
 }
 
-/// What the reader thread saw, stamped with when it saw it.
+/// What the engine printed, stamped with when it was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     Line(Instant, String),
@@ -120,11 +145,13 @@ pub struct EngineProc {
     pub tag: String,
     child: Child,
     stdin: Option<ChildStdin>,
-    events: Receiver,
+    /// The lines being sent, with their newlines (kept to save an
+    /// allocation a line).
+    out: Vec<u8>,
+    pipes: Pipes,
     log: Option<EngineLog>,
+    /// When its output ended, once `recv` saw it.
     closed: Option<Instant>,
-    /// A line read after a deadline, kept for the next `recv`.
-    pending: Option<Event>,
     /// What it called itself (`id name`) during the handshake.
     pub id_name: Option<String>,
     /// The kinds of warning already given about this engine (each is
@@ -138,7 +165,7 @@ impl EngineProc {
         name: &str,
         launch: &Launch,
         log: Option<EngineLog>,
-    ) -> Result<EngineProc, String> {
+    ) -> Result<EngineProc, ProcError> {
         let mut cmd = Command::new(&launch.cmd);
         cmd.args(&launch.args)
             .stdin(Stdio::piped())
@@ -150,33 +177,37 @@ impl EngineProc {
         guard_child(&mut cmd);
         let mut child = cmd
             .spawn()
-            .map_err(|e| format!("cannot run {}: {e}", launch.cmd.display()))?;
+            .map_err(|e| ProcError::CannotRun(launch.cmd.clone(), e.to_string()))?;
         let tag = format!("{name}({})", child.id());
-        let (tx, rx) = inbox();
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
-        let stdin = child.stdin.take();
         watchdog::watch(child.id());
-        // From here on `Drop` kills and reaps the engine, whatever fails.
-        let e = EngineProc {
-            tag: tag.clone(),
-            stdin,
-            child,
-            events: rx,
-            log: log.clone(),
-            closed: None,
-            pending: None,
-            id_name: None,
-            warned: Vec::new(),
+        let pipes = match (child.stdout.take(), child.stderr.take()) {
+            (Some(out), Some(err)) => Pipes::new(out, err).map_err(|e| {
+                ProcError::Pipes(format!("the engine's pipes could not be set up ({e})"))
+            }),
+            _ => Err(ProcError::Pipes(
+                "the engine's pipes could not be opened".into(),
+            )),
         };
-        let (Some(stdout), Some(stderr)) = (stdout, stderr) else {
-            return Err("the engine's pipes could not be opened".into());
+        let pipes = match pipes {
+            Ok(p) => p,
+            Err(e) => {
+                kill_and_reap(&mut child);
+                return Err(e);
+            }
         };
-        spawn_reader(stdout, tx, log.clone(), tag.clone())?;
-        spawn_stderr_drain(stderr, log.clone(), tag.clone())?;
         let started = format!("started {}", launch.cmd.display());
         engine_log::line(log.as_ref(), &tag, Dir::Note, &started);
-        Ok(e)
+        Ok(EngineProc {
+            tag,
+            stdin: child.stdin.take(),
+            child,
+            out: Vec::new(),
+            pipes,
+            log,
+            closed: None,
+            id_name: None,
+            warned: Vec::new(),
+        })
     }
 
     pub fn pid(&self) -> u32 {
@@ -184,50 +215,54 @@ impl EngineProc {
     }
 
     /// Writes one line and flushes it; an error means the engine has gone.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
-        engine_log::line(self.log.as_ref(), &self.tag, Dir::ToEngine, line);
+    pub fn send(&mut self, line: &str) -> Result<(), ProcError> {
+        self.send_all(&[line])
+    }
+
+    /// Writes lines in one write (one system call for `position` and
+    /// `go`) and flushes them; an error means the engine has gone.
+    pub fn send_all(&mut self, lines: &[&str]) -> Result<(), ProcError> {
+        self.out.clear();
+        for line in lines {
+            engine_log::line(self.log.as_ref(), &self.tag, Dir::ToEngine, line);
+            self.out.extend_from_slice(line.as_bytes());
+            self.out.push(b'\n');
+        }
         let Some(stdin) = self.stdin.as_mut() else {
-            return Err("its input is closed".into());
+            return Err(ProcError::InputClosed);
         };
-        let mut buf = Vec::with_capacity(line.len() + 1);
-        buf.extend_from_slice(line.as_bytes());
-        buf.push(b'\n');
-        let r = stdin.write_all(&buf).and_then(|_| stdin.flush());
+        let r = stdin.write_all(&self.out).and_then(|_| stdin.flush());
         r.map_err(|e| {
             self.stdin = None;
-            format!("cannot write to it ({e})")
+            ProcError::Write(e)
         })
     }
 
     /// The next event, waiting until `deadline` at most. A line read after
     /// the deadline is a timeout (and is kept for the next call): an engine
-    /// that floods its output keeps the inbox full, and its lines must not
-    /// carry a reader past its deadline for ever.
+    /// that floods its output must not carry a reader past its deadline for
+    /// ever.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
         if let Some(t) = self.closed {
             return Recv::Event(Event::Closed(t));
         }
-        let ev = match self.pending.take() {
-            Some(ev) => ev,
-            None => {
-                let wait = deadline.saturating_duration_since(Instant::now());
-                match self.events.recv_timeout(wait) {
-                    Ok(ev) => ev,
-                    Err(RecvTimeoutError::Timeout) => return Recv::Timeout,
-                    Err(RecvTimeoutError::Disconnected) => Event::Closed(Instant::now()),
-                }
+        let got = self.pipes.next(deadline, self.log.as_ref(), &self.tag);
+        self.event(got)
+    }
+
+    fn event(&mut self, got: Got) -> Recv {
+        Recv::Event(match got {
+            Got::Timeout => return Recv::Timeout,
+            Got::Line(at, Line::Text(s)) => Event::Line(at, s),
+            Got::Line(at, other) => {
+                Event::Unreadable(at, other.unreadable().unwrap_or("an unreadable line"))
             }
-        };
-        if let Event::Line(t, _) | Event::Unreadable(t, _) = ev
-            && t > deadline
-        {
-            self.pending = Some(ev);
-            return Recv::Timeout;
-        }
-        if let Event::Closed(t) = ev {
-            self.closed = Some(t);
-        }
-        Recv::Event(ev)
+            Got::Closed(at) => {
+                engine_log::line(self.log.as_ref(), &self.tag, Dir::Note, "end of output");
+                self.closed = Some(at);
+                Event::Closed(at)
+            }
+        })
     }
 
     /// Reads one of its lines. An `info` line is advice, never a failure:
@@ -283,14 +318,14 @@ impl EngineProc {
 
     /// The detail of an engine that cannot be written to: how it ended
     /// when it has exited (within a moment), else `why`.
-    pub fn lost(&mut self, why: String) -> String {
+    pub fn lost(&mut self, why: ProcError) -> String {
         let end = Instant::now() + Duration::from_millis(200);
         loop {
             if let Some(how) = self.exited() {
                 return how;
             }
             if Instant::now() >= end {
-                return why;
+                return why.to_string();
             }
             std::thread::sleep(Duration::from_millis(2));
         }
@@ -315,12 +350,17 @@ impl Drop for EngineProc {
     /// point, so its process group id cannot have been reused.
     fn drop(&mut self) {
         self.stdin = None;
-        kill_group(self.child.id());
-        let _ = self.child.kill();
-        watchdog::unwatch(self.child.id());
-        let _ = self.child.wait();
+        kill_and_reap(&mut self.child);
         engine_log::line(self.log.as_ref(), &self.tag, Dir::Note, "ended");
     }
+}
+
+/// Kills the child's process group and the child, and reaps it.
+fn kill_and_reap(child: &mut Child) {
+    kill_group(child.id());
+    let _ = child.kill();
+    watchdog::unwatch(child.id());
+    let _ = child.wait();
 }
 
 /// How the child ended, if it has, without reaping it (`WNOWAIT`).
@@ -404,64 +444,6 @@ fn kill_group(pid: u32) {
 #[cfg(not(unix))]
 fn kill_group(_pid: u32) {}
 
-fn spawn_reader(
-    stdout: impl Read + Send + 'static,
-    tx: Sender,
-    log: Option<EngineLog>,
-    tag: String,
-) -> Result<(), String> {
-    std::thread::Builder::new()
-        .name(format!("read {tag}"))
-        .spawn(move || {
-            let mut r = LineReader::new(stdout, MAX_LINE);
-            while let Some(line) = r.next_line() {
-                let now = Instant::now();
-                let ev = match line {
-                    Line::Text(s) => {
-                        engine_log::line(log.as_ref(), &tag, Dir::FromEngine, &s);
-                        Event::Line(now, s)
-                    }
-                    other => {
-                        let what = other.unreadable().unwrap_or("an unreadable line");
-                        engine_log::line(log.as_ref(), &tag, Dir::FromEngine, &format!("<{what}>"));
-                        Event::Unreadable(now, what)
-                    }
-                };
-                if tx.send(ev).is_err() {
-                    return;
-                }
-            }
-            engine_log::line(log.as_ref(), &tag, Dir::Note, "end of output");
-            let _ = tx.send(Event::Closed(Instant::now()));
-        })
-        .map(|_| ())
-        .map_err(|e| format!("cannot start a reader thread ({e})"))
-}
-
-/// Reads the engine's stderr so it never blocks on a full pipe; the lines
-/// go to the log. Lines are capped as stdout's are.
-fn spawn_stderr_drain(
-    stderr: impl Read + Send + 'static,
-    log: Option<EngineLog>,
-    tag: String,
-) -> Result<(), String> {
-    std::thread::Builder::new()
-        .name(format!("stderr {tag}"))
-        .spawn(move || {
-            let mut r = LineReader::new(stderr, MAX_LINE);
-            while let Some(line) = r.next_line() {
-                let text = match line {
-                    Line::Text(s) => s,
-                    Line::NotUtf8(b) => String::from_utf8_lossy(&b).into_owned(),
-                    Line::TooLong => format!("<{}>", Line::TooLong.unreadable().unwrap_or("")),
-                };
-                engine_log::line(log.as_ref(), &tag, Dir::Stderr, &text);
-            }
-        })
-        .map(|_| ())
-        .map_err(|e| format!("cannot start a reader thread ({e})"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,8 +488,8 @@ mod tests {
             args: vec![],
             dir: dir.map(Into::into),
         };
-        assert_eq!(launch("/bin/sh", None).check(), Ok(()));
-        assert_eq!(launch("sh", None).check(), Ok(()));
+        assert!(launch("/bin/sh", None).check().is_ok());
+        assert!(launch("sh", None).check().is_ok());
         let text = std::env::temp_dir().join(format!("koma-not-a-program-{}", std::process::id()));
         std::fs::write(&text, "uci\n").unwrap();
         let text_file = text.display().to_string();
@@ -527,7 +509,7 @@ mod tests {
                 "working directory /nonexistent",
             ),
         ] {
-            let e = l.check().unwrap_err();
+            let e = l.check().unwrap_err().to_string();
             assert!(e.contains(words), "{e}");
         }
         let _ = std::fs::remove_file(&text);
@@ -540,7 +522,7 @@ mod tests {
             args: vec![],
             dir: None,
         };
-        let e = EngineProc::spawn("t", &l, None).err().unwrap();
+        let e = EngineProc::spawn("t", &l, None).err().unwrap().to_string();
         assert!(e.contains("/nonexistent/engine"), "{e}");
     }
 }

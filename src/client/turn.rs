@@ -1,11 +1,12 @@
-//! One engine move, for the referee and the board alike: send `position`
-//! and `go` (both clocks, the mover's limits), read until `bestmove` or the
-//! deadline (with an `isready` heartbeat telling a stalled engine from a
-//! thinking one), then charge the mover's clock and check the move.
+//! One engine move, for the referee and the board alike: send `isready`,
+//! `position` and `go` (both clocks, the mover's limits) in one write, read
+//! until `bestmove` or the deadline (with an `isready` heartbeat telling a
+//! stalled engine from a thinking one), then charge the mover's clock and
+//! check the move.
 //! Every way this can fail is a `Failure` with its reason and detail.
 
 use super::clock::{Clock, EngineLimits};
-use super::handshake::{Timeouts, quote, sync};
+use super::handshake::{Timeouts, quote, stray_bestmove};
 use super::process::{EngineProc, Event, Recv};
 use super::reason::{Failure, Reason};
 use crate::core::{Color, MoveText};
@@ -138,7 +139,8 @@ pub struct Unwatched;
 
 impl Watch for Unwatched {}
 
-/// Sends `position` and `go` and reads until `bestmove`, the deadline
+/// Sends `isready`, `position` and `go` and reads until `bestmove`, the
+/// deadline
 /// (`allowance` + the margin), or a failure. The `Watch` sees every `info`
 /// line and may stop the search early (then `stop` is sent and the
 /// `bestmove` that answers it is returned, or a failure when none comes
@@ -151,14 +153,20 @@ fn think(
     watch: &mut dyn Watch,
 ) -> Result<Thought, Failure> {
     let t = turn.timeouts;
-    sync(e, t)?;
-    if let Err(why) = e.send(turn.position).and_then(|_| e.send(go)) {
+    // The engine reads `isready` before the search, so whatever it printed
+    // since its last move comes before its `readyok`: a `bestmove` there
+    // answers no `go` of this move and is dropped. In the same write as
+    // the search, this costs no round trip.
+    let isready = Command::IsReady.to_string();
+    if let Err(why) = e.send_all(&[&isready, turn.position, go]) {
         return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
     }
     let start = Instant::now();
     let deadline = allowance.map(|a| start + a + turn.margin);
     let mut heard = start;
-    let mut ping: Option<Instant> = None;
+    let mut ping: Option<Instant> = Some(start + t.stall);
+    // Until the first `readyok`: lines from before this move.
+    let mut before = true;
     let mut info: Option<InfoLine> = None;
     loop {
         if watch.cancelled() {
@@ -188,8 +196,10 @@ fn think(
             Recv::Event(Event::Line(at, line)) => {
                 heard = at;
                 match e.reply(&line) {
+                    Ok(Reply::BestMove { .. }) if before => stray_bestmove(e, &line),
                     Ok(Reply::BestMove { mv, .. }) => return Ok((mv, at - start, info)),
-                    Ok(Reply::ReadyOk) => ping = None,
+                    Ok(Reply::ReadyOk) => (ping, before) = (None, false),
+                    Ok(Reply::Info(_)) if before => {}
                     Ok(Reply::Info(i)) => {
                         watch.info(&i);
                         if i.score.is_some() {

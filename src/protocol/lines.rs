@@ -2,7 +2,7 @@
 //! not UTF-8) can exhaust memory or panic a reader: the engine's stdin, and
 //! an engine's stdout and stderr as the referee and the board read them.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 
 /// Longest accepted line (1 MiB). A `position … moves …` line of the
 /// longest game any of the games allows stays far below this.
@@ -29,65 +29,123 @@ impl Line {
     }
 }
 
-pub struct LineReader<R: Read> {
-    inner: BufReader<R>,
+/// Bytes split into capped lines as they come, from any source: a blocking
+/// reader (`LineReader`) or a pipe read without waiting (the referee's
+/// engines). A line over the cap is dropped as it is read, so the buffer
+/// never holds much more than the cap.
+pub struct LineSplitter {
+    buf: Vec<u8>,
+    /// Where the bytes not yet returned start in `buf`.
+    start: usize,
     max: usize,
+    /// Inside a line over the cap: bytes are dropped up to its newline.
+    skipping: bool,
+    ended: bool,
 }
+
+impl LineSplitter {
+    pub fn new(max: usize) -> Self {
+        LineSplitter {
+            buf: Vec::new(),
+            start: 0,
+            max,
+            skipping: false,
+            ended: false,
+        }
+    }
+
+    /// Reads once from `r` into the buffer (up to `chunk` bytes); `Ok(0)`
+    /// is the end of input, which is then recorded. Call it only when
+    /// `next_line` has no line left: the bytes kept are then one line's
+    /// start, dropped once they pass the cap.
+    pub fn fill(&mut self, r: &mut impl Read, chunk: usize) -> std::io::Result<usize> {
+        self.buf.drain(..self.start);
+        self.start = 0;
+        let len = self.buf.len();
+        self.buf.resize(len + chunk, 0);
+        let got = r.read(&mut self.buf[len..]);
+        self.buf.truncate(len + got.as_ref().map_or(0, |n| *n));
+        let newline = self.buf.iter().position(|&b| b == b'\n');
+        match (&got, newline) {
+            (Ok(0), _) => self.ended = true,
+            // Keep the newline: `next_line` ends the dropped line there.
+            (_, Some(i)) if self.skipping => drop(self.buf.drain(..i)),
+            (_, None) if self.skipping || self.buf.len() > self.max + 1 => {
+                self.skipping = true;
+                self.buf.clear();
+            }
+            _ => {}
+        }
+        got
+    }
+
+    /// Records the end of input (a read error ends it too).
+    pub fn end(&mut self) {
+        self.ended = true;
+    }
+
+    /// Whether the input has ended and every line was returned.
+    pub fn done(&self) -> bool {
+        self.ended && self.start == self.buf.len() && !self.skipping
+    }
+
+    /// The next whole line in the buffer (or the last one, unterminated,
+    /// once the input has ended).
+    pub fn next_line(&mut self) -> Option<Line> {
+        let rest = &self.buf[self.start..];
+        let (len, take) = match rest.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, i + 1),
+            None if self.ended && (!rest.is_empty() || self.skipping) => (rest.len(), rest.len()),
+            None => return None,
+        };
+        let mut line = &rest[..len];
+        self.start += take;
+        if std::mem::take(&mut self.skipping) || len > self.max {
+            return Some(Line::TooLong);
+        }
+        while let [head @ .., b'\r'] = line {
+            line = head;
+        }
+        Some(match std::str::from_utf8(line) {
+            Ok(s) => Line::Text(s.to_string()),
+            Err(_) => Line::NotUtf8(line.to_vec()),
+        })
+    }
+}
+
+/// Lines from a blocking reader.
+pub struct LineReader<R: Read> {
+    inner: R,
+    split: LineSplitter,
+}
+
+/// Bytes read at a time.
+const CHUNK: usize = 8 << 10;
 
 impl<R: Read> LineReader<R> {
     pub fn new(r: R, max: usize) -> Self {
         LineReader {
-            inner: BufReader::new(r),
-            max,
+            inner: r,
+            split: LineSplitter::new(max),
         }
     }
 
     /// The next line, or `None` at end of input (or on a read error, which
     /// the engine treats the same way).
     pub fn next_line(&mut self) -> Option<Line> {
-        let mut buf = Vec::new();
-        let mut too_long = false;
-        let mut any = false;
         loop {
-            let chunk = match self.inner.fill_buf() {
-                Ok(c) => c,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => return None,
-            };
-            if chunk.is_empty() {
-                if !any {
-                    return None;
-                }
-                break;
+            if let Some(line) = self.split.next_line() {
+                return Some(line);
             }
-            any = true;
-            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            if !too_long {
-                if buf.len() + take > self.max + 1 {
-                    too_long = true;
-                    buf = Vec::new();
-                } else {
-                    buf.extend_from_slice(&chunk[..take]);
-                }
+            if self.split.done() {
+                return None;
             }
-            self.inner.consume(take);
-            if done {
-                break;
+            match self.split.fill(&mut self.inner, CHUNK) {
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => self.split.end(),
             }
         }
-        if too_long {
-            return Some(Line::TooLong);
-        }
-        while matches!(buf.last(), Some(b'\n' | b'\r')) {
-            buf.pop();
-        }
-        Some(match String::from_utf8(buf) {
-            Ok(s) => Line::Text(s),
-            Err(e) => Line::NotUtf8(e.into_bytes()),
-        })
     }
 }
 

@@ -59,7 +59,7 @@ type Found = (Reply, Duration);
 
 impl Session {
     fn send(&mut self, line: &str) -> Result<(), String> {
-        self.e.send(line)
+        self.e.send(line).map_err(|e| e.to_string())
     }
 
     /// Reads until a reply `want` accepts, for at most `limit`.

@@ -109,8 +109,9 @@ pub(super) fn check(
         }
         None => (None, false),
     };
-    let mut pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS)?;
-    let epdout = output_file(&cli.epdout, "--epdout", EPDOUT_KEYS)?;
+    let strict = cli.strict;
+    let mut pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS, strict)?;
+    let epdout = output_file(&cli.epdout, "--epdout", EPDOUT_KEYS, strict)?;
     if cli.pgnout.iter().any(|w| w == "notation=san") {
         eprintln!(
             "koma-referee: note: --pgnout notation=san: these games have no SAN; the records \
@@ -118,7 +119,7 @@ pub(super) fn check(
         );
     }
     let overwrite = |words: &[String]| words.iter().any(|w| w == "append=false");
-    let log = output_file(&cli.log, "--log", LOG_KEYS)?;
+    let log = output_file(&cli.log, "--log", LOG_KEYS, strict)?;
     let adjudication = adjudication(&cli.draw, &cli.resign)?;
     let tb = tablebase(&cli, variant)?;
     if cli.max_moves == Some(0) {
@@ -399,25 +400,32 @@ pub(super) const LOG_KEYS: &[FileKey] = &[
 ];
 
 /// `FILE` or `file=FILE`, then `KEY=VALUE` words among `keys` (and
-/// cutechess-cli's bare `min` and `fi` for `--pgnout`): the file.
+/// cutechess-cli's bare `min` and `fi` for `--pgnout`): the file. A word
+/// that changes nothing is warned about, or refused under `--strict`.
 pub(super) fn output_file(
     words: &[String],
     flag: &str,
     keys: &[FileKey],
+    strict: bool,
 ) -> Result<Option<PathBuf>, Usage> {
     let mut file = None;
     let warn = |w: &str| {
-        eprintln!("koma-referee: warning: {flag} {w} changes nothing: see docs/referee.md")
+        let w = format!("{flag} {w} changes nothing: see docs/referee.md");
+        if strict {
+            return Err(Usage::new(format!("--strict: warning: {w}")));
+        }
+        eprintln!("koma-referee: warning: {w}");
+        Ok(())
     };
     for w in words {
         match w.split_once('=') {
             Some(("file", f)) => file = Some(PathBuf::from(f)),
             // OpenBench's: lines of the engines' output kept in the
             // records, which Koma's records do not keep.
-            Some(("match_line", _)) if flag == "--pgnout" => warn(w),
+            Some(("match_line", _)) if flag == "--pgnout" => warn(w)?,
             Some((k, v)) => match keys.iter().find(|(n, _, _)| *n == k) {
                 Some((_, ok, _)) if ok.contains(&v) => {}
-                Some((_, _, ignored)) if ignored.contains(&v) => warn(w),
+                Some((_, _, ignored)) if ignored.contains(&v) => warn(w)?,
                 Some((_, ok, _)) => {
                     return Err(Usage::new(format!(
                         "{flag} {k}={v} is not supported: Koma honours {k}={} (docs/referee.md)",
@@ -428,7 +436,7 @@ pub(super) fn output_file(
                     return Err(Usage::new(format!("{flag}: unknown key {k}")));
                 }
             },
-            None if flag == "--pgnout" && file.is_some() && (w == "min" || w == "fi") => warn(w),
+            None if flag == "--pgnout" && file.is_some() && (w == "min" || w == "fi") => warn(w)?,
             None if file.is_none() => file = Some(PathBuf::from(w)),
             None => {
                 return Err(Usage::new(format!(

@@ -293,3 +293,20 @@ fn the_state_file_defaults_to_the_record_file() {
     let m = parse_ok("--each depth=1 --engine cmd=a --engine cmd=b");
     assert_eq!(m.state, None);
 }
+
+#[test]
+fn strict_also_refuses_pgnout_and_log_values_that_change_nothing() {
+    let base = "--engine cmd=/bin/sh name=a depth=1 --engine cmd=/bin/sh name=b depth=1";
+    for extra in [
+        "--pgnout file=g.pgn hashfull=true",
+        "--pgnout g.pgn min",
+        "--pgnout file=g.pgn match_line=x",
+        "--log file=l.txt level=info",
+    ] {
+        // Without --strict: a warning, and the match goes on.
+        parse_ok(&format!("{base} {extra}"));
+        let e = usage(&format!("{base} {extra} --strict"));
+        assert!(e.contains("--strict: warning:"), "{extra}: {e}");
+        assert!(e.contains("changes nothing"), "{extra}: {e}");
+    }
+}

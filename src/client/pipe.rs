@@ -1,0 +1,171 @@
+//! An engine's stdout and stderr, read by the thread that plays, with no
+//! reader thread: both pipes are non-blocking and one `poll` waits on the
+//! two until a deadline. stdout's lines are stamped with when they were
+//! read (the thread is waiting in `poll` when a move arrives, so that is
+//! when it arrived); stderr's go to the engine log whenever the engine is
+//! waited for. Memory stays bounded whatever the engine prints: a line is
+//! capped as it is read, and what is not read waits in the kernel's pipe.
+
+use super::engine_log::{self, Dir, EngineLog};
+use crate::protocol::lines::{Line, LineSplitter, MAX_LINE};
+use std::io::ErrorKind;
+use std::os::fd::{AsRawFd, RawFd};
+use std::process::{ChildStderr, ChildStdout};
+use std::time::{Duration, Instant};
+
+/// Bytes read at a time.
+const CHUNK: usize = 8 << 10;
+
+/// Reads of stderr at one wake: an engine flooding it cannot keep the
+/// thread from stdout and the deadline.
+const STDERR_READS: usize = 16;
+
+/// What `Pipes::next` found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Got {
+    Line(Instant, Line),
+    /// stdout reached its end, at that time.
+    Closed(Instant),
+    Timeout,
+}
+
+pub struct Pipes {
+    out: ChildStdout,
+    lines: LineSplitter,
+    /// When stdout was last read: the arrival of every whole line in
+    /// `lines` (`next` returns them all before it reads again).
+    read_at: Instant,
+    /// A line read after the deadline of the call that read it.
+    pending: Option<(Instant, Line)>,
+    /// `None` once the engine closed it.
+    err: Option<ChildStderr>,
+    err_lines: LineSplitter,
+}
+
+impl Pipes {
+    pub fn new(out: ChildStdout, err: ChildStderr) -> std::io::Result<Pipes> {
+        set_nonblocking(out.as_raw_fd())?;
+        set_nonblocking(err.as_raw_fd())?;
+        Ok(Pipes {
+            out,
+            lines: LineSplitter::new(MAX_LINE),
+            read_at: Instant::now(),
+            pending: None,
+            err: Some(err),
+            err_lines: LineSplitter::new(MAX_LINE),
+        })
+    }
+
+    /// The next line of stdout, waiting until `deadline` at most. A line
+    /// read after the deadline is a timeout, and is kept for the next
+    /// call: an engine that floods its output must not carry a reader
+    /// past its deadline for ever. What stdout holds already is read even
+    /// when the deadline has passed.
+    pub fn next(&mut self, deadline: Instant, log: Option<&EngineLog>, tag: &str) -> Got {
+        let mut polled = false;
+        loop {
+            let line =
+                (self.pending.take()).or_else(|| Some((self.read_at, self.lines.next_line()?)));
+            if let Some((at, line)) = line {
+                if at > deadline {
+                    self.pending = Some((at, line));
+                    return Got::Timeout;
+                }
+                let text = match &line {
+                    Line::Text(s) => s.as_str(),
+                    other => other.unreadable().unwrap_or("an unreadable line"),
+                };
+                engine_log::line(log, tag, Dir::FromEngine, text);
+                return Got::Line(at, line);
+            }
+            if self.lines.done() {
+                return Got::Closed(self.read_at);
+            }
+            let now = Instant::now();
+            if polled && now >= deadline {
+                return Got::Timeout;
+            }
+            self.wait(deadline.saturating_duration_since(now), log, tag);
+            polled = true;
+        }
+    }
+
+    /// One `poll` of both pipes, `wait` at most; reads what is ready.
+    fn wait(&mut self, wait: Duration, log: Option<&EngineLog>, tag: &str) {
+        let err_fd = self.err.as_ref().map_or(-1, |e| e.as_raw_fd());
+        let mut fds = [
+            libc::pollfd {
+                fd: self.out.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            // A negative descriptor is left out by poll.
+            libc::pollfd {
+                fd: err_fd,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        // Rounded up: waking before the deadline would only poll again.
+        let ms = wait.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32;
+        // SAFETY: `fds` is an array of two initialised pollfd, as the count says.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
+        if ready <= 0 {
+            // A timeout, or an interrupted call: the caller looks at the
+            // time and polls again if there is any left.
+            return;
+        }
+        if fds[1].revents != 0 {
+            self.drain_stderr(log, tag);
+        }
+        if fds[0].revents != 0 {
+            match self.lines.fill(&mut self.out, CHUNK) {
+                Ok(_) => {}
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => {}
+                Err(_) => self.lines.end(),
+            }
+            self.read_at = Instant::now();
+        }
+    }
+
+    /// Logs what stderr holds, so the engine never blocks on it while it
+    /// is waited for; closes it at its end.
+    fn drain_stderr(&mut self, log: Option<&EngineLog>, tag: &str) {
+        let Some(err) = self.err.as_mut() else { return };
+        for _ in 0..STDERR_READS {
+            let more = match self.err_lines.fill(err, CHUNK) {
+                Ok(0) => false,
+                Ok(_) => true,
+                Err(e) if e.kind() == ErrorKind::Interrupted => true,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    self.err_lines.end();
+                    false
+                }
+            };
+            while let Some(line) = self.err_lines.next_line() {
+                let text = match line {
+                    Line::Text(s) => s,
+                    Line::NotUtf8(b) => String::from_utf8_lossy(&b).into_owned(),
+                    Line::TooLong => format!("<{}>", Line::TooLong.unreadable().unwrap_or("")),
+                };
+                engine_log::line(log, tag, Dir::Stderr, &text);
+            }
+            if !more {
+                self.err = None;
+                return;
+            }
+        }
+    }
+}
+
+fn set_nonblocking(fd: RawFd) -> std::io::Result<()> {
+    // SAFETY: plain system calls on a descriptor this process owns.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
