@@ -103,8 +103,8 @@ pub fn run_job<G: Layered>(
             continue;
         }
         log(format!(
-            "{name}: {entries} entries, {} MiB for the unit's values and notes, plus the lower tables it exits into (read as needed, {} MiB so far)",
-            (2 * entries) >> 20,
+            "{name}: {entries} entries, {} MiB for the unit's values, notes and marks, plus the lower tables it exits into (read as needed, {} MiB so far)",
+            (2 * entries + entries.div_ceil(8)) >> 20,
             tables.loaded_bytes() >> 20
         ));
         let solved = solve_unit(&tables, unit, &s.checkpoints, log)?;
