@@ -88,6 +88,11 @@ enum Job {
         /// same for any number).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
         threads: u64,
+        /// With --pieces: visit every undecided entry in every sweep, not
+        /// only the predecessors of the last sweep's (the same tables,
+        /// slower: the baseline the marking is measured against).
+        #[arg(long, requires = "pieces")]
+        full_sweeps: bool,
         /// With --pieces: the checkpoints' folder (default: checkpoints/ in
         /// the root folder).
         #[arg(long)]
@@ -290,6 +295,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             checkpoint_entries,
             checkpoints,
             threads,
+            full_sweeps,
             ..
         } => {
             let root = match verify.clone().or(path) {
@@ -310,6 +316,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                         secs: checkpoint_secs,
                         entries: checkpoint_entries,
                         threads: threads as usize,
+                        full_sweeps,
                     },
                     root,
                     max_pieces: pieces,

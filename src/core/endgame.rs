@@ -47,4 +47,19 @@ pub trait Layered: Game {
     /// The rule options that change the tables' values, as a short text
     /// for file headers and folder names ("" for the defaults).
     fn rules_tag(rules: &Self::Rules) -> String;
+    /// Calls `mark` with the entries of `swapped(sig)` whose position may
+    /// have a quiet move (one that stays inside the signature) leading to
+    /// entry `i` of `sig`, reached as any of its symmetric images: a
+    /// superset is enough (the generator checks each candidate forward),
+    /// missing one is a wrong table. Returns false when the game cannot
+    /// say (the default): then every entry is a candidate.
+    fn predecessors(
+        sig: Self::Sig,
+        i: u64,
+        rules: &Self::Rules,
+        mark: &mut impl FnMut(u64),
+    ) -> bool {
+        let _ = (sig, i, rules, mark);
+        false
+    }
 }

@@ -19,6 +19,8 @@ use crate::core::Color;
 use crate::core::endgame::Layered;
 use std::sync::OnceLock;
 
+mod predecessors;
+
 /// One side's material on the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Material {
@@ -407,6 +409,11 @@ impl Layered for KaniNariEbi {
 
     fn is_exit(&self, m: Move) -> bool {
         m.tactical()
+    }
+
+    fn predecessors(sig: Signature, i: u64, rules: &KaniRules, mark: &mut impl FnMut(u64)) -> bool {
+        predecessors::predecessors(sig, i, rules.bond_any_type, mark);
+        true
     }
 
     fn rules_tag(rules: &KaniRules) -> String {

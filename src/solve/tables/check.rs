@@ -7,6 +7,7 @@
 //! distance strictly falls along its line down to an exit or the end), so
 //! a folder that passes holds exactly the retrograde values.
 
+use super::error::TableError;
 use super::probe::Tables;
 use super::value::Dtz;
 use crate::core::endgame::Layered;
@@ -14,17 +15,17 @@ use crate::search::MATE;
 use crate::solve::verify::exact;
 
 /// What a position's value must be by its moves' values.
-pub fn expected<G: Layered>(tables: &Tables<G>, pos: &G) -> Result<Dtz, String> {
+pub fn expected<G: Layered>(tables: &Tables<G>, pos: &G) -> Result<Dtz, TableError> {
     let mut ml = G::MoveList::default();
     pos.generate(&mut ml);
     let mut best: Option<Dtz> = None;
     for &m in ml.iter() {
         let v = tables.move_value(pos, m).ok_or_else(|| {
-            format!(
+            TableError::Lookup(format!(
                 "{}: the move {} leads where no table holds",
                 pos.to_text(),
                 pos.move_text(m)
-            )
+            ))
         })?;
         if best.is_none_or(|b| v.rank() > b.rank()) {
             best = Some(v);
@@ -39,11 +40,11 @@ pub fn check<G: Layered>(
     tables: &Tables<G>,
     sigs: &[G::Sig],
     log: &mut dyn FnMut(String),
-) -> Result<u64, String> {
+) -> Result<u64, TableError> {
     let mut checked = 0u64;
     let mut faults = Vec::new();
     for &sig in sigs {
-        let values = tables.values(sig)?;
+        let values = tables.values(sig).map_err(TableError::Lookup)?;
         let t0 = std::time::Instant::now();
         for (i, &b) in values.iter().enumerate() {
             let pos = G::unrank(sig, i as u64, tables.rules());
@@ -72,7 +73,10 @@ pub fn check<G: Layered>(
     if faults.is_empty() {
         Ok(checked)
     } else {
-        Err(format!("inconsistent entries:\n{}", faults.join("\n")))
+        Err(TableError::Inconsistent(format!(
+            "inconsistent entries:\n{}",
+            faults.join("\n")
+        )))
     }
 }
 
@@ -100,10 +104,10 @@ pub fn search_sample<G: Layered>(
     per: usize,
     depth: u32,
     seed: u64,
-) -> Result<Sampled, String> {
+) -> Result<Sampled, TableError> {
     let mut out = Sampled::default();
     for &sig in sigs {
-        let values = tables.values(sig)?;
+        let values = tables.values(sig).map_err(TableError::Lookup)?;
         let n = values.len();
         let start = (seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize % n;
         // Wanted counts: draws at 0, distance d at d.

@@ -23,6 +23,7 @@
 //! Loading checks everything (`read`): size, magic, version, game, rule
 //! options, signature, entries, checksum, and the counts against the entries.
 
+use super::error::TableError;
 use super::value::Dtz;
 use crate::core::binary_file::{read_announced, size_error};
 use crate::core::crc32::crc32;
@@ -134,21 +135,23 @@ pub fn write(path: &Path, id: &Identity, values: &[u8]) -> std::io::Result<()> {
 
 /// Checks a header against the expected identity; the file size it
 /// announces.
-fn check_header(want: &Identity, bytes: &[u8]) -> Result<u64, String> {
+fn check_header(want: &Identity, bytes: &[u8]) -> Result<u64, TableError> {
     if bytes.len() < HEADER {
-        return Err(format!(
+        return Err(TableError::Refused(format!(
             "truncated: {} bytes, less than the {HEADER}-byte header",
             bytes.len()
-        ));
+        )));
     }
     if &bytes[..8] != MAGIC {
-        return Err("not a Koma endgame table (it does not start with KOMAEGTB)".into());
+        return Err(TableError::Refused(
+            "not a Koma endgame table (it does not start with KOMAEGTB)".into(),
+        ));
     }
     let version = u32_at(bytes, 8);
     if version != VERSION {
-        return Err(format!(
+        return Err(TableError::Refused(format!(
             "table version {version}, this Koma reads version {VERSION}"
-        ));
+        )));
     }
     let got = Identity {
         game: text_at(bytes, 12, 32),
@@ -163,32 +166,37 @@ fn check_header(want: &Identity, bytes: &[u8]) -> Result<u64, String> {
     ];
     for (what, g, w) in fields {
         if g != w {
-            return Err(format!("table of another {what}: {g:?}, expected {w:?}"));
+            return Err(TableError::Refused(format!(
+                "table of another {what}: {g:?}, expected {w:?}"
+            )));
         }
     }
     if got.entries != want.entries {
-        return Err(format!(
+        return Err(TableError::Refused(format!(
             "the header says {} entries, the index has {}",
             got.entries, want.entries
-        ));
+        )));
     }
     Ok(HEADER as u64 + want.entries)
 }
 
 /// Reads a table file of the expected identity, checked whole: its values
 /// and counts. Errors describe the file without naming it.
-pub fn read(path: &Path, want: &Identity) -> Result<(Vec<u8>, Counts), String> {
-    let mut bytes = read_announced(path, HEADER, |h| check_header(want, h))?;
+pub fn read(path: &Path, want: &Identity) -> Result<(Vec<u8>, Counts), TableError> {
+    let mut bytes = read_announced(path, HEADER, |h| {
+        check_header(want, h).map_err(|e| e.to_string())
+    })
+    .map_err(TableError::Refused)?;
     let size = check_header(want, &bytes)?;
     if bytes.len() as u64 != size {
-        return Err(size_error(bytes.len() as u64, size));
+        return Err(TableError::Refused(size_error(bytes.len() as u64, size)));
     }
     let stored = u32_at(&bytes, 152);
     let crc = crc32(crc32(0, &bytes[..152]), &bytes[HEADER..]);
     if crc != stored {
-        return Err(format!(
+        return Err(TableError::Refused(format!(
             "checksum mismatch (stored {stored:08x}, computed {crc:08x}): the file is corrupt"
-        ));
+        )));
     }
     let c = Counts::of(&bytes[HEADER..]);
     let said = Counts {
@@ -201,9 +209,9 @@ pub fn read(path: &Path, want: &Identity) -> Result<(Vec<u8>, Counts), String> {
         longest_loss_at: u64_at(&bytes, 140),
     };
     if c != said {
-        return Err(format!(
+        return Err(TableError::Refused(format!(
             "the header's counts {said:?} do not match the entries {c:?}"
-        ));
+        )));
     }
     bytes.drain(..HEADER);
     Ok((bytes, c))

@@ -5,6 +5,7 @@
 //! processes (a Slurm array: units of one layer never exit into each
 //! other).
 
+use super::error::TableError;
 use super::file::{self, Counts};
 use super::probe::Tables;
 use super::unit::{Checkpoints, solve_unit, unit_name, units};
@@ -61,22 +62,23 @@ pub fn run_job<G: Layered>(
     rules: &G::Rules,
     s: &JobSettings,
     log: &mut dyn FnMut(String),
-) -> Result<String, String> {
+) -> Result<String, TableError> {
     let tables = Tables::<G>::open(&s.root, rules);
     let mut todo = units::<G>(s.max_pieces);
     if let Some(name) = &s.unit {
-        let sig = G::parse_sig(name).ok_or_else(|| format!("no signature {name}"))?;
+        let sig = G::parse_sig(name)
+            .ok_or_else(|| TableError::Request(format!("no signature {name}")))?;
         todo.retain(|u| u.contains(&sig));
         if todo.is_empty() {
-            return Err(format!(
+            return Err(TableError::Request(format!(
                 "{name} has more than {} pieces (--pieces)",
                 s.max_pieces
-            ));
+            )));
         }
     }
     let folder = Tables::<G>::folder(&s.root, rules);
     std::fs::create_dir_all(&folder)
-        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        .map_err(|e| TableError::Io(format!("cannot create {}: {e}", folder.display())))?;
     let mut report = String::new();
     let all: u64 = todo.iter().flatten().map(|&g| G::entries(g)).sum();
     let (mut done_entries, t0) = (0u64, Instant::now());
@@ -101,15 +103,15 @@ pub fn run_job<G: Layered>(
             continue;
         }
         log(format!(
-            "{name}: {entries} entries, {} MiB for the unit's values and notes, plus the lower tables it exits into (read as needed, {} MiB so far)",
-            (2 * entries) >> 20,
+            "{name}: {entries} entries, {} MiB for the unit's values, notes and marks, plus the lower tables it exits into (read as needed, {} MiB so far)",
+            (2 * entries + entries.div_ceil(8)) >> 20,
             tables.loaded_bytes() >> 20
         ));
         let solved = solve_unit(&tables, unit, &s.checkpoints, log)?;
         for (&g, v) in unit.iter().zip(&solved.values) {
             let path = tables.path(g);
             file::write(&path, &tables.identity(g), v)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                .map_err(|e| TableError::Io(format!("cannot write {}: {e}", path.display())))?;
             let _ = writeln!(report, "{}", figures::<G>(g, &Counts::of(v), rules));
         }
         let ck = super::unit::checkpoint_path(&tables, &s.checkpoints.folder, unit);

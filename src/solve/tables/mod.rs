@@ -6,6 +6,7 @@
 //! Nothing here names a game; `docs/tables.md` has the format and figures.
 
 pub mod check;
+pub mod error;
 pub mod file;
 pub mod job;
 #[cfg(test)]
@@ -16,5 +17,6 @@ mod tests;
 pub mod unit;
 pub mod value;
 
+pub use error::TableError;
 pub use probe::Tables;
 pub use value::Dtz;
