@@ -1,6 +1,7 @@
 //! Kani Nari Ebi positions for measuring the endgame tables in matches
-//! (docs/tables-strength.md), one position string a line, as the referee's
-//! `-openings format=epd` reads them; the same lines for a seed.
+//! (docs/tables-strength.md), one position string a line after `fen ` (the
+//! referee's `-openings format=epd` reads a bare position that starts like
+//! a move, `s4/…`, as moves), the same lines for a seed.
 //!
 //! `endgames`: suite openings played out by the engine's search at a fixed
 //! node count until 7 or 8 pieces are left (the tables of 6 pieces are then
@@ -125,7 +126,7 @@ fn main() -> Result<(), String> {
                     if n <= max_pieces {
                         let t = pos.to_text().to_string();
                         if seen.insert(t.clone()) {
-                            println!("{t}");
+                            println!("fen {t}");
                         }
                         break;
                     }
@@ -183,7 +184,7 @@ fn main() -> Result<(), String> {
                 {
                     let text = pos.to_text().to_string();
                     if seen.insert(text.clone()) {
-                        println!("{text}");
+                        println!("fen {text}");
                     }
                 }
             }
