@@ -53,7 +53,8 @@ enum Job {
     Solve {
         #[arg(help = solvable_help())]
         game: String,
-        /// Where to write the table (the file of the engine's table option);
+        /// Where to write the table (default: the file the engine finds
+        /// without its table option, e.g. nana.table in the tables' folder);
         /// with --pieces the tables' root folder (default
         /// $XDG_DATA_HOME/koma/tables or ~/.local/share/koma/tables).
         #[arg(long, conflicts_with = "verify")]
@@ -347,8 +348,13 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                 ))
                 .into());
             }
+            // The engine finds the table there without its option.
+            let default_out = || {
+                let file = GameId::from_name(&game)?.table()?.default_file;
+                Some(solve::tables::probe::default_root()?.join(file))
+            };
             let job = SolveJob {
-                out: path,
+                out: path.or_else(|| verify.is_none().then(default_out).flatten()),
                 verify,
                 max_plies,
                 per_distance,
@@ -558,6 +564,10 @@ impl SolverVisitor for SolveJob {
         }
         let (table, report) = solve::run_solve(solver, &mut log).map_err(anyhow::Error::msg)?;
         if let Some(p) = &self.out {
+            if let Some(folder) = p.parent().filter(|f| !f.as_os_str().is_empty()) {
+                std::fs::create_dir_all(folder)
+                    .with_context(|| format!("cannot make {}", folder.display()))?;
+            }
             table
                 .save(p)
                 .with_context(|| format!("cannot write {}", p.display()))?;

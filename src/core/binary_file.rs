@@ -98,6 +98,46 @@ pub fn read_announced<H>(
     Ok(bytes)
 }
 
+/// The file at `path` mapped into memory, as `read_announced` reads it:
+/// only a regular file, its first `header` bytes checked by `announced`,
+/// its size equal to the announced one; nothing past the header is read
+/// here (the pages come in when touched). A mapped file must not be
+/// truncated or rewritten in place while mapped: touching a page past
+/// its new end kills the process (SIGBUS). Replacing it by a rename, as
+/// Koma's writers do, is safe: the map keeps the old file.
+pub fn map_announced(
+    path: &Path,
+    header: usize,
+    announced: impl FnOnce(&[u8]) -> Result<u64, String>,
+) -> Result<memmap2::Mmap, String> {
+    let unreadable = |e: std::io::Error| format!("cannot read it: {e}");
+    if !std::fs::metadata(path).map_err(unreadable)?.is_file() {
+        return Err("not a regular file".into());
+    }
+    let file = open_without_blocking(path).map_err(unreadable)?;
+    let meta = file.metadata().map_err(unreadable)?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let mut head = Vec::with_capacity(header);
+    (&file)
+        .take(header as u64)
+        .read_to_end(&mut head)
+        .map_err(unreadable)?;
+    let want = announced(&head)?;
+    if meta.len() != want {
+        return Err(size_error(meta.len(), want));
+    }
+    // SAFETY: the map is read-only and the file a regular one of the size
+    // checked above; the callers' files are written whole and renamed into
+    // place, never changed in place (the contract above).
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| format!("cannot map it: {e}"))?;
+    if map.len() as u64 != want {
+        return Err(size_error(map.len() as u64, want));
+    }
+    Ok(map)
+}
+
 /// Why a file of `len` bytes is not the `want` bytes its header announces.
 pub fn size_error(len: u64, want: u64) -> String {
     SizeMismatch { len, want }.to_string()

@@ -62,6 +62,10 @@ pub type SharedTable = Arc<dyn Any + Send + Sync>;
 pub struct TableFile {
     /// The engine option naming the file.
     pub option: &'static str,
+    /// Where `koma solve` writes the table by default and the engine finds
+    /// it without the option: this file in the folder of the endgame tables
+    /// (`solve::tables::probe::default_root`).
+    pub default_file: &'static str,
     /// Loads the table (a `SharedTable` holding an `Arc<dyn Tablebase<G>>`)
     /// from a file, checking it whole; the error says what is wrong with
     /// the file (without naming it: the caller does).

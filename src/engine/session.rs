@@ -47,8 +47,9 @@ pub trait Session: Send {
     /// none).
     fn set_table(&mut self, table: Option<SharedTable>);
     /// Uses the game's endgame tables under `root` (`None`: none), for a
-    /// game that has them; nothing is read until a position asks.
-    fn set_tables_root(&mut self, root: Option<&Path>);
+    /// game that has them: every file there mapped and its header checked
+    /// now, so that no search opens one. The message of each file refused.
+    fn set_tables_root(&mut self, root: Option<&Path>) -> Vec<String>;
 
     /// Replaces the position, or changes nothing and says why.
     fn set_position(&mut self, cmd: &PositionCommand) -> Result<(), PositionRefused> {
@@ -131,8 +132,10 @@ pub struct PerftCount {
     pub partial: Option<String>,
 }
 
-/// Opens a game's endgame tables under a folder, for its rules.
-pub type OpenTables<G> = fn(&Path, &<G as crate::core::Game>::Rules) -> Arc<dyn RootProbe<G>>;
+/// Maps a game's endgame tables under a folder, for its rules: the tables,
+/// and the message of each file refused.
+pub type OpenTables<G> =
+    fn(&Path, &<G as crate::core::Game>::Rules) -> (Arc<dyn RootProbe<G>>, Vec<String>);
 
 pub struct GameSession<G: Searchable> {
     line: GameLine<G>,
@@ -157,8 +160,12 @@ impl<G: Searchable> GameSession<G> {
     where
         G: Layered,
     {
-        fn open<G: Searchable + Layered>(root: &Path, rules: &G::Rules) -> Arc<dyn RootProbe<G>> {
-            Arc::new(Tables::<G>::open(root, rules))
+        fn open<G: Searchable + Layered>(
+            root: &Path,
+            rules: &G::Rules,
+        ) -> (Arc<dyn RootProbe<G>>, Vec<String>) {
+            let (tables, refused) = Tables::<G>::map_all(root, rules);
+            (Arc::new(tables), refused)
         }
         GameSession {
             open_tables: Some(open::<G>),
@@ -219,11 +226,14 @@ impl<G: Searchable> Session for GameSession<G> {
         self.table = table.and_then(|t| t.downcast_ref::<Arc<dyn Tablebase<G>>>().cloned());
     }
 
-    fn set_tables_root(&mut self, root: Option<&Path>) {
-        self.tables = self
-            .open_tables
-            .zip(root)
-            .map(|(open, root)| open(root, self.line.rules()));
+    fn set_tables_root(&mut self, root: Option<&Path>) -> Vec<String> {
+        let Some((open, root)) = self.open_tables.zip(root) else {
+            self.tables = None;
+            return Vec::new();
+        };
+        let (tables, refused) = open(root, self.line.rules());
+        self.tables = Some(tables);
+        refused
     }
 }
 

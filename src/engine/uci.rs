@@ -80,6 +80,10 @@ pub struct Engine {
     /// The tables loaded through each game's table option, kept across
     /// sessions.
     tables: Vec<(&'static str, SharedTable)>,
+    /// The session's endgame tables (and a game's default table file) are
+    /// to be mapped again: done at `isready`, `setoption name TablePath` or
+    /// the next `go`, never by the search, which must not wait on a file.
+    tables_stale: bool,
     debug: bool,
 }
 
@@ -94,9 +98,8 @@ impl Engine {
     pub fn new(out: Output, registry: &'static Registry) -> Engine {
         let options = OptionStore::new(registry);
         let game = registry.default_game();
-        let mut session = (game.new_session)(&options.rule_values(game))
+        let session = (game.new_session)(&options.rule_values(game))
             .unwrap_or_else(|e| panic!("default rules are valid: {e}"));
-        session.set_tables_root(tables_root(&options).as_deref());
         let tt = Arc::new(Tt::new(options.int(HASH) as usize));
         Engine {
             out,
@@ -107,6 +110,7 @@ impl Engine {
             search: None,
             tt,
             tables: Vec::new(),
+            tables_stale: true,
             debug: false,
         }
     }
@@ -119,9 +123,50 @@ impl Engine {
                 .find(|(g, _)| *g == game.name)
                 .map(|(_, t)| t.clone()),
         );
-        session.set_tables_root(tables_root(&self.options).as_deref());
+        self.tables_stale = true;
         self.game = game;
         self.session = session;
+    }
+
+    /// Maps the current game's endgame tables if stale, saying which files
+    /// are refused, and loads the game's table from its default file when
+    /// its option is empty and the file is there.
+    fn refresh_tables(&mut self) {
+        if !std::mem::take(&mut self.tables_stale) {
+            return;
+        }
+        let root = tables_root(&self.options);
+        for e in self.session.set_tables_root(root.as_deref()) {
+            (self.out).error(format!(
+                "{e}; the search goes on without it at {TABLE_PATH}"
+            ));
+        }
+        let game = self.game;
+        let Some(file) = game.table else { return };
+        let loaded = self.tables.iter().any(|(g, _)| *g == game.name);
+        if loaded || !self.options.text(file.option).is_empty() {
+            return;
+        }
+        let Some(path) =
+            crate::solve::tables::probe::default_root().map(|r| r.join(file.default_file))
+        else {
+            return;
+        };
+        if std::fs::symlink_metadata(&path).is_err() {
+            return;
+        }
+        match (file.load)(&path) {
+            Ok(t) => {
+                self.tables.push((game.name, t.clone()));
+                self.session.set_table(Some(t));
+            }
+            Err(why) => self.out.error(format!(
+                "cannot use {} as {}: {why}; the game goes on without a table at {}",
+                path.display(),
+                file.option,
+                path.display()
+            )),
+        }
     }
 
     pub fn handle_line(&mut self, line: &str) -> Flow {
@@ -164,7 +209,10 @@ impl Engine {
                 });
             }
             Command::Debug(on) => self.debug = on,
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                self.refresh_tables();
+                self.out.line("readyok");
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame | Command::UgiNewGame => {
                 self.stop_search();
@@ -180,6 +228,7 @@ impl Engine {
             },
             Command::Go(g) => {
                 self.stop_search();
+                self.refresh_tables();
                 self.go(&g);
             }
             Command::Perft(depth) => {
@@ -319,7 +368,7 @@ impl Engine {
     ) -> Result<OptionChange, OptionRefused> {
         let game = owner.name;
         let path = value.as_str().unwrap_or("");
-        let table = if path.is_empty() {
+        let table = if path.is_empty() || is_none(path) {
             None
         } else {
             let t = (owner.load_table(std::path::Path::new(path))).map_err(|why| {
@@ -365,6 +414,9 @@ impl Engine {
                     self.tables.push((game, t.clone()));
                 }
                 if self.game.name == game {
+                    // An empty value means the default file: looked for
+                    // at the next `isready` or `go`.
+                    self.tables_stale |= table.is_none();
                     self.session.set_table(table);
                 }
             }
@@ -383,8 +435,8 @@ impl Engine {
                     self.install(self.game, s);
                 }
                 if name == TABLE_PATH {
-                    self.session
-                        .set_tables_root(tables_root(&self.options).as_deref());
+                    self.tables_stale = true;
+                    self.refresh_tables();
                 }
             }
         }
@@ -527,12 +579,19 @@ impl Engine {
 }
 
 /// The folder of the endgame tables: `TablePath`, or when empty the
-/// default per-user folder (`None` when there is no home to find it in).
+/// default per-user folder (`None` when there is no home to find it in,
+/// or for `none`: no tables).
 fn tables_root(options: &OptionStore) -> Option<std::path::PathBuf> {
     match options.text(TABLE_PATH) {
         "" => crate::solve::tables::probe::default_root(),
+        path if is_none(path) => None,
         path => Some(path.into()),
     }
+}
+
+/// The value that turns a table option off (`<empty>` means the default).
+fn is_none(value: &str) -> bool {
+    value.eq_ignore_ascii_case("none")
 }
 
 /// A transposition table of `mb` MB for the `Hash` option: refused when

@@ -122,6 +122,14 @@ impl Koma {
         Koma::spawn_command(Command::new(env!("CARGO_BIN_EXE_koma")))
     }
 
+    /// The binary with its per-user data folder (`XDG_DATA_HOME`, where
+    /// the endgame tables are found by default) at `dir`.
+    pub fn spawn_with_data_home(dir: &std::path::Path) -> Koma {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_koma"));
+        c.env("XDG_DATA_HOME", dir);
+        Koma::spawn_command(c)
+    }
+
     /// The binary with its address space limited to `kib` KiB (`ulimit
     /// -v`), so that large allocations fail.
     pub fn spawn_with_address_space(kib: u64) -> Koma {

@@ -331,6 +331,7 @@ fn kings_bits(b: &Board) -> Bitboard {
 /// writes, named by the engine option `NanaTable`.
 pub const TABLE: TableFile = TableFile {
     option: "NanaTable",
+    default_file: "nana.table",
     load: |path| {
         let t: std::sync::Arc<dyn Tablebase<Nana>> =
             // Text at the registry's door (`TableFile::load`).

@@ -135,7 +135,7 @@ pub fn write(path: &Path, id: &Identity, values: &[u8]) -> std::io::Result<()> {
 
 /// Checks a header against the expected identity; the file size it
 /// announces.
-fn check_header(want: &Identity, bytes: &[u8]) -> Result<u64, TableError> {
+pub fn check_header(want: &Identity, bytes: &[u8]) -> Result<u64, TableError> {
     if bytes.len() < HEADER {
         return Err(TableError::Refused(format!(
             "truncated: {} bytes, less than the {HEADER}-byte header",
@@ -183,15 +183,21 @@ fn check_header(want: &Identity, bytes: &[u8]) -> Result<u64, TableError> {
 /// Reads a table file of the expected identity, checked whole: its values
 /// and counts. Errors describe the file without naming it.
 pub fn read(path: &Path, want: &Identity) -> Result<(Vec<u8>, Counts), TableError> {
-    let mut bytes = read_announced(path, HEADER, |h| {
-        check_header(want, h).map_err(|e| e.to_string())
-    })
-    .map_err(TableError::Refused)?;
-    let size = check_header(want, &bytes)?;
+    let mut bytes = read_announced(path, HEADER, |h| check_header(want, h))
+        .map_err(|e| TableError::Refused(e.to_string()))?;
+    let c = check(&bytes, want)?;
+    bytes.drain(..HEADER);
+    Ok((bytes, c))
+}
+
+/// Checks a whole table file's bytes (header and values) against the
+/// expected identity, as `read` does: its counts.
+pub fn check(bytes: &[u8], want: &Identity) -> Result<Counts, TableError> {
+    let size = check_header(want, bytes)?;
     if bytes.len() as u64 != size {
         return Err(TableError::Refused(size_error(bytes.len() as u64, size)));
     }
-    let stored = u32_at(&bytes, 152);
+    let stored = u32_at(bytes, 152);
     let crc = crc32(crc32(0, &bytes[..152]), &bytes[HEADER..]);
     if crc != stored {
         return Err(TableError::Refused(format!(
@@ -200,19 +206,18 @@ pub fn read(path: &Path, want: &Identity) -> Result<(Vec<u8>, Counts), TableErro
     }
     let c = Counts::of(&bytes[HEADER..]);
     let said = Counts {
-        won: u64_at(&bytes, 100),
-        lost: u64_at(&bytes, 108),
-        drawn: u64_at(&bytes, 116),
-        longest_win: u32_at(&bytes, 124),
-        longest_loss: u32_at(&bytes, 128),
-        longest_win_at: u64_at(&bytes, 132),
-        longest_loss_at: u64_at(&bytes, 140),
+        won: u64_at(bytes, 100),
+        lost: u64_at(bytes, 108),
+        drawn: u64_at(bytes, 116),
+        longest_win: u32_at(bytes, 124),
+        longest_loss: u32_at(bytes, 128),
+        longest_win_at: u64_at(bytes, 132),
+        longest_loss_at: u64_at(bytes, 140),
     };
     if c != said {
         return Err(TableError::Refused(format!(
             "the header's counts {said:?} do not match the entries {c:?}"
         )));
     }
-    bytes.drain(..HEADER);
-    Ok((bytes, c))
+    Ok(c)
 }

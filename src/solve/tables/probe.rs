@@ -1,17 +1,21 @@
-//! Probing a folder of endgame tables: `Tables` opens the folder of one game
-//! and rule options, loads a signature's file the first time a position of
-//! it is asked (checked whole, `file::read`), and answers a position's value
+//! Probing a folder of endgame tables: `Tables` maps each signature's file
+//! (`Tables::map_all` every present one at once, for the engine, so that no
+//! file is touched during a search; `Tables::open` each the first time a
+//! position of it is asked, checked whole), and answers a position's value
 //! (`probe`), each move's (`moves`) and the best move (`best_move`), which
 //! keeps the value and makes progress by the distance.
 
-use super::file::{self, Identity};
+use super::file::{self, HEADER, Identity};
 use super::value::Dtz;
+use crate::core::binary_file::map_announced;
 use crate::core::endgame::Layered;
 use crate::core::{History, Outcome, Searchable};
 use crate::search::Probe;
+use memmap2::Mmap;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The folder where `koma solve` writes tables unless told otherwise, and
 /// where the engine looks for them: `$XDG_DATA_HOME/koma/tables`, else
@@ -27,11 +31,18 @@ pub fn default_root() -> Option<PathBuf> {
 /// The tables of one game under one set of rule options, in the folder
 /// `root/<game>` (or `root/<game>-<rules_tag>`), one file per signature
 /// named `<signature>.ktb`.
+///
+/// The files are mapped, not read: a table must not be rewritten in place
+/// while mapped (`koma solve` writes a new file and renames it, which is
+/// safe; truncating a mapped file kills the process).
 pub struct Tables<G: Layered> {
     folder: PathBuf,
     rules: G::Rules,
     slot: HashMap<G::Sig, usize>,
-    loaded: Vec<OnceLock<Result<Vec<u8>, String>>>,
+    /// Each signature's mapped file (its header first), or why not.
+    loaded: Vec<OnceLock<Result<Mmap, String>>>,
+    /// Files opened so far: after `map_all`, none more.
+    opened: AtomicUsize,
 }
 
 impl<G: Layered> Tables<G> {
@@ -45,7 +56,10 @@ impl<G: Layered> Tables<G> {
         })
     }
 
-    /// The tables under `root` (nothing is read until a position asks).
+    /// The tables under `root`, each file opened, mapped and checked whole
+    /// (checksum and counts) the first time a position of its signature
+    /// asks: for a folder still being written (the generator reads its
+    /// lower tables so), or a program that probes a few positions.
     pub fn open(root: &Path, rules: &G::Rules) -> Tables<G> {
         let sigs = G::signatures(u32::MAX);
         Tables {
@@ -53,7 +67,49 @@ impl<G: Layered> Tables<G> {
             rules: rules.clone(),
             slot: sigs.iter().enumerate().map(|(i, &s)| (s, i)).collect(),
             loaded: sigs.iter().map(|_| OnceLock::new()).collect(),
+            opened: AtomicUsize::new(0),
         }
+    }
+
+    /// The tables under `root` with every present file mapped now and its
+    /// header and size checked (its checksum is not: that would read every
+    /// byte; `koma solve --stats` does), so that probing never opens a file
+    /// (the engine's search must not wait on one). With the message of each
+    /// present file refused, naming it; a missing file is no error.
+    pub fn map_all(root: &Path, rules: &G::Rules) -> (Tables<G>, Vec<String>) {
+        let tables = Self::open(root, rules);
+        let mut refused = Vec::new();
+        for (&sig, &i) in &tables.slot {
+            let path = tables.path(sig);
+            let r = if std::fs::symlink_metadata(&path).is_err() {
+                Err(format!("table {}: no such file", path.display()))
+            } else {
+                tables.opened.fetch_add(1, Ordering::Relaxed);
+                let id = tables.identity(sig);
+                map_announced(&path, HEADER, |h| {
+                    file::check_header(&id, h).map_err(|e| e.to_string())
+                })
+                    .map_err(|e| format!("table {}: {e}", path.display()))
+                    .inspect_err(|e| refused.push(e.clone()))
+            };
+            let _ = tables.loaded[i].set(r);
+        }
+        refused.sort();
+        (tables, refused)
+    }
+
+    /// How many files these tables have opened.
+    pub fn files_opened(&self) -> usize {
+        self.opened.load(Ordering::Relaxed)
+    }
+
+    /// How many signatures have a usable file (after `map_all`: every one
+    /// present and sound; after `open`: those probed so far).
+    pub fn usable(&self) -> usize {
+        self.loaded
+            .iter()
+            .filter(|l| l.get().is_some_and(Result::is_ok))
+            .count()
     }
 
     pub fn rules(&self) -> &G::Rules {
@@ -80,27 +136,35 @@ impl<G: Layered> Tables<G> {
         self.path(sig).is_file()
     }
 
-    /// The values of a signature, read on the first call; the error (also
-    /// kept) names the file and says what is wrong with it.
+    /// The values of a signature, its file mapped and checked whole on the
+    /// first call (unless `map_all` did it); the error (also kept) names the
+    /// file and says what is wrong with it.
     pub fn values(&self, sig: G::Sig) -> Result<&[u8], String> {
         let Some(&i) = self.slot.get(&sig) else {
             return Err(format!("no signature {sig}"));
         };
         let r = self.loaded[i].get_or_init(|| {
+            self.opened.fetch_add(1, Ordering::Relaxed);
             let path = self.path(sig);
-            file::read(&path, &self.identity(sig))
-                .map(|(v, _)| v)
+            let id = self.identity(sig);
+            map_announced(&path, HEADER, |h| {
+                    file::check_header(&id, h).map_err(|e| e.to_string())
+                })
+                .and_then(|m| file::check(&m, &id).map(|_| m).map_err(|e| e.to_string()))
                 .map_err(|e| format!("table {}: {e}", path.display()))
         });
-        r.as_deref().map_err(Clone::clone)
+        match r {
+            Ok(m) => Ok(&m[HEADER..]),
+            Err(e) => Err(e.clone()),
+        }
     }
 
-    /// Bytes of the tables read so far.
+    /// Bytes of the tables mapped so far (their values).
     pub fn loaded_bytes(&self) -> u64 {
         self.loaded
             .iter()
             .filter_map(|l| l.get()?.as_ref().ok())
-            .map(|v| v.len() as u64)
+            .map(|m| (m.len() - HEADER) as u64)
             .sum()
     }
 
