@@ -71,11 +71,13 @@ impl Pipes {
                     self.pending = Some((at, line));
                     return Got::Timeout;
                 }
-                let text = match &line {
-                    Line::Text(s) => s.as_str(),
-                    other => other.unreadable().unwrap_or("an unreadable line"),
-                };
-                engine_log::line(log, tag, Dir::FromEngine, text);
+                match &line {
+                    Line::Text(s) => engine_log::line(log, tag, Dir::FromEngine, s),
+                    other => {
+                        let what = other.unreadable().unwrap_or("an unreadable line");
+                        engine_log::line(log, tag, Dir::FromEngine, &format!("<{what}>"));
+                    }
+                }
                 return Got::Line(at, line);
             }
             if self.lines.done() {

@@ -482,6 +482,34 @@ mod tests {
     }
 
     #[test]
+    fn half_a_line_times_out_and_the_line_comes_whole_with_its_stderr_logged_aside() {
+        // Half a line, then silence: the reader is not held past its
+        // deadline waiting for the newline.
+        let script = "printf best; printf 'noise\\n' >&2; read x; echo move a1a2; exit 0";
+        let mut e = EngineProc::spawn("t", &sh(script), None).unwrap();
+        assert_eq!(
+            e.recv(Instant::now() + Duration::from_millis(50)),
+            Recv::Timeout
+        );
+        e.send("go").unwrap();
+        let end = Instant::now() + Duration::from_secs(10);
+        assert!(matches!(e.recv(end), Recv::Event(Event::Line(_, l)) if l == "bestmove a1a2"));
+        assert!(matches!(e.recv(end), Recv::Event(Event::Closed(_))));
+    }
+
+    #[test]
+    fn over_long_and_non_utf8_lines_are_unreadable_and_reading_goes_on() {
+        let script = "head -c 1100000 /dev/zero | tr '\\0' x; echo; printf '\\377\\n'; echo ok";
+        let mut e = EngineProc::spawn("t", &sh(script), None).unwrap();
+        let end = Instant::now() + Duration::from_secs(30);
+        assert!(
+            matches!(e.recv(end), Recv::Event(Event::Unreadable(_, w)) if w.contains("longer"))
+        );
+        assert!(matches!(e.recv(end), Recv::Event(Event::Unreadable(_, w)) if w.contains("UTF-8")));
+        assert!(matches!(e.recv(end), Recv::Event(Event::Line(_, l)) if l == "ok"));
+    }
+
+    #[test]
     fn programs_are_checked_before_they_are_run() {
         let launch = |cmd: &str, dir: Option<&str>| Launch {
             cmd: cmd.into(),

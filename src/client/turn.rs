@@ -140,11 +140,10 @@ pub struct Unwatched;
 impl Watch for Unwatched {}
 
 /// Sends `isready`, `position` and `go` and reads until `bestmove`, the
-/// deadline
-/// (`allowance` + the margin), or a failure. The `Watch` sees every `info`
-/// line and may stop the search early (then `stop` is sent and the
-/// `bestmove` that answers it is returned, or a failure when none comes
-/// within the stall timeout).
+/// deadline (`allowance` + the margin), or a failure. The `Watch` sees
+/// every `info` line of the search and may stop it early (then `stop` is
+/// sent and the `bestmove` that answers it is returned, or a failure when
+/// none comes within the stall timeout).
 fn think(
     e: &mut EngineProc,
     turn: &Turn<'_>,
