@@ -20,7 +20,7 @@ fn koma_plays_koma_on_every_game_at_a_short_time_control() {
         let pgn = dir.join("games.pgn");
         let mut a = args(&format!(
             "--variant {game} --engine cmd={KOMA} name=a --engine cmd={KOMA} name=b \
-             --games 2 --random-plies 2 --max-plies 40 --timemargin 300 --concurrency 2 \
+             --games 2 --random-plies 2 --max-plies 40 --timemargin 5000 --concurrency 2 \
              --pgnout {} --each tc=1+0.02",
             pgn.display()
         ));
