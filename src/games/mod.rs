@@ -210,3 +210,49 @@ pub fn all_endings() -> Vec<EndReason> {
     }
     all
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_id_visits_the_game_of_its_entry() {
+        struct Name;
+        impl GameVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: Registered>(self) -> &'static str {
+                G::NAME
+            }
+        }
+        for &g in GameId::ALL {
+            assert_eq!(g.visit(Name), g.name());
+            assert_eq!(GameId::from_name(g.name()), Some(g));
+        }
+        assert_eq!(GameId::DEFAULT, GameId::ALL[0]);
+        assert_eq!(GameId::ALL.len(), 4);
+        assert_eq!(GameId::of::<nana::Nana>().map(|g| g.name()), Some("nana"));
+    }
+
+    #[test]
+    fn the_capabilities_are_those_the_games_register() {
+        let names = |f: fn(GameId) -> bool| -> Vec<&str> {
+            GameId::ALL
+                .iter()
+                .filter(|&&g| f(g))
+                .map(|g| g.name())
+                .collect()
+        };
+        assert_eq!(names(GameId::layered), ["kaninariebi"]);
+        assert_eq!(names(GameId::solvable), ["nana"]);
+        assert_eq!(names(|g| g.table().is_some()), ["nana"]);
+        struct Has;
+        impl EvaluationVisitor for Has {
+            type Output = ();
+            fn visit<G>(self) {}
+        }
+        assert_eq!(
+            names(|g| g.visit_evaluation(Has).is_some()),
+            ["kaninariebi", "hasami", "nana", "negaeri"]
+        );
+    }
+}
