@@ -53,8 +53,8 @@ enum Job {
     Solve {
         #[arg(help = solvable_help())]
         game: String,
-        /// Where to write the table (default: the file the engine finds
-        /// without its table option, e.g. nana.table in the tables' folder);
+        /// Where to write the table (default: the file in the tables' folder
+        /// where the engine finds it without its table option);
         /// with --pieces the tables' root folder (default
         /// $XDG_DATA_HOME/koma/tables or ~/.local/share/koma/tables).
         #[arg(long, conflicts_with = "verify")]

@@ -10,7 +10,9 @@
 # Environment: TABLES (default ~/.local/share/koma/tables), BIN (a folder
 # holding koma and koma-referee copied out of target/release, default
 # /tmp/tbuse-bin), OUT (records and outputs, default /tmp/tbuse-matches),
-# ROUNDS (colour-swapped pairs, default 200: 400 games).
+# ROUNDS (colour-swapped pairs, default 200: 400 games), MARGIN (the
+# referee's --timemargin in ms, default 5000: the shared machine stalls
+# engines past their time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tables=${TABLES:-$HOME/.local/share/koma/tables}
@@ -26,7 +28,7 @@ match() { # NAME TC CONC OPENINGS ENGINE_A_OPTS ENGINE_B_OPTS [WORDS...]
     /usr/bin/time -f "wall %e s" nice -n 5 "$bin/koma-referee" --variant kaninariebi \
         --engine cmd="$bin/koma" $a --engine cmd="$bin/koma" $b \
         --each "$tc" --games 2 --rounds "${ROUNDS:-200}" --max-plies 400 \
-        --concurrency "$conc" --seed 1 --timemargin 300 \
+        --concurrency "$conc" --seed 1 --timemargin "${MARGIN:-5000}" \
         --openings file="$book" format=epd order=sequential \
         --rating-interval 50 --recover --pgnout "$out/$name.pgn" "$@"
 }
@@ -63,6 +65,7 @@ text = open(sys.argv[1]).read()
 games = re.split(r'\n(?=\[Match )', text)
 won = lost = drawn = 0
 plies = []
+per_position = {}
 for g in games:
     fen = re.search(r'\[FEN "[^"]* ([wb]) \d+"\]', g)
     res = re.search(r'\[Result "([^"]+)"\]', g)
@@ -70,6 +73,8 @@ for g in games:
     if not (fen and res and n):
         continue
     mover_wins = {'w': '1-0', 'b': '0-1'}[fen.group(1)]
+    key = re.search(r'\[FEN "([^"]*)"\]', g).group(1)
+    per_position.setdefault(key, []).append(res.group(1) == mover_wins)
     if res.group(1) == mover_wins:
         won += 1
         plies.append(int(n.group(1)))
@@ -79,6 +84,9 @@ for g in games:
         lost += 1
 total = won + drawn + lost
 print(f"games {total}: converted {won} ({100 * won / max(total, 1):.1f} %), drawn {drawn}, lost {lost}")
+both = sum(all(v) for v in per_position.values())
+none = sum(not any(v) for v in per_position.values())
+print(f"positions {len(per_position)}: converted in every game {both}, in none {none}")
 if plies:
     print(f"plies of the converted: mean {statistics.mean(plies):.1f}, median {statistics.median(plies)}, max {max(plies)}")
 EOF
