@@ -16,7 +16,7 @@ use nom::{
     branch::alt,
     bytes::complete::{tag, take_till, take_while, take_while1},
     character::complete::{char, digit1, multispace0, multispace1, none_of, space0, space1},
-    combinator::{all_consuming, cut, eof, opt, peek, recognize},
+    combinator::{all_consuming, cut, eof, opt, peek, recognize, verify},
     error::context,
     multi::{many0, many1},
     sequence::{delimited, preceded, terminated},
@@ -605,7 +605,13 @@ fn opening_line(i: &str) -> PResult<'_, OpeningLine> {
             start: Some(p),
             moves: m.unwrap_or_default(),
         });
-    let bare_moves = (move_text, moves_list).map(|(first, mut rest)| {
+    // A first word with a '/' is a position, though its first rank may read
+    // like a move (`c1S2/…`): a move's parser, once past a square, does not
+    // backtrack.
+    let no_ranks = peek(verify(take_till(|c: char| c.is_whitespace()), |w: &str| {
+        !w.contains('/')
+    }));
+    let bare_moves = preceded(no_ranks, (move_text, moves_list)).map(|(first, mut rest)| {
         rest.insert(0, first);
         OpeningLine {
             start: None,
@@ -893,5 +899,16 @@ mod tests {
         for bad in ["", "a1", "startpos moves x", "5/5 w 1 a1a2", "fen"] {
             assert!(parse_opening(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_bare_position_whose_first_rank_reads_like_a_move_is_a_position() {
+        for text in ["c1S2/2s2/C1c2/5/4S w 1", "s4/1c3/c1C2/4C/4C w 1"] {
+            let o = parse_opening(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(o.start.unwrap().to_string(), text);
+            assert!(o.moves.is_empty());
+        }
+        let o = parse_opening("c1S2/2s2/C1c2/5/4S w 1 moves c1c2").unwrap();
+        assert_eq!(o.moves.len(), 1);
     }
 }

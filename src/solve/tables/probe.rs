@@ -89,8 +89,8 @@ impl<G: Layered> Tables<G> {
                 map_announced(&path, HEADER, |h| {
                     file::check_header(&id, h).map_err(|e| e.to_string())
                 })
-                    .map_err(|e| format!("table {}: {e}", path.display()))
-                    .inspect_err(|e| refused.push(e.clone()))
+                .map_err(|e| format!("table {}: {e}", path.display()))
+                .inspect_err(|e| refused.push(e.clone()))
             };
             let _ = tables.loaded[i].set(r);
         }
@@ -148,10 +148,10 @@ impl<G: Layered> Tables<G> {
             let path = self.path(sig);
             let id = self.identity(sig);
             map_announced(&path, HEADER, |h| {
-                    file::check_header(&id, h).map_err(|e| e.to_string())
-                })
-                .and_then(|m| file::check(&m, &id).map(|_| m).map_err(|e| e.to_string()))
-                .map_err(|e| format!("table {}: {e}", path.display()))
+                file::check_header(&id, h).map_err(|e| e.to_string())
+            })
+            .and_then(|m| file::check(&m, &id).map(|_| m).map_err(|e| e.to_string()))
+            .map_err(|e| format!("table {}: {e}", path.display()))
         });
         match r {
             Ok(m) => Ok(&m[HEADER..]),
