@@ -1,14 +1,15 @@
 //! Solving one unit: a signature whose quiet moves lead to itself (the two
 //! sides' materials equal) or a pair of signatures whose quiet moves lead
 //! into each other, by forward iteration over the entries. No unmoves: each
-//! sweep regenerates the moves of every undecided entry with the game's own
-//! move generator. Sweep 0 marks the positions without a move (lost) and
+//! sweep regenerates the moves of the undecided entries it visits with the
+//! game's own move generator. Sweep 0 marks the positions without a move (lost) and
 //! notes, per entry, what its exits give (looked up in the lower tables,
 //! read from disk); sweep `k >= 1` decides exactly the entries of distance
 //! `k`, reading only values of distance below `k`, so the result does not
 //! depend on the order of the entries and a sweep can stop and resume
 //! anywhere. It stops at the first sweep that decides nothing; what is left
-//! is a draw. Per entry two bytes in memory: the value and the exit notes.
+//! is a draw. Per entry two bytes in memory, the value and the exit notes,
+//! and a bit, the marks (below).
 //!
 //! Predecessor marking: an entry decided in sweep `k >= 2` has a quiet move
 //! into one decided in sweep `k - 1` (a win in `k` needs a loss in `k - 1`,
