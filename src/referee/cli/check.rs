@@ -69,7 +69,7 @@ pub(super) fn check(
     };
     let (shard, derived) = match cli.shard.as_deref() {
         Some(s) => {
-            let (shard, derived) = shard::resolve(s, env).map_err(Usage)?;
+            let (shard, derived) = shard::resolve(s, env).map_err(|e| Usage(e.to_string()))?;
             (Some(shard), derived)
         }
         None => (None, false),
@@ -86,7 +86,9 @@ pub(super) fn check(
     schedule_size(engines.len(), games, rounds, seeds)?;
     let affinity = match cli.use_affinity.as_deref() {
         None => None,
-        Some(list) => Some(crate::referee::matches::affinity::cpus(list).map_err(Usage)?),
+        Some(list) => {
+            Some(crate::referee::matches::affinity::cpus(list).map_err(|e| Usage(e.to_string()))?)
+        }
     };
     // cutechess-cli's users get its lines unless they ask for others.
     let output = match (cli.output.as_deref(), dialect) {
