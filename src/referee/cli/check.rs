@@ -10,6 +10,7 @@ use super::{CliError, Usage, variant_named};
 use crate::core::RuleValues;
 use crate::games::GameId;
 use crate::record::adjudicate::{self, Adjudication};
+use crate::record::shard::Shard;
 use crate::record::tables::{TbMode, TbRule};
 use crate::referee::dialect::Dialect;
 use crate::referee::matches::figures::Figures;
@@ -54,45 +55,9 @@ pub(super) fn check(
     let rounds = cli.rounds.unwrap_or(default_rounds);
     positive(u64::from(games), "--games")?;
     positive(u64::from(rounds), "--rounds")?;
-    let policy = cli
-        .openings
-        .iter()
-        .find_map(|w| w.strip_prefix("policy="))
-        .unwrap_or("default");
-    let cutechess_openings = match (dialect, cli.opening_repeat, policy) {
-        (Dialect::Cutechess, _, "encounter") => Some(NewOpening::Encounter),
-        (Dialect::Cutechess, _, "round") => Some(NewOpening::Round),
-        (Dialect::Cutechess, Some(0), _) => {
-            return Err(Usage::new("-repeat must be at least 1").into());
-        }
-        (Dialect::Cutechess, n, _) => Some(NewOpening::Every(n.unwrap_or(1))),
-        (d, Some(_), _) => {
-            return Err(Usage::new(format!(
-                "--opening-repeat is cutechess-cli's -repeat; in {}'s counting -repeat N is \
-                 --games N (--dialect cutechess for cutechess-cli's)",
-                d.name()
-            ))
-            .into());
-        }
-        (d, None, "encounter" | "round") => {
-            return Err(Usage::new(format!(
-                "--openings policy={policy} is cutechess-cli's: {}'s counting gives each pair \
-                 of games its opening (--dialect cutechess for cutechess-cli's)",
-                d.name()
-            ))
-            .into());
-        }
-        (_, None, _) => None,
-    };
+    let cutechess_openings = cutechess_openings(dialect, cli.opening_repeat, &cli.openings)?;
     let timeouts = cli.timeouts.timeouts()?;
-    let sprt = if cli.sprt.is_empty() {
-        None
-    } else {
-        if engines.len() != 2 {
-            return Err(Usage::new("--sprt needs exactly two engines").into());
-        }
-        Some(sprt(&split_pairs(&cli.sprt, "--sprt")?)?)
-    };
+    let sprt = sprt_of(&cli.sprt, engines.len())?;
     let openings = if cli.openings.is_empty() {
         None
     } else {
@@ -104,79 +69,34 @@ pub(super) fn check(
     };
     let (shard, derived) = match cli.shard.as_deref() {
         Some(s) => {
-            let (shard, derived) = shard::resolve(s, env).map_err(Usage)?;
+            let (shard, derived) = shard::resolve(s, env).map_err(|e| Usage(e.to_string()))?;
             (Some(shard), derived)
         }
         None => (None, false),
     };
     let strict = cli.strict;
-    let mut pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS, strict)?;
+    let pgnout = output_file(&cli.pgnout, "--pgnout", PGNOUT_KEYS, strict)?;
     let epdout = output_file(&cli.epdout, "--epdout", EPDOUT_KEYS, strict)?;
-    if cli.pgnout.iter().any(|w| w == "notation=san") {
-        eprintln!(
-            "koma-referee: note: --pgnout notation=san: these games have no SAN; the records \
-             use Koma's notation (protocol.md), as for uci and lan"
-        );
-    }
+    note_san(&cli.pgnout);
     let overwrite = |words: &[String]| words.iter().any(|w| w == "append=false");
     let log = output_file(&cli.log, "--log", LOG_KEYS, strict)?;
     let adjudication = adjudication(&cli.draw, &cli.resign)?;
     let tb = tablebase(&cli, variant)?;
-    if cli.max_moves == Some(0) {
-        return Err(Usage::new("--max-moves must be at least 1").into());
-    }
-    // Random plies are played (and kept) before each game: a count from a
-    // typo would grow one opening without end, the ply limit reached long
-    // before.
-    if cli.max_plies > 0 && cli.random_plies >= cli.max_plies {
-        return Err(Usage::new(format!(
-            "--random-plies {} reaches --max-plies {}: every game would end at the ply limit \
-             before an engine moves",
-            cli.random_plies, cli.max_plies
-        ))
-        .into());
-    }
-    if cli.random_plies > MAX_RANDOM_PLIES {
-        return Err(Usage::new(format!(
-            "--random-plies {}: at most {MAX_RANDOM_PLIES}",
-            cli.random_plies
-        ))
-        .into());
-    }
+    ply_limits(&cli)?;
     let seeds = tournament(&cli.tournament, cli.seeds, engines.len())?;
-    let total = schedule::count(engines.len(), games, rounds, seeds);
-    if total > schedule::MAX_GAMES {
-        return Err(Usage::new(format!(
-            "--rounds {} with --games {} schedule {total} games, more than the {} a match \
-             holds (its schedule is built in memory)",
-            rounds,
-            games,
-            schedule::MAX_GAMES
-        ))
-        .into());
-    }
+    schedule_size(engines.len(), games, rounds, seeds)?;
     let affinity = match cli.use_affinity.as_deref() {
         None => None,
-        Some(list) => Some(crate::referee::matches::affinity::cpus(list).map_err(Usage)?),
+        Some(list) => {
+            Some(crate::referee::matches::affinity::cpus(list).map_err(|e| Usage(e.to_string()))?)
+        }
     };
     // cutechess-cli's users get its lines unless they ask for others.
     let output = match (cli.output.as_deref(), dialect) {
         (None, Dialect::Cutechess) => Output::Cutechess,
         (o, _) => output_format(o)?,
     };
-    let mut state = cli.state.or_else(|| pgnout.clone());
-    if let Some(s) = shard.filter(|_| derived) {
-        if state.is_none() {
-            return Err(Usage::new(format!(
-                "--shard {}: give --pgnout FILE (or --state FILE): every task of the array runs \
-                 this command, and each writes its own file, named from its shard",
-                cli.shard.as_deref().unwrap_or_default()
-            ))
-            .into());
-        }
-        pgnout = pgnout.map(|p| shard::derived_path(&p, s));
-        state = state.map(|p| shard::derived_path(&p, s));
-    }
+    let (pgnout, state) = record_paths(pgnout, cli.state, shard, derived, cli.shard.as_deref())?;
     Ok(Mode::Match(Box::new(MatchConfig {
         engines,
         variant,
@@ -218,6 +138,132 @@ pub(super) fn check(
         event: cli.event,
         command: command.to_string(),
     })))
+}
+
+/// `--sprt` when given: for exactly two engines.
+fn sprt_of(words: &[String], engines: usize) -> Result<Option<Sprt>, CliError> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    if engines != 2 {
+        return Err(Usage::new("--sprt needs exactly two engines").into());
+    }
+    Ok(Some(sprt(&split_pairs(words, "--sprt")?)?))
+}
+
+/// `--pgnout notation=san` is accepted, with a note of what it gets.
+fn note_san(pgnout: &[String]) {
+    if pgnout.iter().any(|w| w == "notation=san") {
+        eprintln!(
+            "koma-referee: note: --pgnout notation=san: these games have no SAN; the records \
+             use Koma's notation (protocol.md), as for uci and lan"
+        );
+    }
+}
+
+/// cutechess-cli's opening policy (`-repeat`, `policy=`); refused in the
+/// other dialects' counting.
+fn cutechess_openings(
+    dialect: Dialect,
+    opening_repeat: Option<u32>,
+    openings: &[String],
+) -> Result<Option<NewOpening>, Usage> {
+    let policy = openings
+        .iter()
+        .find_map(|w| w.strip_prefix("policy="))
+        .unwrap_or("default");
+    let new_opening = match (dialect, opening_repeat, policy) {
+        (Dialect::Cutechess, _, "encounter") => Some(NewOpening::Encounter),
+        (Dialect::Cutechess, _, "round") => Some(NewOpening::Round),
+        (Dialect::Cutechess, Some(0), _) => {
+            return Err(Usage::new("-repeat must be at least 1"));
+        }
+        (Dialect::Cutechess, n, _) => Some(NewOpening::Every(n.unwrap_or(1))),
+        (d, Some(_), _) => {
+            return Err(Usage::new(format!(
+                "--opening-repeat is cutechess-cli's -repeat; in {}'s counting -repeat N is \
+                 --games N (--dialect cutechess for cutechess-cli's)",
+                d.name()
+            )));
+        }
+        (d, None, "encounter" | "round") => {
+            return Err(Usage::new(format!(
+                "--openings policy={policy} is cutechess-cli's: {}'s counting gives each pair \
+                 of games its opening (--dialect cutechess for cutechess-cli's)",
+                d.name()
+            )));
+        }
+        (_, None, _) => None,
+    };
+    Ok(new_opening)
+}
+
+/// `--max-moves` and `--random-plies` against `--max-plies`.
+fn ply_limits(cli: &Cli) -> Result<(), Usage> {
+    if cli.max_moves == Some(0) {
+        return Err(Usage::new("--max-moves must be at least 1"));
+    }
+    // Random plies are played (and kept) before each game: a count from a
+    // typo would grow one opening without end, the ply limit reached long
+    // before.
+    if cli.max_plies > 0 && cli.random_plies >= cli.max_plies {
+        return Err(Usage::new(format!(
+            "--random-plies {} reaches --max-plies {}: every game would end at the ply limit \
+             before an engine moves",
+            cli.random_plies, cli.max_plies
+        )));
+    }
+    if cli.random_plies > MAX_RANDOM_PLIES {
+        return Err(Usage::new(format!(
+            "--random-plies {}: at most {MAX_RANDOM_PLIES}",
+            cli.random_plies
+        )));
+    }
+    Ok(())
+}
+
+/// A schedule small enough to build in memory.
+fn schedule_size(
+    engines: usize,
+    games: u32,
+    rounds: u32,
+    seeds: Option<usize>,
+) -> Result<(), Usage> {
+    let total = schedule::count(engines, games, rounds, seeds);
+    if total > schedule::MAX_GAMES {
+        return Err(Usage::new(format!(
+            "--rounds {} with --games {} schedule {total} games, more than the {} a match \
+             holds (its schedule is built in memory)",
+            rounds,
+            games,
+            schedule::MAX_GAMES
+        )));
+    }
+    Ok(())
+}
+
+/// The record and state files, named from the shard when it was derived
+/// from the environment (`given` is `--shard`'s value).
+fn record_paths(
+    mut pgnout: Option<PathBuf>,
+    state: Option<PathBuf>,
+    shard: Option<Shard>,
+    derived: bool,
+    given: Option<&str>,
+) -> Result<(Option<PathBuf>, Option<PathBuf>), Usage> {
+    let mut state = state.or_else(|| pgnout.clone());
+    if let Some(s) = shard.filter(|_| derived) {
+        if state.is_none() {
+            return Err(Usage::new(format!(
+                "--shard {}: give --pgnout FILE (or --state FILE): every task of the array runs \
+                 this command, and each writes its own file, named from its shard",
+                given.unwrap_or_default()
+            )));
+        }
+        pgnout = pgnout.map(|p| shard::derived_path(&p, s));
+        state = state.map(|p| shard::derived_path(&p, s));
+    }
+    Ok((pgnout, state))
 }
 
 /// `--report FILE...`: the files, `--json`, `--follow`'s period and the

@@ -5,6 +5,7 @@ use super::Usage;
 use super::config::EngineConfig;
 use crate::client::clock::{EngineLimits, TimeControl};
 use crate::client::process::Launch;
+use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -45,8 +46,8 @@ pub(super) fn engine_config(
             "arg" => args.push(v.clone()),
             "dir" => dir = Some(PathBuf::from(v)),
             "tc" if v == "inf" => limits.tc = None,
-            "tc" => limits.tc = Some(time_control(v).map_err(|e| Usage(which(&e)))?),
-            "st" => limits.movetime = Some(move_time(v).map_err(|e| Usage(which(&e)))?),
+            "tc" => limits.tc = Some(time_control(v).map_err(|e| Usage(which(&e.to_string())))?),
+            "st" => limits.movetime = Some(move_time(v).map_err(|e| Usage(which(&e.to_string())))?),
             // fastchess's plies= is depth.
             // 0 would be searched as 1 (a depth) or not at all (nodes).
             "depth" | "plies" => limits.depth = Some(at_least_one(v, k)?),
@@ -175,24 +176,20 @@ fn at_least_one<T: std::str::FromStr + Default + PartialEq>(
 }
 
 /// Seconds, possibly fractional, non-negative and finite.
-pub(super) fn secs(v: &str) -> Result<Duration, String> {
-    let x: f64 = v
-        .parse()
-        .map_err(|_| format!("expected seconds, got {v}"))?;
+pub(super) fn secs(v: &str) -> Result<Duration, NotSeconds> {
+    let x: f64 = v.parse().map_err(|_| NotSeconds(v.to_string()))?;
     if !(0.0..=1e9).contains(&x) {
-        return Err(format!("expected seconds, got {v}"));
+        return Err(NotSeconds(v.to_string()));
     }
     Ok(Duration::from_secs_f64(x))
 }
 
 /// `st=`: seconds per move, at least the millisecond `go movetime` counts
 /// in (a move time of 0 would lose every game on time, as `tc=0` would).
-pub(super) fn move_time(v: &str) -> Result<Duration, String> {
-    let t = secs(v).map_err(|e| format!("st={v}: {e}"))?;
+pub(super) fn move_time(v: &str) -> Result<Duration, TimeError> {
+    let t = secs(v).map_err(|e| TimeError::MoveTime(v.to_string(), Some(e)))?;
     if t < Duration::from_millis(1) {
-        return Err(format!(
-            "st={v}: less than the 1 ms go movetime counts in (expected seconds, at least 0.001)"
-        ));
+        return Err(TimeError::MoveTime(v.to_string(), None));
     }
     Ok(t)
 }
@@ -201,15 +198,15 @@ pub(super) fn move_time(v: &str) -> Result<Duration, String> {
 pub const MIN_BASE: Duration = Duration::from_millis(1);
 
 /// `[moves/]base[+inc]` in seconds.
-pub fn time_control(v: &str) -> Result<TimeControl, String> {
-    let bad = |why: String| format!("tc={v}: {why} (expected [MOVES/]BASE[+INC] in seconds)");
+pub fn time_control(v: &str) -> Result<TimeControl, TimeError> {
+    let bad = |why: TcFault| TimeError::TimeControl(v.to_string(), why);
     let (moves, rest) = match v.split_once('/') {
         Some((m, r)) => (
             Some(
                 m.parse::<u32>()
                     .ok()
                     .filter(|&m| m > 0)
-                    .ok_or_else(|| bad(format!("bad move count {m}")))?,
+                    .ok_or_else(|| bad(TcFault::MoveCount(m.to_string())))?,
             ),
             r,
         ),
@@ -218,25 +215,87 @@ pub fn time_control(v: &str) -> Result<TimeControl, String> {
     // cutechess-cli's and fastchess's MINUTES:SECONDS for the base.
     let base_of = |b: &str| match b.split_once(':') {
         Some((m, sec)) => {
-            let m: u32 = m.parse().map_err(|_| format!("bad minutes {m}"))?;
-            Ok(Duration::from_secs(u64::from(m) * 60) + secs(sec)?)
+            let m: u32 = m.parse().map_err(|_| TcFault::Minutes(m.to_string()))?;
+            Ok(Duration::from_secs(u64::from(m) * 60) + secs(sec).map_err(TcFault::Seconds)?)
         }
-        None => secs(b),
+        None => secs(b).map_err(TcFault::Seconds),
     };
     let (base, inc) = match rest.split_once('+') {
-        Some((b, i)) => (base_of(b).map_err(bad)?, secs(i).map_err(bad)?),
+        Some((b, i)) => (
+            base_of(b).map_err(bad)?,
+            secs(i).map_err(|e| bad(TcFault::Seconds(e)))?,
+        ),
         None => (base_of(rest).map_err(bad)?, Duration::ZERO),
     };
     // The first move has the base alone (the increment comes after each
     // move), and `go` sends it in whole milliseconds: below one it is
     // `wtime 0`, and every game is lost on time before its first move.
     if base < MIN_BASE {
-        return Err(bad(format!(
-            "a base time of {} s cannot hold the first move, which has the base alone \
-             (the increment is added after a move) and go counts it in whole milliseconds; \
-             give a base of at least 0.001",
-            crate::client::clock::seconds(base)
-        )));
+        return Err(bad(TcFault::BaseTooShort(base)));
     }
     Ok(TimeControl { moves, base, inc })
 }
+
+/// A value that is not seconds (non-negative, finite).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotSeconds(pub String);
+
+impl fmt::Display for NotSeconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected seconds, got {}", self.0)
+    }
+}
+
+/// An engine's time that cannot be played with, with the value given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimeError {
+    /// `st=`: not seconds, or (`None`) under the millisecond.
+    MoveTime(String, Option<NotSeconds>),
+    /// `tc=`, and what is wrong with it.
+    TimeControl(String, TcFault),
+}
+
+/// What is wrong with a `tc=`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TcFault {
+    MoveCount(String),
+    Minutes(String),
+    Seconds(NotSeconds),
+    /// A base below `MIN_BASE`, which cannot hold the first move.
+    BaseTooShort(Duration),
+}
+
+impl fmt::Display for TimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeError::MoveTime(v, Some(e)) => write!(f, "st={v}: {e}"),
+            TimeError::MoveTime(v, None) => write!(
+                f,
+                "st={v}: less than the 1 ms go movetime counts in (expected seconds, at least 0.001)"
+            ),
+            TimeError::TimeControl(v, why) => {
+                write!(f, "tc={v}: {why} (expected [MOVES/]BASE[+INC] in seconds)")
+            }
+        }
+    }
+}
+
+impl fmt::Display for TcFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TcFault::MoveCount(m) => write!(f, "bad move count {m}"),
+            TcFault::Minutes(m) => write!(f, "bad minutes {m}"),
+            TcFault::Seconds(e) => e.fmt(f),
+            TcFault::BaseTooShort(base) => write!(
+                f,
+                "a base time of {} s cannot hold the first move, which has the base alone \
+                 (the increment is added after a move) and go counts it in whole milliseconds; \
+                 give a base of at least 0.001",
+                crate::client::clock::seconds(*base)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TimeError {}
+impl std::error::Error for NotSeconds {}

@@ -4,12 +4,15 @@
 
 /// The CPUs of `list` (`0,2,4-7`; empty: every CPU the referee may run
 /// on), each one the referee may use.
-pub fn cpus(list: &str) -> Result<Vec<usize>, String> {
+pub fn cpus(list: &str) -> Result<Vec<usize>, AffinityError> {
     let allowed = allowed()?;
     if list.trim().is_empty() {
         return Ok(allowed);
     }
-    let bad = |w: &str| format!("--use-affinity {list}: {w} is not a CPU or a range A-B");
+    let bad = |w: &str| AffinityError::NotCpu {
+        list: list.to_string(),
+        word: w.to_string(),
+    };
     let mut out = Vec::new();
     for part in list.split(',') {
         let (a, b) = match part.split_once('-') {
@@ -22,14 +25,11 @@ pub fn cpus(list: &str) -> Result<Vec<usize>, String> {
         };
         for c in a..=b {
             if !allowed.contains(&c) {
-                return Err(format!(
-                    "--use-affinity {list}: CPU {c} is not one the referee may run on ({})",
-                    allowed
-                        .iter()
-                        .map(usize::to_string)
-                        .collect::<Vec<_>>()
-                        .join(",")
-                ));
+                return Err(AffinityError::NotAllowed {
+                    list: list.to_string(),
+                    cpu: c,
+                    allowed,
+                });
             }
             if !out.contains(&c) {
                 out.push(c);
@@ -53,15 +53,12 @@ pub fn share(cpus: &[usize], workers: usize, k: usize) -> Vec<usize> {
 }
 
 #[cfg(target_os = "linux")]
-fn allowed() -> Result<Vec<usize>, String> {
+fn allowed() -> Result<Vec<usize>, AffinityError> {
     // SAFETY: sched_getaffinity fills the zeroed set it is given.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return Err(format!(
-                "--use-affinity: cannot read the CPUs: {}",
-                std::io::Error::last_os_error()
-            ));
+            return Err(AffinityError::Unreadable(std::io::Error::last_os_error()));
         }
         Ok((0..libc::CPU_SETSIZE as usize)
             .filter(|&c| libc::CPU_ISSET(c, &set))
@@ -70,13 +67,13 @@ fn allowed() -> Result<Vec<usize>, String> {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn allowed() -> Result<Vec<usize>, String> {
-    Err("--use-affinity is not supported on this system (Linux only)".into())
+fn allowed() -> Result<Vec<usize>, AffinityError> {
+    Err(AffinityError::Unsupported)
 }
 
 /// Pins the calling thread (and what it starts from now on) to `cpus`.
 #[cfg(target_os = "linux")]
-pub fn pin_this_thread(cpus: &[usize]) -> Result<(), String> {
+pub fn pin_this_thread(cpus: &[usize]) -> Result<(), AffinityError> {
     // SAFETY: the set is zeroed, then filled with CPU numbers below
     // CPU_SETSIZE; pid 0 is the calling thread.
     unsafe {
@@ -85,21 +82,72 @@ pub fn pin_this_thread(cpus: &[usize]) -> Result<(), String> {
             libc::CPU_SET(c, &mut set);
         }
         if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) != 0 {
-            return Err(std::io::Error::last_os_error().to_string());
+            return Err(AffinityError::Pin(std::io::Error::last_os_error()));
         }
     }
     Ok(())
 }
 
 #[cfg(not(target_os = "linux"))]
-pub fn pin_this_thread(_: &[usize]) -> Result<(), String> {
-    Err("not supported on this system".into())
+pub fn pin_this_thread(_: &[usize]) -> Result<(), AffinityError> {
+    Err(AffinityError::PinUnsupported)
 }
 
 /// The CPUs the calling thread may run on (for tests and the log).
-pub fn this_thread() -> Result<Vec<usize>, String> {
+pub fn this_thread() -> Result<Vec<usize>, AffinityError> {
     allowed()
 }
+
+/// Why CPUs cannot be read, chosen or pinned.
+#[derive(Debug)]
+pub enum AffinityError {
+    /// The CPUs the referee may run on could not be read.
+    Unreadable(std::io::Error),
+    /// Not Linux.
+    Unsupported,
+    /// A word of `--use-affinity`'s list that is not a CPU or a range.
+    NotCpu {
+        list: String,
+        word: String,
+    },
+    /// A CPU the referee may not run on (`allowed` are those it may).
+    NotAllowed {
+        list: String,
+        cpu: usize,
+        allowed: Vec<usize>,
+    },
+    Pin(std::io::Error),
+    PinUnsupported,
+}
+
+impl std::fmt::Display for AffinityError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AffinityError::Unreadable(e) => write!(f, "--use-affinity: cannot read the CPUs: {e}"),
+            AffinityError::Unsupported => {
+                f.write_str("--use-affinity is not supported on this system (Linux only)")
+            }
+            AffinityError::NotCpu { list, word } => {
+                write!(
+                    f,
+                    "--use-affinity {list}: {word} is not a CPU or a range A-B"
+                )
+            }
+            AffinityError::NotAllowed { list, cpu, allowed } => {
+                let allowed: Vec<String> = allowed.iter().map(usize::to_string).collect();
+                write!(
+                    f,
+                    "--use-affinity {list}: CPU {cpu} is not one the referee may run on ({})",
+                    allowed.join(",")
+                )
+            }
+            AffinityError::Pin(e) => e.fmt(f),
+            AffinityError::PinUnsupported => f.write_str("not supported on this system"),
+        }
+    }
+}
+
+impl std::error::Error for AffinityError {}
 
 #[cfg(test)]
 mod tests {
@@ -111,11 +159,17 @@ mod tests {
         assert!(!all.is_empty());
         let first = all[0];
         assert_eq!(cpus(&format!("{first}")).unwrap(), [first]);
-        assert!(cpus("x").unwrap_err().contains("x is not a CPU"));
+        assert!(
+            cpus("x")
+                .unwrap_err()
+                .to_string()
+                .contains("x is not a CPU")
+        );
         assert!(cpus("3-1").is_err());
         assert!(
             cpus("100000")
                 .unwrap_err()
+                .to_string()
                 .contains("not one the referee may run on")
         );
         assert_eq!(share(&[0, 1, 2, 3], 2, 1), [2, 3]);

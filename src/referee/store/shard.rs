@@ -21,9 +21,12 @@ pub mod vars {
 /// The argument of `--shard`: the shard, and whether it came from the
 /// environment (then the file names are derived from it). `env` looks a
 /// variable up.
-pub fn resolve(arg: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<(Shard, bool), String> {
+pub fn resolve(
+    arg: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Shard, bool), ShardError> {
     let Some(rest) = arg.strip_prefix("auto") else {
-        return Ok((arg.parse().map_err(|e: NotShard| e.to_string())?, false));
+        return Ok((arg.parse().map_err(ShardError::Fixed)?, false));
     };
     let given = match rest {
         "" => None,
@@ -31,7 +34,7 @@ pub fn resolve(arg: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<(Shard
             rest.strip_prefix('/')
                 .and_then(|n| n.parse::<u32>().ok())
                 .filter(|&n| n > 0)
-                .ok_or_else(|| format!("--shard {arg}: expected auto or auto/N with N >= 1"))?,
+                .ok_or_else(|| ShardError::Auto(arg.to_string()))?,
         ),
     };
     let shard = if env(vars::SLURM_ID).is_some() {
@@ -39,56 +42,44 @@ pub fn resolve(arg: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<(Shard
     } else if let Some(i) = env(vars::K8S_INDEX) {
         from_index(&i, given)?
     } else if env(vars::SLURM_JOB).is_some() {
-        return Err(format!(
-            "--shard {arg}: this Slurm job is not a job array ({} is not set): submit it with \
-             sbatch --array=0-{}",
-            vars::SLURM_ID,
-            given.map_or("N-1".to_string(), |n| (n - 1).to_string())
-        ));
+        let arg = arg.to_string();
+        return Err(ShardError::NotArray { arg, given });
     } else {
-        return Err(format!(
-            "--shard {arg}: neither {} (a Slurm job array) nor {} (an indexed Kubernetes Job) \
-             is set; outside a scheduler give --shard I/N",
-            vars::SLURM_ID,
-            vars::K8S_INDEX
-        ));
+        return Err(ShardError::NoScheduler(arg.to_string()));
     };
     Ok((shard, true))
 }
 
 /// A variable that must hold a whole number.
-fn number(env: &dyn Fn(&str) -> Option<String>, name: &str) -> Result<Option<u64>, String> {
+fn number(
+    env: &dyn Fn(&str) -> Option<String>,
+    name: &'static str,
+) -> Result<Option<u64>, ShardError> {
     match env(name) {
         None => Ok(None),
         Some(v) => v
             .trim()
             .parse()
             .map(Some)
-            .map_err(|_| format!("--shard auto: {name}={v:?} is not a whole number")),
+            .map_err(|_| ShardError::NotNumber { name, value: v }),
     }
 }
 
 /// Task IDs of a Slurm array form a range `MIN-MAX[:STEP]`; the shard is
 /// the task's place in it.
-fn from_slurm(given: Option<u32>, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, String> {
+fn from_slurm(
+    given: Option<u32>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Shard, ShardError> {
     let id = number(env, vars::SLURM_ID)?.unwrap_or(0);
-    let count = number(env, vars::SLURM_COUNT)?.ok_or_else(|| {
-        format!(
-            "--shard auto: {} is set but {} is not",
-            vars::SLURM_ID,
-            vars::SLURM_COUNT
-        )
-    })?;
+    let count = number(env, vars::SLURM_COUNT)?.ok_or(ShardError::NoCount)?;
     let min = number(env, vars::SLURM_MIN)?.unwrap_or(0);
     let step = number(env, vars::SLURM_STEP)?.unwrap_or(1).max(1);
-    let not_a_range = || {
-        format!(
-            "--shard auto: the array's task IDs are not a range of {count} (task {id}, \
-             {}={min}, {}={step}): submit with sbatch --array=0-{}",
-            vars::SLURM_MIN,
-            vars::SLURM_STEP,
-            count.saturating_sub(1)
-        )
+    let not_a_range = || ShardError::NotRange {
+        count,
+        id,
+        min,
+        step,
     };
     if id < min || (id - min) % step != 0 {
         return Err(not_a_range());
@@ -106,10 +97,7 @@ fn from_slurm(given: Option<u32>, env: &dyn Fn(&str) -> Option<String>) -> Resul
     if let Some(n) = given
         && n != count
     {
-        return Err(format!(
-            "--shard auto/{n}: the Slurm array has {count} tasks ({}={count})",
-            vars::SLURM_COUNT
-        ));
+        return Err(ShardError::OtherCount { given: n, count });
     }
     Ok(Shard {
         index: index as u32 + 1,
@@ -119,25 +107,16 @@ fn from_slurm(given: Option<u32>, env: &dyn Fn(&str) -> Option<String>) -> Resul
 
 /// An indexed Kubernetes Job numbers its pods from 0; the count is not in
 /// their environment, so it must be given.
-fn from_index(value: &str, given: Option<u32>) -> Result<Shard, String> {
+fn from_index(value: &str, given: Option<u32>) -> Result<Shard, ShardError> {
     let Some(count) = given else {
-        return Err(format!(
-            "--shard auto: {}={value} gives the index but not the number of shards: \
-             give --shard auto/N (N = the Job's completions)",
-            vars::K8S_INDEX
-        ));
+        return Err(ShardError::IndexAlone(value.to_string()));
     };
-    let index: u32 = value.trim().parse().map_err(|_| {
-        format!(
-            "--shard auto: {}={value:?} is not a whole number",
-            vars::K8S_INDEX
-        )
+    let index: u32 = value.trim().parse().map_err(|_| ShardError::NotNumber {
+        name: vars::K8S_INDEX,
+        value: value.to_string(),
     })?;
     if index >= count {
-        return Err(format!(
-            "--shard auto/{count}: {}={index} is not below {count}",
-            vars::K8S_INDEX
-        ));
+        return Err(ShardError::IndexPast { count, index });
     }
     Ok(Shard {
         index: index + 1,
@@ -166,6 +145,107 @@ pub fn derived_path(path: &Path, shard: Shard) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// What is wrong with `--shard`, or with the scheduler's environment it
+/// reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardError {
+    /// `--shard I/N` that is not one.
+    Fixed(NotShard),
+    /// `--shard auto...` that is not `auto` or `auto/N`.
+    Auto(String),
+    /// A Slurm job that is not an array (`given`: auto/N's N).
+    NotArray {
+        arg: String,
+        given: Option<u32>,
+    },
+    /// No scheduler's variables.
+    NoScheduler(String),
+    NotNumber {
+        name: &'static str,
+        value: String,
+    },
+    /// The array's task ID without its count.
+    NoCount,
+    /// Task IDs that are not a range of `count`.
+    NotRange {
+        count: u64,
+        id: u64,
+        min: u64,
+        step: u64,
+    },
+    /// auto/N where the array has another count.
+    OtherCount {
+        given: u32,
+        count: u32,
+    },
+    /// A Kubernetes index without auto/N.
+    IndexAlone(String),
+    IndexPast {
+        count: u32,
+        index: u32,
+    },
+}
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use vars::*;
+        match self {
+            ShardError::Fixed(e) => e.fmt(f),
+            ShardError::Auto(arg) => {
+                write!(f, "--shard {arg}: expected auto or auto/N with N >= 1")
+            }
+            ShardError::NotArray { arg, given } => write!(
+                f,
+                "--shard {arg}: this Slurm job is not a job array ({SLURM_ID} is not set): submit it with \
+                 sbatch --array=0-{}",
+                given.map_or("N-1".to_string(), |n| (n - 1).to_string())
+            ),
+            ShardError::NoScheduler(arg) => write!(
+                f,
+                "--shard {arg}: neither {SLURM_ID} (a Slurm job array) nor {K8S_INDEX} (an indexed Kubernetes Job) \
+                 is set; outside a scheduler give --shard I/N"
+            ),
+            ShardError::NotNumber { name, value } => {
+                write!(f, "--shard auto: {name}={value:?} is not a whole number")
+            }
+            ShardError::NoCount => {
+                write!(
+                    f,
+                    "--shard auto: {SLURM_ID} is set but {SLURM_COUNT} is not"
+                )
+            }
+            ShardError::NotRange {
+                count,
+                id,
+                min,
+                step,
+            } => write!(
+                f,
+                "--shard auto: the array's task IDs are not a range of {count} (task {id}, \
+                 {SLURM_MIN}={min}, {SLURM_STEP}={step}): submit with sbatch --array=0-{}",
+                count.saturating_sub(1)
+            ),
+            ShardError::OtherCount { given, count } => write!(
+                f,
+                "--shard auto/{given}: the Slurm array has {count} tasks ({SLURM_COUNT}={count})"
+            ),
+            ShardError::IndexAlone(value) => write!(
+                f,
+                "--shard auto: {K8S_INDEX}={value} gives the index but not the number of shards: \
+                 give --shard auto/N (N = the Job's completions)"
+            ),
+            ShardError::IndexPast { count, index } => {
+                write!(
+                    f,
+                    "--shard auto/{count}: {K8S_INDEX}={index} is not below {count}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShardError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,7 +268,7 @@ mod tests {
         let none = with(&[]);
         assert_eq!(resolve("2/4", &none), Ok((shard(2, 4), false)));
         for bad in ["0/4", "5/4", "1", "a/b", "1/0", "-1/4"] {
-            let e = resolve(bad, &none).unwrap_err();
+            let e = resolve(bad, &none).unwrap_err().to_string();
             assert!(e.contains(&format!("--shard {bad}")), "{bad}: {e}");
         }
     }
@@ -275,7 +355,7 @@ mod tests {
             ),
         ];
         for (vars, arg, words) in cases {
-            let e = resolve(arg, &with(vars)).unwrap_err();
+            let e = resolve(arg, &with(vars)).unwrap_err().to_string();
             assert!(e.contains(words), "{vars:?} {arg}: {e}");
         }
     }
@@ -284,20 +364,22 @@ mod tests {
     fn a_kubernetes_index_needs_the_count() {
         let env = with(&[("JOB_COMPLETION_INDEX", "2")]);
         assert_eq!(resolve("auto/3", &env), Ok((shard(3, 3), true)));
-        let e = resolve("auto", &env).unwrap_err();
+        let e = resolve("auto", &env).unwrap_err().to_string();
         assert!(e.contains("--shard auto/N"), "{e}");
-        let e = resolve("auto/2", &env).unwrap_err();
+        let e = resolve("auto/2", &env).unwrap_err().to_string();
         assert!(e.contains("is not below 2"), "{e}");
-        let e = resolve("auto/x", &env).unwrap_err();
+        let e = resolve("auto/x", &env).unwrap_err().to_string();
         assert!(e.contains("auto/N"), "{e}");
     }
 
     #[test]
     fn no_scheduler_variables_is_an_error_that_names_them() {
-        let e = resolve("auto", &with(&[])).unwrap_err();
+        let e = resolve("auto", &with(&[])).unwrap_err().to_string();
         assert!(e.contains("SLURM_ARRAY_TASK_ID"), "{e}");
         assert!(e.contains("JOB_COMPLETION_INDEX"), "{e}");
-        let e = resolve("auto/4", &with(&[("SLURM_JOB_ID", "77")])).unwrap_err();
+        let e = resolve("auto/4", &with(&[("SLURM_JOB_ID", "77")]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not a job array"), "{e}");
         assert!(e.contains("sbatch --array=0-3"), "{e}");
     }
