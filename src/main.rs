@@ -268,20 +268,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             depth,
             fen,
             moves,
-        } => {
-            let run =
-                engine::jobs::perft(&variant, fen.as_deref(), &moves, depth).map_err(Usage)?;
-            for (m, n) in &run.rows {
-                out.line(format_args!("{m}: {n}"));
-            }
-            out.line("");
-            out.line(format_args!("Nodes searched: {}", run.total));
-            let ms = run.millis.max(1) as u64;
-            out.line(format_args!(
-                "Time: {ms} ms, {} nodes/s",
-                run.total * 1000 / ms
-            ));
-        }
+        } => perft(out, &variant, depth, fen.as_deref(), &moves)?,
         Job::Solve {
             game,
             out: path,
@@ -299,12 +286,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             full_sweeps,
             ..
         } => {
-            let root = match verify.clone().or(path) {
-                Some(r) => r,
-                None => solve::tables::probe::default_root().ok_or_else(|| {
-                    Usage("no HOME to find the tables' folder: give --out".into())
-                })?,
-            };
+            let root = tables_root(verify.clone(), path)?;
             let job = TablesJob {
                 max_plies,
                 per_distance,
@@ -324,15 +306,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                     unit,
                 },
             };
-            let report = GameId::from_name(&game)
-                .and_then(|g| g.visit_layered(job))
-                .ok_or_else(|| {
-                    Usage(format!(
-                        "--pieces: only {} has endgame tables, not {game}",
-                        names_of(GameId::layered)
-                    ))
-                })??;
-            out.line(report.trim_end());
+            out.line(solve_tables(&game, job)?.trim_end());
         }
         Job::Solve {
             game,
@@ -341,34 +315,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             max_plies,
             per_distance,
             ..
-        } => {
-            if GameId::from_name(&game).is_some_and(|g| g.layered() && !g.solvable()) {
-                return Err(Usage(format!(
-                    "{game} is solved by material: give --pieces N (6 to 10)"
-                ))
-                .into());
-            }
-            // The engine finds the table there without its option.
-            let default_out = || {
-                let file = GameId::from_name(&game)?.table()?.default_file;
-                Some(solve::tables::probe::default_root()?.join(file))
-            };
-            let job = SolveJob {
-                out: path.or_else(|| verify.is_none().then(default_out).flatten()),
-                verify,
-                max_plies,
-                per_distance,
-            };
-            let report = GameId::from_name(&game)
-                .and_then(|g| g.visit_solver(job))
-                .ok_or_else(|| {
-                    Usage(format!(
-                        "only {} can be solved, not {game}",
-                        solvable_names()
-                    ))
-                })??;
-            out.line(report.trim_end());
-        }
+        } => solve_game(out, &game, path, verify, max_plies, per_distance)?,
         Job::Datagen {
             variant,
             games,
@@ -379,8 +326,6 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             threads,
             out: path,
         } => {
-            let game = GameId::from_name(&variant)
-                .ok_or_else(|| Usage(format!("unknown game {variant}")))?;
             let s = koma::learn::datagen::DatagenSettings {
                 games,
                 nodes,
@@ -390,11 +335,7 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                 threads: threads as usize,
                 out: path,
             };
-            let (games, positions) = koma::learn::datagen(game, &s, |l| eprintln!("{l}"))?;
-            out.line(format_args!(
-                "{game}: {games} games, {positions} positions in {}",
-                s.out.display()
-            ));
+            datagen(out, &variant, &s)?;
         }
         Job::Tune {
             variant,
@@ -420,22 +361,135 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
                 rate,
                 holdout,
             };
-            let file = if net {
-                koma::learn::tune_net(game, &s, seed, |l| out.line(l))
-                    .map_err(anyhow::Error::msg)?
-                    .file
-            } else {
-                koma::learn::tune(game, &s, |l| out.line(l))
-                    .map_err(anyhow::Error::msg)?
-                    .file
-            };
-            if let Some(p) = path {
-                std::fs::write(&p, &file)
-                    .with_context(|| format!("cannot write {}", p.display()))?;
-            }
+            tune(out, game, &s, net.then_some(seed), path)?;
         }
         // main() runs the generator itself: it keeps its own exit status.
         Job::Openings(_) => {}
+    }
+    Ok(())
+}
+
+/// `koma perft`: each root move's count, the total and the speed.
+fn perft(
+    out: &Output,
+    variant: &str,
+    depth: u32,
+    fen: Option<&str>,
+    moves: &[String],
+) -> anyhow::Result<()> {
+    let run = engine::jobs::perft(variant, fen, moves, depth).map_err(Usage)?;
+    for (m, n) in &run.rows {
+        out.line(format_args!("{m}: {n}"));
+    }
+    out.line("");
+    out.line(format_args!("Nodes searched: {}", run.total));
+    let ms = run.millis.max(1) as u64;
+    out.line(format_args!(
+        "Time: {ms} ms, {} nodes/s",
+        run.total * 1000 / ms
+    ));
+    Ok(())
+}
+
+/// The tables' folder: the one verified, else `--out`, else the default.
+fn tables_root(verify: Option<PathBuf>, path: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    Ok(match verify.or(path) {
+        Some(r) => r,
+        None => solve::tables::probe::default_root()
+            .ok_or_else(|| Usage("no HOME to find the tables' folder: give --out".into()))?,
+    })
+}
+
+/// `koma solve --pieces`: the tables of a game solved by material, and
+/// their report.
+fn solve_tables(game: &str, job: TablesJob) -> anyhow::Result<String> {
+    GameId::from_name(game)
+        .and_then(|g| g.visit_layered(job))
+        .ok_or_else(|| {
+            Usage(format!(
+                "--pieces: only {} has endgame tables, not {game}",
+                names_of(GameId::layered)
+            ))
+        })?
+}
+
+/// `koma solve` for a game solved whole: its table written or verified.
+fn solve_game(
+    out: &Output,
+    game: &str,
+    path: Option<PathBuf>,
+    verify: Option<PathBuf>,
+    max_plies: u32,
+    per_distance: usize,
+) -> anyhow::Result<()> {
+    if GameId::from_name(game).is_some_and(|g| g.layered() && !g.solvable()) {
+        return Err(Usage(format!(
+            "{game} is solved by material: give --pieces N (6 to 10)"
+        ))
+        .into());
+    }
+    // The engine finds the table there without its option.
+    let default_out = || {
+        let file = GameId::from_name(game)?.table()?.default_file;
+        Some(solve::tables::probe::default_root()?.join(file))
+    };
+    let job = SolveJob {
+        out: path.or_else(|| verify.is_none().then(default_out).flatten()),
+        verify,
+        max_plies,
+        per_distance,
+    };
+    let report = GameId::from_name(game)
+        .and_then(|g| g.visit_solver(job))
+        .ok_or_else(|| {
+            Usage(format!(
+                "only {} can be solved, not {game}",
+                solvable_names()
+            ))
+        })??;
+    out.line(report.trim_end());
+    Ok(())
+}
+
+/// `koma datagen`: self-play positions written for training.
+fn datagen(
+    out: &Output,
+    variant: &str,
+    s: &koma::learn::datagen::DatagenSettings,
+) -> anyhow::Result<()> {
+    let game =
+        GameId::from_name(variant).ok_or_else(|| Usage(format!("unknown game {variant}")))?;
+    let (games, positions) = koma::learn::datagen(game, s, |l| eprintln!("{l}"))?;
+    out.line(format_args!(
+        "{game}: {games} games, {positions} positions in {}",
+        s.out.display()
+    ));
+    Ok(())
+}
+
+/// `koma tune`: the evaluation's weights (or, with a seed, the network)
+/// fitted to the data, written to `path` when given.
+fn tune(
+    out: &Output,
+    game: GameId,
+    s: &koma::learn::tune::TuneSettings,
+    net_seed: Option<u64>,
+    path: Option<PathBuf>,
+) -> anyhow::Result<()> {
+    let file = match net_seed {
+        Some(seed) => {
+            koma::learn::tune_net(game, s, seed, |l| out.line(l))
+                .map_err(anyhow::Error::msg)?
+                .file
+        }
+        None => {
+            koma::learn::tune(game, s, |l| out.line(l))
+                .map_err(anyhow::Error::msg)?
+                .file
+        }
+    };
+    if let Some(p) = path {
+        std::fs::write(&p, &file).with_context(|| format!("cannot write {}", p.display()))?;
     }
     Ok(())
 }

@@ -233,57 +233,11 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
         ["api", "tables"] if is_get => ok(tables(reg)),
         ["api", "tables"] => post(&|| new_table(reg, req)),
         ["api", "tables", id] => get(&|| show(reg, req, id)),
-        ["api", "tables", id, "move"] => post(&|| {
-            let t = table(reg, id)?;
-            let m: MoveReq = body(req)?;
-            let text = parse_move(m.mv.trim())
-                .map_err(|e| (400, format!("bad move text {:?}: {e}", m.mv)))?;
-            t.human_move(&text, m.ply)?;
-            let st = t.lock();
-            ok(st.view(t.id, None, None))
-        }),
-        ["api", "tables", id, "variations"] => post(&|| {
-            let t = table(reg, id)?;
-            let r: VariationsReq = body(req)?;
-            let mut st = t.lock();
-            st.variations =
-                variations::check(st.play.as_ref(), &r.variations).map_err(|e| (422, e))?;
-            st.version += 1;
-            ok(st.view(t.id, None, None))
-        }),
-        ["api", "tables", id, "undo"] => post(&|| {
-            let t = table(reg, id)?;
-            t.undo()?;
-            let st = t.lock();
-            ok(st.view(t.id, None, None))
-        }),
-        ["api", "tables", id, "close"] => post(&|| {
-            let id = table_id(id)?;
-            if reg.close(id) {
-                #[derive(Serialize)]
-                struct Closed {
-                    closed: u64,
-                }
-                ok(Closed { closed: id })
-            } else {
-                Err((404, format!("no game {id}")))
-            }
-        }),
-        ["api", "tables", id, "record"] => get(&|| {
-            let t = table(reg, id)?;
-            let st = t.lock();
-            let r = records::record_of(&st);
-            let name = format!("koma-{}-{}.pgn", st.play.line().game(), t.id);
-            Ok(Response::new(
-                200,
-                "text/plain; charset=utf-8",
-                r.text_with(&st.variations),
-            )
-            .with_header(
-                "Content-Disposition",
-                format!("attachment; filename=\"{name}\""),
-            ))
-        }),
+        ["api", "tables", id, "move"] => post(&|| human_move(reg, req, id)),
+        ["api", "tables", id, "variations"] => post(&|| set_variations(reg, req, id)),
+        ["api", "tables", id, "undo"] => post(&|| undo(reg, id)),
+        ["api", "tables", id, "close"] => post(&|| close_table(reg, id)),
+        ["api", "tables", id, "record"] => get(&|| record_file(reg, id)),
         ["api", "records"] => post(&|| {
             let r: RecordsReq = body(req)?;
             ok(records::list(&r.text, reg.config.match_size))
@@ -297,46 +251,115 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
             st.last_seen = Instant::now();
             ok(st.view(&l))
         }),
-        ["api", "analyses", id, "position"] => post(&|| {
-            let l = live(reg, id)?;
-            let r: LivePositionReq = body(req)?;
-            let target = target_of(l.game, &l.rules, &r.start, &r.moves, r.lines, r.depth)?;
-            l.retarget(target, || reg.take_slot())
-                .map_err(|e| match e {
-                    Refusal::Failed(why) => (409, why),
-                    Refusal::Busy(why) => (503, why),
-                })?;
-            let mut st = l.lock();
-            st.last_seen = Instant::now();
-            ok(st.view(&l))
-        }),
-        ["api", "analyses", id, "close"] => post(&|| {
-            let id = number_id(id, "analysis")?;
-            if reg.close_live(id) {
-                #[derive(Serialize)]
-                struct Closed {
-                    closed: u64,
-                }
-                ok(Closed { closed: id })
-            } else {
-                Err((404, format!("no analysis {id}")))
-            }
-        }),
+        ["api", "analyses", id, "position"] => post(&|| live_position(reg, req, id)),
+        ["api", "analyses", id, "close"] => post(&|| close_live(reg, id)),
         ["api", "tables", id, "review"] => post(&|| start_review(reg, req, id)),
-        ["api", "tables", id, "review", "stop"] => post(&|| {
-            let t = table(reg, id)?;
-            let mut st = t.lock();
-            let a = (st.analysis.as_mut()).ok_or((409, "this game has no review".to_string()))?;
-            a.stop = true;
-            st.version += 1;
-            drop(st);
-            t.notify();
-            let st = t.lock();
-            ok(st.view(t.id, None, None))
-        }),
+        ["api", "tables", id, "review", "stop"] => post(&|| stop_review(reg, id)),
         ["api", ..] => Err((404, format!("no such API route {path}"))),
         _ => Err((404, format!("nothing at {path}"))),
     }
+}
+
+/// A move played on the board by hand.
+fn human_move(reg: &Registry, req: &Request, id: &str) -> Answer {
+    let t = table(reg, id)?;
+    let m: MoveReq = body(req)?;
+    let text =
+        parse_move(m.mv.trim()).map_err(|e| (400, format!("bad move text {:?}: {e}", m.mv)))?;
+    t.human_move(&text, m.ply)?;
+    let st = t.lock();
+    ok(st.view(t.id, None, None))
+}
+
+/// The side lines kept with the game, replaced whole.
+fn set_variations(reg: &Registry, req: &Request, id: &str) -> Answer {
+    let t = table(reg, id)?;
+    let r: VariationsReq = body(req)?;
+    let mut st = t.lock();
+    st.variations = variations::check(st.play.as_ref(), &r.variations).map_err(|e| (422, e))?;
+    st.version += 1;
+    ok(st.view(t.id, None, None))
+}
+
+/// Takes back the last move.
+fn undo(reg: &Registry, id: &str) -> Answer {
+    let t = table(reg, id)?;
+    t.undo()?;
+    let st = t.lock();
+    ok(st.view(t.id, None, None))
+}
+
+/// Ends a game and frees its table.
+fn close_table(reg: &Registry, id: &str) -> Answer {
+    let id = table_id(id)?;
+    if reg.close(id) {
+        #[derive(Serialize)]
+        struct Closed {
+            closed: u64,
+        }
+        ok(Closed { closed: id })
+    } else {
+        Err((404, format!("no game {id}")))
+    }
+}
+
+/// The game's record as a file to download.
+fn record_file(reg: &Registry, id: &str) -> Answer {
+    let t = table(reg, id)?;
+    let st = t.lock();
+    let r = records::record_of(&st);
+    let name = format!("koma-{}-{}.pgn", st.play.line().game(), t.id);
+    Ok(Response::new(
+        200,
+        "text/plain; charset=utf-8",
+        r.text_with(&st.variations),
+    )
+    .with_header(
+        "Content-Disposition",
+        format!("attachment; filename=\"{name}\""),
+    ))
+}
+
+/// Points a live analysis at another position.
+fn live_position(reg: &Registry, req: &Request, id: &str) -> Answer {
+    let l = live(reg, id)?;
+    let r: LivePositionReq = body(req)?;
+    let target = target_of(l.game, &l.rules, &r.start, &r.moves, r.lines, r.depth)?;
+    l.retarget(target, || reg.take_slot())
+        .map_err(|e| match e {
+            Refusal::Failed(why) => (409, why),
+            Refusal::Busy(why) => (503, why),
+        })?;
+    let mut st = l.lock();
+    st.last_seen = Instant::now();
+    ok(st.view(&l))
+}
+
+/// Ends a live analysis.
+fn close_live(reg: &Registry, id: &str) -> Answer {
+    let id = number_id(id, "analysis")?;
+    if reg.close_live(id) {
+        #[derive(Serialize)]
+        struct Closed {
+            closed: u64,
+        }
+        ok(Closed { closed: id })
+    } else {
+        Err((404, format!("no analysis {id}")))
+    }
+}
+
+/// Asks a running review to stop.
+fn stop_review(reg: &Registry, id: &str) -> Answer {
+    let t = table(reg, id)?;
+    let mut st = t.lock();
+    let a = (st.analysis.as_mut()).ok_or((409, "this game has no review".to_string()))?;
+    a.stop = true;
+    st.version += 1;
+    drop(st);
+    t.notify();
+    let st = t.lock();
+    ok(st.view(t.id, None, None))
 }
 
 fn number_id(s: &str, what: &str) -> Result<u64, (u16, String)> {

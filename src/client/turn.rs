@@ -237,44 +237,63 @@ fn think(
         if let (Some(d), Some(a)) = (deadline, allowance)
             && now >= d
         {
-            // Out of time: stop the search and see when it answers.
-            let answered = settle(e, t);
-            let at = answered.unwrap_or_else(Instant::now);
-            let over = (at - start).saturating_sub(a);
-            let detail = match answered {
-                Some(_) => overrun(over),
-                None => format!(
-                    "overran its clock by at least {} ms and did not answer stop",
-                    over.as_millis()
-                ),
-            };
-            let failure = match answered {
-                Some(_) => Failure::alive,
-                None => Failure::dead,
-            };
-            return Err(Failure {
-                overrun: Some(over),
-                ..failure(Reason::TimeForfeit, detail)
-            });
+            return Err(time_forfeit(e, t, start, a));
         }
-        match ping {
-            Some(p) if now >= p => {
-                let detail = format!(
-                    "no readyok within {} ms of isready, silent for {} ms",
-                    t.stall.as_millis(),
-                    now.saturating_duration_since(heard).as_millis()
-                );
-                return Err(Failure::dead(Reason::Stalled, detail));
-            }
-            None if now >= heard + t.heartbeat => {
-                if let Err(why) = e.send(&Command::IsReady.to_string()) {
-                    return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
-                }
-                ping = Some(now + t.stall);
-            }
-            _ => {}
-        }
+        heartbeat(e, t, now, heard, &mut ping)?;
     }
+}
+
+/// Out of time: stops the search and sees when it answers, for the
+/// overrun the forfeit records.
+fn time_forfeit(e: &mut EngineProc, t: &Timeouts, start: Instant, allowance: Duration) -> Failure {
+    let answered = settle(e, t);
+    let at = answered.unwrap_or_else(Instant::now);
+    let over = (at - start).saturating_sub(allowance);
+    let detail = match answered {
+        Some(_) => overrun(over),
+        None => format!(
+            "overran its clock by at least {} ms and did not answer stop",
+            over.as_millis()
+        ),
+    };
+    let failure = match answered {
+        Some(_) => Failure::alive,
+        None => Failure::dead,
+    };
+    Failure {
+        overrun: Some(over),
+        ..failure(Reason::TimeForfeit, detail)
+    }
+}
+
+/// The liveness check while the engine thinks: with an `isready` out
+/// (`ping`), its `readyok` must come before the stall timeout; with none,
+/// one is sent after a heartbeat of silence.
+fn heartbeat(
+    e: &mut EngineProc,
+    t: &Timeouts,
+    now: Instant,
+    heard: Instant,
+    ping: &mut Option<Instant>,
+) -> Result<(), Failure> {
+    match *ping {
+        Some(p) if now >= p => {
+            let detail = format!(
+                "no readyok within {} ms of isready, silent for {} ms",
+                t.stall.as_millis(),
+                now.saturating_duration_since(heard).as_millis()
+            );
+            return Err(Failure::dead(Reason::Stalled, detail));
+        }
+        None if now >= heard + t.heartbeat => {
+            if let Err(why) = e.send(&Command::IsReady.to_string()) {
+                return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
+            }
+            *ping = Some(now + t.stall);
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// Sends `stop` and waits for the `bestmove` that ends the search;

@@ -29,6 +29,23 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
         rules: *rules,
         hash: 0,
     };
+    let mut set = place_board(t, &mut p)?;
+    fill_hands(t, &mut p, &mut set)?;
+    let waiting = t.side.opponent();
+    if p.king(waiting) == 0 {
+        return Err(PositionError::Unreachable(format!(
+            "the {waiting} has no King, but only the side to move can have lost its King"
+        )));
+    }
+    (p.passes, p.fullmove) = read_counters(t)?;
+    check_passes(&p)?;
+    p.hash = p.compute_hash();
+    Ok(p)
+}
+
+/// Puts the board's pieces on `p`; returns how many of each unpromoted
+/// kind (Kings aside) the board holds, for the set check.
+fn place_board(t: &PositionText, p: &mut Negaeri) -> Result<[u32; 3], PositionError> {
     let mut set = [0u32; 3];
     for r in 0..board::RANKS {
         for f in 0..board::FILES {
@@ -54,6 +71,12 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
             }
         }
     }
+    Ok(set)
+}
+
+/// Puts the hands' pieces on `p`, counting them into `set`, and refuses
+/// more pieces of a kind than the set has.
+fn fill_hands(t: &PositionText, p: &mut Negaeri, set: &mut [u32; 3]) -> Result<(), PositionError> {
     for pt in t.hand.iter().flatten() {
         let k = match Kind::from_letter(pt.letter, false) {
             Some(Kind::King) => {
@@ -87,35 +110,35 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
             )));
         }
     }
-    let waiting = t.side.opponent();
-    if p.king(waiting) == 0 {
-        return Err(PositionError::Unreachable(format!(
-            "the {waiting} has no King, but only the side to move can have lost its King"
-        )));
+    Ok(())
+}
+
+/// Passes in a row and the move number, `0 1` when both are left out.
+fn read_counters(t: &PositionText) -> Result<(u8, u32), PositionError> {
+    match t.counters.as_slice() {
+        [] => Ok((0, 1)),
+        [passes, _] if *passes > 2 => Err(PositionError::Unreachable(format!(
+            "passes in a row {passes}: at most 2 (two end the game)"
+        ))),
+        [_, 0] => Err(PositionError::MoveNumber { max: None }),
+        [passes, n] => Ok((*passes as u8, *n)),
+        _ => Err(PositionError::Counters {
+            game: "Negaeri",
+            expected: "two counters: passes in a row and the move number",
+        }),
     }
-    (p.passes, p.fullmove) = match t.counters.as_slice() {
-        [] => (0, 1),
-        [passes, _] if *passes > 2 => {
-            return Err(PositionError::Unreachable(format!(
-                "passes in a row {passes}: at most 2 (two end the game)"
-            )));
-        }
-        [_, 0] => return Err(PositionError::MoveNumber { max: None }),
-        [passes, n] => (*passes as u8, *n),
-        _ => {
-            return Err(PositionError::Counters {
-                game: "Negaeri",
-                expected: "two counters: passes in a row and the move number",
-            });
-        }
-    };
+}
+
+/// Refuses passes the position could not have followed.
+fn check_passes(p: &Negaeri) -> Result<(), PositionError> {
     // A pass is played only without a board move or a drop, and changes
     // nothing: whoever passed still has neither. The last move captured
     // the King of a side to move without one, so it was no pass.
+    let waiting = p.side.opponent();
     let passed: &[Color] = match p.passes {
         0 => &[],
         1 => &[waiting],
-        _ => &[waiting, t.side],
+        _ => &[waiting, p.side],
     };
     for &c in passed {
         if p.hands[c.index()].iter().any(|&n| n > 0) {
@@ -123,20 +146,19 @@ pub fn from_text(t: &PositionText, rules: &NegaeriRules) -> Result<Negaeri, Posi
                 "the {c} passed with pieces in hand: a pass is played only without a drop or a board move"
             )));
         }
-        if movegen::board_move_count(&p, c) > 0 {
+        if movegen::board_move_count(p, c) > 0 {
             return Err(PositionError::Unreachable(format!(
                 "the {c} passed with a board move to play: a pass is played only without a drop or a board move"
             )));
         }
     }
-    if p.passes > 0 && p.king(t.side) == 0 {
+    if p.passes > 0 && p.king(p.side) == 0 {
         return Err(PositionError::Unreachable(format!(
             "the {}'s King was captured by the last move, which cannot have been a pass",
-            t.side
+            p.side
         )));
     }
-    p.hash = p.compute_hash();
-    Ok(p)
+    Ok(())
 }
 
 pub fn to_text(pos: &Negaeri) -> PositionText {
