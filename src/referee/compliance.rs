@@ -166,11 +166,6 @@ impl GameVisitor for VariantChecks<'_> {
         };
         let after2 = after1.play(m2);
         let texts = [start.move_text(m1), after1.move_text(m2)];
-        let legal_in = |p: &G, mv: &Option<MoveText>| match mv {
-            Some(m) if p.find_move(m).is_some() => Ok(m.to_string()),
-            Some(m) => Err(format!("bestmove {m} is not legal")),
-            None => Err("bestmove (none) in a position with moves".into()),
-        };
         let setup = s
             .send(&format!("setoption name UCI_Variant value {v}"))
             .and_then(|_| s.send("ucinewgame"))
@@ -219,57 +214,10 @@ impl GameVisitor for VariantChecks<'_> {
                 Duration::from_millis(2100),
             ),
         ];
-        for (pos, go, judge, limit) in searches {
-            let what = format!("{v}: {pos}, {go}");
-            let r = s
-                .send(&pos)
-                .and_then(|_| s.send(&go))
-                .and_then(|_| s.best(limit + t.heartbeat));
-            match r {
-                Ok((_, took, _)) if took > limit => add(
-                    false,
-                    what,
-                    format!(
-                        "bestmove after {}, over the {} allowed",
-                        ms(took),
-                        ms(limit)
-                    ),
-                ),
-                Ok((mv, took, _)) => match legal_in(judge, &mv) {
-                    Ok(m) => add(true, what, format!("bestmove {m} after {}", ms(took))),
-                    Err(e) => add(false, what, e),
-                },
-                Err(e) => add(false, what, e),
-            }
-        }
+        timed_searches(s, t, v, searches, &mut add);
         // go infinite: no bestmove until stop, isready answered meanwhile.
         let what = format!("{v}: go infinite, isready during the search, stop");
-        let r = (|| -> Result<String, String> {
-            s.send("position startpos")?;
-            s.send("go infinite")?;
-            match s.best(Duration::from_millis(300)) {
-                Ok((mv, took, _)) => {
-                    return Err(format!(
-                        "bestmove {} after {} without a stop",
-                        mv.map_or("(none)".into(), |m| m.to_string()),
-                        ms(took)
-                    ));
-                }
-                Err(e) if e.starts_with("no answer") => {}
-                Err(e) => return Err(e),
-            }
-            let ready = s
-                .ready(t.stall)
-                .map_err(|e| format!("isready while searching: {e}"))?;
-            s.send("stop")?;
-            let (mv, took, _) = s.best(t.stall).map_err(|e| format!("after stop: {e}"))?;
-            let m = legal_in(&start, &mv)?;
-            Ok(format!(
-                "readyok after {} while searching; bestmove {m} {} after stop",
-                ms(ready),
-                ms(took)
-            ))
-        })();
+        let r = go_infinite(s, t, &start);
         match r {
             Ok(seen) => add(true, what, seen),
             Err(e) => add(false, what, e),
@@ -277,19 +225,7 @@ impl GameVisitor for VariantChecks<'_> {
         // A rejected line leaves the position as it was.
         let what = format!("{v}: the position kept after a rejected position line");
         s.errors.clear();
-        let r = (|| -> Result<Option<String>, String> {
-            s.send(&format!("position startpos moves {}", texts[0]))?;
-            s.send("position startpos moves zz99zz")?;
-            s.ready(t.start)?;
-            let Some(error) = s.errors.first.clone() else {
-                return Ok(None);
-            };
-            s.send("go depth 1")?;
-            let (mv, _, _) = s.best(t.start)?;
-            legal_in(&after1, &mv)
-                .map(|m| Some(format!("{error:?}, then bestmove {m} in the kept position")))
-                .map_err(|e| format!("{e} in the kept position (after {error:?})"))
-        })();
+        let r = kept_position(s, t, &texts[0], &after1);
         match r {
             Ok(Some(seen)) => add(true, what, seen),
             Ok(None) => add(
@@ -300,6 +236,98 @@ impl GameVisitor for VariantChecks<'_> {
             Err(e) => add(false, what, e),
         }
     }
+}
+
+/// The engine's move, when it is legal in `p`, else what is wrong.
+fn legal_in<G: Searchable>(p: &G, mv: &Option<MoveText>) -> Result<String, String> {
+    match mv {
+        Some(m) if p.find_move(m).is_some() => Ok(m.to_string()),
+        Some(m) => Err(format!("bestmove {m} is not legal")),
+        None => Err("bestmove (none) in a position with moves".into()),
+    }
+}
+
+/// Each search of `searches`: a legal move within its time, each told to
+/// `add`.
+fn timed_searches<G: Searchable>(
+    s: &mut Session,
+    t: &Timeouts,
+    v: &str,
+    searches: [(String, String, &G, Duration); 4],
+    add: &mut impl FnMut(bool, String, String),
+) {
+    for (pos, go, judge, limit) in searches {
+        let what = format!("{v}: {pos}, {go}");
+        let r = s
+            .send(&pos)
+            .and_then(|_| s.send(&go))
+            .and_then(|_| s.best(limit + t.heartbeat));
+        match r {
+            Ok((_, took, _)) if took > limit => add(
+                false,
+                what,
+                format!(
+                    "bestmove after {}, over the {} allowed",
+                    ms(took),
+                    ms(limit)
+                ),
+            ),
+            Ok((mv, took, _)) => match legal_in(judge, &mv) {
+                Ok(m) => add(true, what, format!("bestmove {m} after {}", ms(took))),
+                Err(e) => add(false, what, e),
+            },
+            Err(e) => add(false, what, e),
+        }
+    }
+}
+
+/// go infinite: no bestmove until stop, isready answered meanwhile.
+fn go_infinite<G: Searchable>(s: &mut Session, t: &Timeouts, start: &G) -> Result<String, String> {
+    s.send("position startpos")?;
+    s.send("go infinite")?;
+    match s.best(Duration::from_millis(300)) {
+        Ok((mv, took, _)) => {
+            return Err(format!(
+                "bestmove {} after {} without a stop",
+                mv.map_or("(none)".into(), |m| m.to_string()),
+                ms(took)
+            ));
+        }
+        Err(e) if e.starts_with("no answer") => {}
+        Err(e) => return Err(e),
+    }
+    let ready = s
+        .ready(t.stall)
+        .map_err(|e| format!("isready while searching: {e}"))?;
+    s.send("stop")?;
+    let (mv, took, _) = s.best(t.stall).map_err(|e| format!("after stop: {e}"))?;
+    let m = legal_in(start, &mv)?;
+    Ok(format!(
+        "readyok after {} while searching; bestmove {m} {} after stop",
+        ms(ready),
+        ms(took)
+    ))
+}
+
+/// A rejected position line leaves the position as it was: `None` when
+/// the engine reports no errors, so the check does not apply.
+fn kept_position<G: Searchable>(
+    s: &mut Session,
+    t: &Timeouts,
+    first: &MoveText,
+    after1: &G,
+) -> Result<Option<String>, String> {
+    s.send(&format!("position startpos moves {first}"))?;
+    s.send("position startpos moves zz99zz")?;
+    s.ready(t.start)?;
+    let Some(error) = s.errors.first.clone() else {
+        return Ok(None);
+    };
+    s.send("go depth 1")?;
+    let (mv, _, _) = s.best(t.start)?;
+    legal_in(after1, &mv)
+        .map(|m| Some(format!("{error:?}, then bestmove {m} in the kept position")))
+        .map_err(|e| format!("{e} in the kept position (after {error:?})"))
 }
 
 pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
