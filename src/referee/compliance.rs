@@ -341,13 +341,6 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
         .map_or("engine".into(), |f| f.to_string_lossy().into_owned());
     let t = &c.timeouts;
     let mut checks = Vec::new();
-    let add = |checks: &mut Vec<Check>, pass: bool, what: &str, seen: String| {
-        checks.push(Check {
-            pass,
-            what: what.to_string(),
-            seen,
-        })
-    };
     let e = EngineProc::spawn(&name, &c.launch, None)
         .map_err(|why| RunError::Usage(Usage(format!("--compliance: {why}"))))?;
     let mut s = Session {
@@ -357,6 +350,43 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
         garbage: Seen::default(),
         errors: Seen::default(),
     };
+    let Some(declared) = uci_checks(&mut s, t, &mut checks) else {
+        return Ok(finish(&checks));
+    };
+    let variants = variant_checks(c.variant, &declared, &mut checks);
+    match s.ready(t.start) {
+        Ok(d) => add(
+            &mut checks,
+            true,
+            "isready",
+            format!("readyok after {}", ms(d)),
+        ),
+        Err(e) => add(&mut checks, false, "isready", e),
+    }
+    for v in variants {
+        v.visit(VariantChecks {
+            s: &mut s,
+            t,
+            out: &mut checks,
+        });
+    }
+    closing_checks(&mut s, &mut checks);
+    drop(s);
+    Ok(finish(&checks))
+}
+
+/// One line of the checklist added.
+fn add(checks: &mut Vec<Check>, pass: bool, what: &str, seen: String) {
+    checks.push(Check {
+        pass,
+        what: what.to_string(),
+        seen,
+    })
+}
+
+/// `uci`: its id, option lines and `uciok` checked; the variants the
+/// engine declares, or `None` when it never got to `uciok`.
+fn uci_checks(s: &mut Session, t: &Timeouts, checks: &mut Vec<Check>) -> Option<Vec<String>> {
     // uci: id lines, option lines (read as they come, not kept: an engine
     // may print them for ever), uciok.
     let mut id = None;
@@ -387,7 +417,7 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
     s.garbage.clear();
     match uci {
         Ok((_, d)) => add(
-            &mut checks,
+            checks,
             id.is_some(),
             "uci: id name, uciok",
             match &id {
@@ -396,12 +426,12 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
             },
         ),
         Err(e) => {
-            add(&mut checks, false, "uci: id name, uciok", e);
-            return Ok(finish(&checks));
+            add(checks, false, "uci: id name, uciok", e);
+            return None;
         }
     }
     add(
-        &mut checks,
+        checks,
         bad.is_empty(),
         "option lines",
         match &bad.first {
@@ -409,8 +439,17 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
             Some(first) => format!("{} of {options} do not parse: option {first}", bad.count),
         },
     );
-    let declared = declared.unwrap_or_default();
-    let variants: Vec<GameId> = match c.variant {
+    Some(declared.unwrap_or_default())
+}
+
+/// The variants to check: `--variant`'s, else the declared ones Koma
+/// knows.
+fn variant_checks(
+    variant: Option<GameId>,
+    declared: &[String],
+    checks: &mut Vec<Check>,
+) -> Vec<GameId> {
+    let variants: Vec<GameId> = match variant {
         Some(v) => vec![v],
         None => declared
             .iter()
@@ -422,7 +461,7 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
         .filter(|n| GameId::from_name(n).is_none())
         .collect();
     add(
-        &mut checks,
+        checks,
         !variants.is_empty(),
         "UCI_Variant lists Koma's games",
         if declared.is_empty() {
@@ -441,24 +480,14 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
             )
         },
     );
-    match s.ready(t.start) {
-        Ok(d) => add(
-            &mut checks,
-            true,
-            "isready",
-            format!("readyok after {}", ms(d)),
-        ),
-        Err(e) => add(&mut checks, false, "isready", e),
-    }
-    for v in variants {
-        v.visit(VariantChecks {
-            s: &mut s,
-            t,
-            out: &mut checks,
-        });
-    }
+    variants
+}
+
+/// The checks over the whole session: its info lines, its lines outside
+/// the protocol, and `quit`.
+fn closing_checks(s: &mut Session, checks: &mut Vec<Check>) {
     add(
-        &mut checks,
+        checks,
         s.bad_infos.is_empty(),
         "info lines parse",
         match &s.bad_infos.first {
@@ -471,7 +500,7 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
         },
     );
     add(
-        &mut checks,
+        checks,
         s.garbage.is_empty(),
         "no lines outside the protocol",
         match &s.garbage.first {
@@ -483,7 +512,7 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
     let how = s.e.exit_description(Duration::from_secs(2));
     let exited = quit.is_ok() && !how.contains("still running");
     add(
-        &mut checks,
+        checks,
         exited,
         "quit ends the process",
         if exited {
@@ -492,8 +521,6 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
             "still running 2 s after quit".into()
         },
     );
-    drop(s);
-    Ok(finish(&checks))
 }
 
 fn finish(checks: &[Check]) -> ExitCode {
