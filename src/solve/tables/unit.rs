@@ -484,21 +484,18 @@ fn load_checkpoint(path: &Path, id: &str, sizes: &[u64]) -> Result<State, TableE
     Ok(s)
 }
 
-/// Solves one unit whose exits' tables are in `tables`, resuming from its
-/// checkpoint if there is one: the values of each signature of the unit.
-pub fn solve_unit<G: Layered>(
-    tables: &Tables<G>,
+/// The state a unit's solving starts from: its checkpoint when `resumed`
+/// (said in the log), else nothing decided.
+fn first_state<G: Layered>(
+    resumed: bool,
     unit: &[G::Sig],
-    ck: &Checkpoints,
+    sizes: &[u64],
+    path: &Path,
+    id: &str,
     log: &mut dyn FnMut(String),
-) -> Result<Solved, TableError> {
-    let t0 = Instant::now();
-    let sizes: Vec<u64> = unit.iter().map(|&s| G::entries(s)).collect();
-    let id = identity(tables, unit);
-    let path = checkpoint_path(tables, &ck.folder, unit);
-    let resumed = path.exists();
-    let state = if resumed {
-        let s = load_checkpoint(&path, &id, &sizes)
+) -> Result<State, TableError> {
+    Ok(if resumed {
+        let s = load_checkpoint(path, id, sizes)
             .map_err(|e| e.about(format_args!("checkpoint {}", path.display())))?;
         log(format!(
             "{}: resumed from {} at sweep {}, entry {} of {}",
@@ -518,11 +515,76 @@ pub fn solve_unit<G: Layered>(
             values: sizes.iter().map(|&n| vec![0; n as usize]).collect(),
             notes: sizes.iter().map(|&n| vec![0; n as usize]).collect(),
         }
-    };
-    let mut state = state;
+    })
+}
+
+/// The marks of this sweep's entries (see `mark`), with how many and how
+/// long they took in the log.
+fn marks_logged<G: Layered>(
+    unit: &[G::Sig],
+    state: &State,
+    threads: usize,
+    rules: &G::Rules,
+    log: &mut dyn FnMut(String),
+) -> Option<Vec<Vec<AtomicU64>>> {
+    let t = Instant::now();
+    let marks = mark::<G>(unit, &state.values, state.sweep, threads, rules);
+    if let Some(m) = &marks {
+        let marked: u64 = m
+            .iter()
+            .flatten()
+            .map(|w| u64::from(w.load(Relaxed).count_ones()))
+            .sum();
+        log(format!(
+            "{}: sweep {} marked {marked} entries in {:.1} s",
+            unit_name::<G>(unit),
+            state.sweep,
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    marks
+}
+
+/// The sweep's progress in the log: how far, how fast since
+/// `sweep_start` (when, and the place it started from), and the time left.
+fn log_progress<G: Layered>(
+    unit: &[G::Sig],
+    state: &State,
+    sizes: &[u64],
+    sweep_start: (Instant, usize, u64),
+    log: &mut dyn FnMut(String),
+) {
+    let total: u64 = sizes.iter().sum();
+    let done: u64 = sizes[..state.half].iter().sum::<u64>() + state.next;
+    let from: u64 = sizes[..sweep_start.1].iter().sum::<u64>() + sweep_start.2;
+    let rate = (done - from) as f64 / sweep_start.0.elapsed().as_secs_f64();
+    log(format!(
+        "{}: sweep {} at {:.1}%, {} decided, {:.0} entries/s, sweep ETA {:.0} s",
+        unit_name::<G>(unit),
+        state.sweep,
+        100.0 * done as f64 / total as f64,
+        state.decided,
+        rate,
+        (total - done) as f64 / rate.max(1.0)
+    ));
+}
+
+/// Solves one unit whose exits' tables are in `tables`, resuming from its
+/// checkpoint if there is one: the values of each signature of the unit.
+pub fn solve_unit<G: Layered>(
+    tables: &Tables<G>,
+    unit: &[G::Sig],
+    ck: &Checkpoints,
+    log: &mut dyn FnMut(String),
+) -> Result<Solved, TableError> {
+    let t0 = Instant::now();
+    let sizes: Vec<u64> = unit.iter().map(|&s| G::entries(s)).collect();
+    let id = identity(tables, unit);
+    let path = checkpoint_path(tables, &ck.folder, unit);
+    let resumed = path.exists();
+    let mut state = first_state::<G>(resumed, unit, &sizes, &path, &id, log)?;
     let mut visits = 0u64;
     let rules = tables.rules().clone();
-    let total: u64 = sizes.iter().sum();
     let mut since_ckpt = (Instant::now(), 0u64);
     let mut last_log = Instant::now();
     let mut sweep_start = (Instant::now(), state.half, state.next);
@@ -534,21 +596,7 @@ pub fn solve_unit<G: Layered>(
             && !ck.full_sweeps
             && worth_marking(&state.values, state.sweep)
         {
-            let t = Instant::now();
-            marks = mark::<G>(unit, &state.values, state.sweep, threads, &rules);
-            if let Some(m) = &marks {
-                let marked: u64 = m
-                    .iter()
-                    .flatten()
-                    .map(|w| u64::from(w.load(Relaxed).count_ones()))
-                    .sum();
-                log(format!(
-                    "{}: sweep {} marked {marked} entries in {:.1} s",
-                    unit_name::<G>(unit),
-                    state.sweep,
-                    t.elapsed().as_secs_f64()
-                ));
-            }
+            marks = marks_logged::<G>(unit, &state, threads, &rules, log);
         }
         // Marked sweeps visit few entries: larger blocks, fewer thread starts.
         let chunk: u64 = if marks.is_some() {
@@ -591,18 +639,7 @@ pub fn solve_unit<G: Layered>(
                 }
                 if last_log.elapsed().as_secs() >= 30 {
                     last_log = Instant::now();
-                    let done: u64 = sizes[..h].iter().sum::<u64>() + state.next;
-                    let from: u64 = sizes[..sweep_start.1].iter().sum::<u64>() + sweep_start.2;
-                    let rate = (done - from) as f64 / sweep_start.0.elapsed().as_secs_f64();
-                    log(format!(
-                        "{}: sweep {} at {:.1}%, {} decided, {:.0} entries/s, sweep ETA {:.0} s",
-                        unit_name::<G>(unit),
-                        state.sweep,
-                        100.0 * done as f64 / total as f64,
-                        state.decided,
-                        rate,
-                        (total - done) as f64 / rate.max(1.0)
-                    ));
+                    log_progress::<G>(unit, &state, &sizes, sweep_start, log);
                 }
             }
             state.half += 1;
