@@ -269,9 +269,8 @@ fn run(job: Job, out: &Output) -> anyhow::Result<()> {
             fen,
             moves,
         } => {
-            let run =
-                engine::jobs::perft(&variant, fen.as_deref(), &moves, depth)
-                    .map_err(|e| Usage(e.to_string()))?;
+            let run = engine::jobs::perft(&variant, fen.as_deref(), &moves, depth)
+                .map_err(|e| Usage(e.to_string()))?;
             for (m, n) in &run.rows {
                 out.line(format_args!("{m}: {n}"));
             }

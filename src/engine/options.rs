@@ -91,7 +91,10 @@ impl OptionStore {
         let spec = self
             .spec(name)
             .ok_or_else(|| OptionUnread::Unknown(name.to_string()))?;
-        Ok((spec.name, spec.parse_value(raw).map_err(OptionUnread::Value)?))
+        Ok((
+            spec.name,
+            spec.parse_value(raw).map_err(OptionUnread::Value)?,
+        ))
     }
 
     pub fn set(&mut self, name: &str, value: OptionValue) {

@@ -333,11 +333,12 @@ impl Engine {
             let game = (value.as_str())
                 .and_then(|n| self.registry.game(n))
                 .ok_or_else(|| OptionRefused::UnknownVariant(value.clone()))?;
-            let session = (game.new_session)(&self.options.rule_values(game))
-                .map_err(|e| OptionRefused::Rules {
+            let session = (game.new_session)(&self.options.rule_values(game)).map_err(|e| {
+                OptionRefused::Rules {
                     why: e.to_string(),
                     option: None,
-                })?;
+                }
+            })?;
             return Ok(OptionChange::Variant(value, game, session));
         }
         // New rules for the current game mean a new game from its start.
