@@ -63,7 +63,7 @@ pub fn run_replay(path: &Path, tb: Option<&Path>) -> Result<ExitCode, RunError> 
     for chunk in RecordChunks::new(std::io::BufReader::new(file)) {
         let chunk = chunk.map_err(unreadable)?;
         total += 1;
-        let verdict = chunk.text.and_then(|text| {
+        let verdict = chunk.text.map_err(|e| e.to_string()).and_then(|text| {
             let r = parse_record(&text).map_err(|e| e.to_string())?;
             let tabled = r.tag(tags::TABLEBASE_ADJUDICATION).is_some();
             check(&r, Some(match_games))
