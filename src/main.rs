@@ -377,7 +377,7 @@ fn perft(
     fen: Option<&str>,
     moves: &[String],
 ) -> anyhow::Result<()> {
-    let run = engine::jobs::perft(variant, fen, moves, depth).map_err(Usage)?;
+    let run = engine::jobs::perft(variant, fen, moves, depth).map_err(|e| Usage(e.to_string()))?;
     for (m, n) in &run.rows {
         out.line(format_args!("{m}: {n}"));
     }

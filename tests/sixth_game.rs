@@ -308,7 +308,10 @@ fn its_entry_registers_what_it_has_and_the_engine_game_follows_it() {
     assert!(game.eval_file.is_none() && game.table.is_none() && !game.endgame_tables);
     assert!(game.prepare_eval("").is_ok());
     assert_eq!(
-        game.prepare_eval("w.bin").err().as_deref(),
+        game.prepare_eval("w.bin")
+            .err()
+            .map(|e| e.to_string())
+            .as_deref(),
         Some("hexapawn has no weights file")
     );
 }

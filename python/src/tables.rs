@@ -171,8 +171,8 @@ impl Tablebase {
                 "no table holds {} (too many pieces, or too few a side)",
                 line.current().to_text()
             ))),
-            Err(e) if missing_file(&tables, line) => Err(TableError::Missing(e)),
-            Err(e) => Err(TableError::Bad(e)),
+            Err(e) if missing_file(&tables, line) => Err(TableError::Missing(e.to_string())),
+            Err(e) => Err(TableError::Bad(e.to_string())),
         }
     }
 
@@ -220,9 +220,9 @@ fn first_failure<G: Layered>(tables: &Tables<G>, line: &GameLine<G>) -> TableErr
             let mut after = line.clone();
             after.play(m);
             return if missing_file(tables, &after) {
-                TableError::Missing(e)
+                TableError::Missing(e.to_string())
             } else {
-                TableError::Bad(e)
+                TableError::Bad(e.to_string())
             };
         }
     }

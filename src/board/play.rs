@@ -5,8 +5,8 @@
 //! moves arrive as text and are matched against the generated moves.
 
 use crate::core::{
-    AnyLine, Color, Coord, Game, GameLine, MoveText, OptionValue, PieceText, PositionText,
-    RuleValues, Rules, Searchable, StepText, with_defaults,
+    AnyLine, Color, Coord, Game, GameLine, LineError, MoveText, OptionValue, PieceText,
+    PositionText, RuleError, RuleValues, Rules, Searchable, StepText, with_defaults,
 };
 use crate::games::{GameId, GameVisitor};
 use crate::protocol::{PositionLine, PositionStart};
@@ -54,11 +54,31 @@ pub fn new_play(
     impl GameVisitor for Make<'_> {
         type Output = Result<Box<dyn Play>, String>;
         fn visit<G: Searchable>(self) -> Self::Output {
-            Ok(Box::new(GamePlay::<G>::new(self.0, self.1)?))
+            // Text at the board's door: the page shows it.
+            let play = GamePlay::<G>::new(self.0, self.1).map_err(|e| e.to_string())?;
+            Ok(Box::new(play))
         }
     }
     game.visit(Make(rules, start))
 }
+
+/// Why a game cannot be set up: its rule values, or its start position.
+#[derive(Debug)]
+pub enum PlayRefused {
+    Rules(RuleError),
+    Start(LineError),
+}
+
+impl std::fmt::Display for PlayRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayRefused::Rules(e) => e.fmt(f),
+            PlayRefused::Start(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PlayRefused {}
 
 #[derive(Clone)]
 pub struct GamePlay<G: Game> {
@@ -70,9 +90,9 @@ impl<G: Game> GamePlay<G> {
     fn new(
         given: &[(&'static str, OptionValue)],
         start: Option<&PositionText>,
-    ) -> Result<Self, String> {
-        let mut line = GameLine::new(&G::Rules::from_values(given)?);
-        line.replay(start, &[]).map_err(|e| e.to_string())?;
+    ) -> Result<Self, PlayRefused> {
+        let mut line = GameLine::new(&G::Rules::from_values(given).map_err(PlayRefused::Rules)?);
+        line.replay(start, &[]).map_err(PlayRefused::Start)?;
         Ok(GamePlay {
             rule_values: with_defaults(G::Rules::specs(), given),
             line,

@@ -20,6 +20,8 @@ pub enum FileError<H> {
     NoMemory {
         want: u64,
     },
+    /// A file that cannot be mapped into memory.
+    Unmappable(std::io::Error),
 }
 
 impl<H: fmt::Display> fmt::Display for FileError<H> {
@@ -30,6 +32,7 @@ impl<H: fmt::Display> fmt::Display for FileError<H> {
             FileError::Header(h) => h.fmt(f),
             FileError::Size(s) => s.fmt(f),
             FileError::NoMemory { want } => write!(f, "no memory for its {want} bytes"),
+            FileError::Unmappable(e) => write!(f, "cannot map it: {e}"),
         }
     }
 }
@@ -105,35 +108,38 @@ pub fn read_announced<H>(
 /// truncated or rewritten in place while mapped: touching a page past
 /// its new end kills the process (SIGBUS). Replacing it by a rename, as
 /// Koma's writers do, is safe: the map keeps the old file.
-pub fn map_announced(
+pub fn map_announced<H>(
     path: &Path,
     header: usize,
-    announced: impl FnOnce(&[u8]) -> Result<u64, String>,
-) -> Result<memmap2::Mmap, String> {
-    let unreadable = |e: std::io::Error| format!("cannot read it: {e}");
-    if !std::fs::metadata(path).map_err(unreadable)?.is_file() {
-        return Err("not a regular file".into());
+    announced: impl FnOnce(&[u8]) -> Result<u64, H>,
+) -> Result<memmap2::Mmap, FileError<H>> {
+    if !std::fs::metadata(path)
+        .map_err(FileError::Unreadable)?
+        .is_file()
+    {
+        return Err(FileError::NotRegular);
     }
-    let file = open_without_blocking(path).map_err(unreadable)?;
-    let meta = file.metadata().map_err(unreadable)?;
+    let file = open_without_blocking(path).map_err(FileError::Unreadable)?;
+    let meta = file.metadata().map_err(FileError::Unreadable)?;
     if !meta.is_file() {
-        return Err("not a regular file".into());
+        return Err(FileError::NotRegular);
     }
     let mut head = Vec::with_capacity(header);
     (&file)
         .take(header as u64)
         .read_to_end(&mut head)
-        .map_err(unreadable)?;
-    let want = announced(&head)?;
+        .map_err(FileError::Unreadable)?;
+    let want = announced(&head).map_err(FileError::Header)?;
+    let size = |len| FileError::Size(SizeMismatch { len, want });
     if meta.len() != want {
-        return Err(size_error(meta.len(), want));
+        return Err(size(meta.len()));
     }
     // SAFETY: the map is read-only and the file a regular one of the size
     // checked above; the callers' files are written whole and renamed into
     // place, never changed in place (the contract above).
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| format!("cannot map it: {e}"))?;
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(FileError::Unmappable)?;
     if map.len() as u64 != want {
-        return Err(size_error(map.len() as u64, want));
+        return Err(size(map.len() as u64));
     }
     Ok(map)
 }

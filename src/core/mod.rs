@@ -42,5 +42,5 @@ pub use presentation::{
 pub use rules::{NoRules, RuleError, RuleValues, Rules, SetError, read_rule_values, with_defaults};
 pub use searchable::{Bench, Searchable, Tuning};
 pub use solver::{SolvedTable, Solver};
-pub use tablebase::{SharedTable, TableFile, TableValue, Tablebase};
+pub use tablebase::{FileFault, SharedTable, TableFile, TableValue, Tablebase};
 pub use text::{Mirror, MoveText, PieceText, PositionText, StepText};

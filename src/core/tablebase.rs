@@ -69,8 +69,12 @@ pub struct TableFile {
     /// Loads the table (a `SharedTable` holding an `Arc<dyn Tablebase<G>>`)
     /// from a file, checking it whole; the error says what is wrong with
     /// the file (without naming it: the caller does).
-    pub load: fn(&Path) -> Result<SharedTable, String>,
+    pub load: fn(&Path) -> Result<SharedTable, FileFault>,
 }
+
+/// What is wrong with a file a game reads (its table, its weights), as the
+/// game's own error type, which the rules' layer does not know.
+pub type FileFault = Box<dyn std::error::Error + Send + Sync>;
 
 /// A table of solved positions of one game.
 pub trait Tablebase<G>: Send + Sync {

@@ -3,6 +3,7 @@
 //! (the process has one evaluation per game). An empty value puts the
 //! built-in weights back. The registry's entry of a game points here.
 
+use crate::core::FileFault;
 use crate::eval::{Evaluation, TooManyWeights};
 use std::path::Path;
 
@@ -12,15 +13,13 @@ pub type Install = Box<dyn FnOnce() -> Result<(), TooManyWeights> + Send>;
 
 /// Reads and checks the weights file `path` of `G` (empty: the built-in
 /// weights); the error says what is wrong with the file.
-pub fn prepare<G: Evaluation>(path: &str) -> Result<Install, String> {
+pub fn prepare<G: Evaluation>(path: &str) -> Result<Install, FileFault> {
     if path.is_empty() {
         return Ok(Box::new(|| {
             G::reset_weights();
             Ok(())
         }));
     }
-    // Text at the registry's door (`PrepareEval`), which carries it to
-    // the engine's `info string`.
-    let w = G::read_weights(Path::new(path)).map_err(|e| e.to_string())?;
+    let w = G::read_weights(Path::new(path))?;
     Ok(Box::new(move || G::put_weights(w)))
 }

@@ -3,8 +3,9 @@
 //! current value.
 
 use super::registry::{EngineGame, Registry};
-use crate::core::{OptionSpec, OptionValue};
+use crate::core::{OptionError, OptionSpec, OptionValue};
 use crate::search::Skill;
+use std::fmt;
 
 pub const VARIANT: &str = "UCI_Variant";
 pub const MOVE_OVERHEAD: &str = "Move Overhead";
@@ -86,11 +87,14 @@ impl OptionStore {
         &self,
         name: &str,
         raw: Option<&str>,
-    ) -> Result<(&'static str, OptionValue), String> {
+    ) -> Result<(&'static str, OptionValue), OptionUnread> {
         let spec = self
             .spec(name)
-            .ok_or_else(|| format!("unknown option at {name}"))?;
-        Ok((spec.name, spec.parse_value(raw)?))
+            .ok_or_else(|| OptionUnread::Unknown(name.to_string()))?;
+        Ok((
+            spec.name,
+            spec.parse_value(raw).map_err(OptionUnread::Value)?,
+        ))
     }
 
     pub fn set(&mut self, name: &str, value: OptionValue) {
@@ -121,3 +125,22 @@ impl OptionStore {
             .collect()
     }
 }
+
+/// Why `setoption` names no option or a value its spec does not read.
+#[derive(Debug)]
+pub enum OptionUnread {
+    /// No option of this name.
+    Unknown(String),
+    Value(OptionError),
+}
+
+impl fmt::Display for OptionUnread {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OptionUnread::Unknown(name) => write!(f, "unknown option at {name}"),
+            OptionUnread::Value(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for OptionUnread {}

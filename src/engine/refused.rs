@@ -2,7 +2,7 @@
 //! protocol's reply (`info string error: …`) word for word, ending with
 //! the token it is about; a refused option changes nothing.
 
-use crate::core::OptionValue;
+use crate::core::{FileFault, OptionValue};
 use std::fmt;
 
 #[derive(Debug)]
@@ -20,14 +20,14 @@ pub enum OptionRefused {
     EvalFile {
         path: String,
         game: &'static str,
-        why: String,
+        why: FileRefused,
     },
     /// A game's table option: the file cannot be used; `kept`: a table
     /// loaded before stays.
     Table {
         name: &'static str,
         path: String,
-        why: String,
+        why: FileRefused,
         kept: bool,
     },
     /// `UCI_Variant`: not a game of the engine's registry.
@@ -39,6 +39,29 @@ pub enum OptionRefused {
         option: Option<&'static str>,
     },
 }
+
+/// Why a game's file (its table, its weights) cannot be used.
+#[derive(Debug)]
+pub enum FileRefused {
+    /// The game has no table of solved positions.
+    NoTable(&'static str),
+    /// The game has no weights file.
+    NoWeights(&'static str),
+    /// What is wrong with the file, in the game's words.
+    Bad(FileFault),
+}
+
+impl fmt::Display for FileRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FileRefused::NoTable(game) => write!(f, "{game} has no table of solved positions"),
+            FileRefused::NoWeights(game) => write!(f, "{game} has no weights file"),
+            FileRefused::Bad(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FileRefused {}
 
 /// Why a transposition table of `mb` MB is not made.
 #[derive(Debug, PartialEq, Eq)]
@@ -132,7 +155,7 @@ mod tests {
                 OptionRefused::EvalFile {
                     path: "w.txt".into(),
                     game: "g",
-                    why: "no such file".into(),
+                    why: FileRefused::Bad("no such file".into()),
                 },
                 "cannot use w.txt as EvalFile: no such file; g keeps the evaluation it had",
             ),
@@ -140,7 +163,7 @@ mod tests {
                 OptionRefused::Table {
                     name: "T",
                     path: "t.bin".into(),
-                    why: "bad".into(),
+                    why: FileRefused::Bad("bad".into()),
                     kept: true,
                 },
                 "cannot use t.bin as T: bad; the table loaded before stays at t.bin",
@@ -149,7 +172,7 @@ mod tests {
                 OptionRefused::Table {
                     name: "T",
                     path: "t.bin".into(),
-                    why: "bad".into(),
+                    why: FileRefused::Bad("bad".into()),
                     kept: false,
                 },
                 "cannot use t.bin as T: bad; the game goes on without a table at t.bin",

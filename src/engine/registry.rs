@@ -5,9 +5,12 @@
 
 use super::bench::{self, BenchLine};
 use super::evalfile::{self, Install};
+use super::refused::FileRefused;
 use super::session::{GameSession, Session};
 use crate::core::endgame::Layered;
-use crate::core::{OptionSpec, OptionValue, Rules, Searchable, SharedTable, TableFile};
+use crate::core::{
+    FileFault, OptionSpec, OptionValue, RuleError, Rules, Searchable, SharedTable, TableFile,
+};
 use crate::eval::Evaluation;
 use crate::games::{EvaluationVisitor, GameId, GameVisitor, LayeredVisitor, Registered};
 use std::path::Path;
@@ -18,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 pub type RuleSettings = [(&'static str, OptionValue)];
 
 /// Reads and checks a weights file of one game (see `evalfile`).
-pub type PrepareEval = fn(&str) -> Result<Install, String>;
+pub type PrepareEval = fn(&str) -> Result<Install, FileFault>;
 
 /// What the engine loop needs of one game.
 #[derive(Clone, Copy)]
@@ -28,7 +31,7 @@ pub struct EngineGame {
     pub rule_specs: &'static [OptionSpec],
     /// A game from its start under these rule values (the others at
     /// their defaults).
-    pub new_session: fn(&RuleSettings) -> Result<Box<dyn Session>, String>,
+    pub new_session: fn(&RuleSettings) -> Result<Box<dyn Session>, RuleError>,
     /// Reads and checks an `EvalFile` of this game (empty: the built-in
     /// weights); `None` for a game without a weights file.
     pub eval_file: Option<PrepareEval>,
@@ -41,15 +44,15 @@ pub struct EngineGame {
     pub bench: fn(Option<u32>, &AtomicBool) -> Vec<BenchLine>,
 }
 
-fn new_session<G: Searchable>(rules: &RuleSettings) -> Result<Box<dyn Session>, String> {
-    let rules = G::Rules::from_values(rules).map_err(|e| e.to_string())?;
+fn new_session<G: Searchable>(rules: &RuleSettings) -> Result<Box<dyn Session>, RuleError> {
+    let rules = G::Rules::from_values(rules)?;
     Ok(Box::new(GameSession::<G>::new(rules)))
 }
 
 fn new_session_with_tables<G: Searchable + Layered>(
     rules: &RuleSettings,
-) -> Result<Box<dyn Session>, String> {
-    let rules = G::Rules::from_values(rules).map_err(|e| e.to_string())?;
+) -> Result<Box<dyn Session>, RuleError> {
+    let rules = G::Rules::from_values(rules)?;
     Ok(Box::new(GameSession::<G>::with_tables(rules)))
 }
 
@@ -115,20 +118,20 @@ impl EngineGame {
     }
 
     /// Loads the game's table from a file, checked by the game.
-    pub fn load_table(&self, path: &Path) -> Result<SharedTable, String> {
+    pub fn load_table(&self, path: &Path) -> Result<SharedTable, FileRefused> {
         match self.table {
-            Some(t) => (t.load)(path),
-            None => Err(format!("{} has no table of solved positions", self.name)),
+            Some(t) => (t.load)(path).map_err(FileRefused::Bad),
+            None => Err(FileRefused::NoTable(self.name)),
         }
     }
 
     /// `eval_file`, or for a game without one: the built-in weights kept
     /// for an empty value, any file refused.
-    pub fn prepare_eval(&self, path: &str) -> Result<Install, String> {
+    pub fn prepare_eval(&self, path: &str) -> Result<Install, FileRefused> {
         match self.eval_file {
-            Some(prepare) => prepare(path),
+            Some(prepare) => prepare(path).map_err(FileRefused::Bad),
             None if path.is_empty() => Ok(Box::new(|| Ok(()))),
-            None => Err(format!("{} has no weights file", self.name)),
+            None => Err(FileRefused::NoWeights(self.name)),
         }
     }
 }

@@ -11,7 +11,7 @@ use super::refused::{HashRefused, OptionRefused};
 use super::registry::{EngineGame, Registry};
 use super::session::{PerftJob, SearchJob, Session};
 use super::{Output, bench, evalfile, memory};
-use crate::core::{Color, OptionValue, Outcome, SharedTable};
+use crate::core::{Color, OptionValue, Outcome, RuleError, SharedTable};
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
 use crate::protocol::options::option_line;
 use crate::protocol::{Command, GoParams, QueryKind, parse_command};
@@ -300,7 +300,7 @@ impl Engine {
         let (name, value) = self
             .options
             .check(name, raw)
-            .map_err(OptionRefused::Value)?;
+            .map_err(|e| OptionRefused::Value(e.to_string()))?;
         match name {
             HASH => {
                 return match new_table(value.as_int().unwrap_or(16) as usize) {
@@ -333,8 +333,12 @@ impl Engine {
             let game = (value.as_str())
                 .and_then(|n| self.registry.game(n))
                 .ok_or_else(|| OptionRefused::UnknownVariant(value.clone()))?;
-            let session = (game.new_session)(&self.options.rule_values(game))
-                .map_err(|why| OptionRefused::Rules { why, option: None })?;
+            let session = (game.new_session)(&self.options.rule_values(game)).map_err(|e| {
+                OptionRefused::Rules {
+                    why: e.to_string(),
+                    option: None,
+                }
+            })?;
             return Ok(OptionChange::Variant(value, game, session));
         }
         // New rules for the current game mean a new game from its start.
@@ -344,8 +348,8 @@ impl Engine {
             for r in rules.iter_mut().filter(|r| r.0 == name) {
                 r.1 = value.clone();
             }
-            let refused = |why| OptionRefused::Rules {
-                why,
+            let refused = |e: RuleError| OptionRefused::Rules {
+                why: e.to_string(),
                 option: Some(name),
             };
             Some((game.new_session)(&rules).map_err(refused)?)
@@ -442,7 +446,7 @@ impl Engine {
         }
     }
 
-    fn try_reset_session(&mut self) -> Result<(), String> {
+    fn try_reset_session(&mut self) -> Result<(), RuleError> {
         let game = self.game;
         let s = (game.new_session)(&self.options.rule_values(game))?;
         self.install(game, s);

@@ -327,8 +327,32 @@ pub struct Chunk {
     /// Byte offset of its first line from the start of the stream: a
     /// reader following a growing file starts again there.
     pub offset: u64,
-    pub text: Result<String, String>,
+    pub text: Result<String, ChunkError>,
 }
+
+/// Why a record's text cannot be had from a stream.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChunkError {
+    /// Longer than `MAX_RECORD_BYTES` (it is skipped, not kept).
+    TooLong,
+    /// Not UTF-8: the first bad byte, 1-based within the record.
+    NotUtf8 { byte: usize },
+}
+
+impl fmt::Display for ChunkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChunkError::TooLong => {
+                write!(f, "a record longer than {} MiB", MAX_RECORD_BYTES >> 20)
+            }
+            ChunkError::NotUtf8 { byte } => {
+                write!(f, "not UTF-8 text (byte {byte} of the record)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ChunkError {}
 
 /// The records of a stream, one chunk at a time, so a file of any size is
 /// read in bounded memory. A read error ends the iteration with `Err`.
@@ -448,16 +472,10 @@ impl<R: std::io::BufRead> Iterator for RecordChunks<R> {
             }
         }
         let text = if too_long {
-            Err(format!(
-                "a record longer than {} MiB",
-                MAX_RECORD_BYTES >> 20
-            ))
+            Err(ChunkError::TooLong)
         } else {
-            String::from_utf8(text).map_err(|e| {
-                format!(
-                    "not UTF-8 text (byte {} of the record)",
-                    e.utf8_error().valid_up_to() + 1
-                )
+            String::from_utf8(text).map_err(|e| ChunkError::NotUtf8 {
+                byte: e.utf8_error().valid_up_to() + 1,
             })
         };
         Some(Ok(Chunk { line, offset, text }))
@@ -853,7 +871,7 @@ mod tests {
         let chunks: Vec<Chunk> = RecordChunks::new(&bytes[..]).map(Result::unwrap).collect();
         assert_eq!(chunks.len(), 3);
         assert!(chunks[0].text.is_ok() && chunks[2].text.is_ok());
-        let e = chunks[1].text.as_ref().unwrap_err();
+        let e = chunks[1].text.as_ref().unwrap_err().to_string();
         assert!(e.contains("not UTF-8 text (byte 9"), "{e}");
     }
 
@@ -870,6 +888,7 @@ mod tests {
                 .text
                 .as_ref()
                 .unwrap_err()
+                .to_string()
                 .contains("longer than 16 MiB")
         );
         assert_eq!(chunks[1].line, 4);

@@ -224,6 +224,49 @@ pub fn parse(text: &str) -> Result<Suite, SuiteError> {
     Ok(Suite { header, lines })
 }
 
+/// Why no shipped suite fits the match.
+#[derive(Debug)]
+pub enum ShippedError {
+    /// A shipped suite that does not read (a build's fault, not the user's).
+    Broken {
+        path: &'static str,
+        error: SuiteError,
+    },
+    /// The game ships no suite.
+    NoneFor(GameId),
+    /// None of that name for these rules; `asked` the rule values asked,
+    /// `shipped` each suite's name and rules.
+    NoMatch {
+        name: String,
+        variant: GameId,
+        asked: Vec<String>,
+        shipped: Vec<String>,
+    },
+}
+
+impl fmt::Display for ShippedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShippedError::Broken { path, error } => write!(f, "shipped suite {path}: {error}"),
+            ShippedError::NoneFor(variant) => write!(f, "no shipped opening suite for {variant}"),
+            ShippedError::NoMatch {
+                name,
+                variant,
+                asked,
+                shipped,
+            } => {
+                write!(f, "no shipped opening suite {name} for {variant}")?;
+                if !asked.is_empty() {
+                    write!(f, " with {}", asked.join(" "))?;
+                }
+                write!(f, "; shipped: {}", shipped.join(", "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ShippedError {}
+
 /// The shipped suite called `name` for `variant` under `rules` (every rule
 /// option of the game with its value in the match); the error says what
 /// exists instead.
@@ -231,10 +274,13 @@ pub fn shipped(
     variant: GameId,
     name: &str,
     rules: &[(&'static str, OptionValue)],
-) -> Result<Suite, String> {
+) -> Result<Suite, ShippedError> {
     let mut near = Vec::new();
     for s in variant.suites() {
-        let suite = parse(s.text).map_err(|e| format!("shipped suite {}: {e}", s.path))?;
+        let suite = parse(s.text).map_err(|error| ShippedError::Broken {
+            path: s.path,
+            error,
+        })?;
         let h = &suite.header;
         if h.variant != variant {
             continue;
@@ -244,19 +290,15 @@ pub fn shipped(
         }
         near.push(format!("{} (rules {})", h.name, h.rules_text()));
     }
-    let asked: Vec<String> = rules.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    let asked = if asked.is_empty() {
-        String::new()
-    } else {
-        format!(" with {}", asked.join(" "))
-    };
     Err(if near.is_empty() {
-        format!("no shipped opening suite for {variant}")
+        ShippedError::NoneFor(variant)
     } else {
-        format!(
-            "no shipped opening suite {name} for {variant}{asked}; shipped: {}",
-            near.join(", ")
-        )
+        ShippedError::NoMatch {
+            name: name.to_string(),
+            variant,
+            asked: rules.iter().map(|(n, v)| format!("{n}={v}")).collect(),
+            shipped: near,
+        }
     })
 }
 

@@ -11,15 +11,16 @@ use super::store::files::{FileError, open_regular};
 use super::store::records;
 use crate::client::reason::Reason;
 use crate::core::endgame::Layered;
-use crate::core::{Game, GameLine, Searchable};
+use crate::core::{Game, GameLine, LineError, RuleError, Searchable};
 use crate::games::{GameId, LayeredVisitor};
-use crate::protocol::parse_position;
 use crate::protocol::record::{Record, RecordChunks, parse_record};
+use crate::protocol::{ParseError, parse_position};
 use crate::record::replay::check;
 use crate::record::rules_of;
 use crate::record::tables::TbRule;
 use crate::record::tags;
 use std::any::Any;
+use std::fmt;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -62,13 +63,13 @@ pub fn run_replay(path: &Path, tb: Option<&Path>) -> Result<ExitCode, RunError> 
     for chunk in RecordChunks::new(std::io::BufReader::new(file)) {
         let chunk = chunk.map_err(unreadable)?;
         total += 1;
-        let verdict = chunk.text.and_then(|text| {
+        let verdict = chunk.text.map_err(|e| e.to_string()).and_then(|text| {
             let r = parse_record(&text).map_err(|e| e.to_string())?;
             let tabled = r.tag(tags::TABLEBASE_ADJUDICATION).is_some();
             check(&r, Some(match_games))
                 .map_err(|e| e.to_string())
                 .and_then(|()| match tb {
-                    Some(dir) if tabled => judges.check(&r, dir),
+                    Some(dir) if tabled => judges.check(&r, dir).map_err(|e| e.to_string()),
                     None if r.tag(tags::TERMINATION) == Some(Reason::Tablebase.message()) => {
                         unchecked += 1;
                         Ok(())
@@ -100,6 +101,65 @@ pub fn run_replay(path: &Path, tb: Option<&Path>) -> Result<ExitCode, RunError> 
     }
 }
 
+/// Why a record's tablebase adjudication is not borne out, in the words
+/// the replay prints after the record's place.
+#[derive(Debug)]
+enum TbDisagrees {
+    /// The record's variant has no endgame tables.
+    NoTablesFor(String),
+    /// The `TablebaseAdjudication` tag does not read.
+    Unreadable,
+    /// The tables of the record's game and rules cannot be opened.
+    NoTables,
+    Rules(RuleError),
+    Fen(ParseError),
+    Line(LineError),
+    /// At the end, a result other than the record's.
+    OtherResult {
+        call: &'static str,
+        ply: usize,
+        result: String,
+    },
+    /// A result before the end: the referee should have stopped there.
+    BeforeEnd {
+        call: &'static str,
+        ply: usize,
+    },
+    /// No result where the record says the tables ended the game.
+    NoCall {
+        ply: usize,
+    },
+}
+
+impl fmt::Display for TbDisagrees {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tag = "TablebaseAdjudication";
+        match self {
+            TbDisagrees::NoTablesFor(variant) => {
+                write!(f, "{tag}: {variant} has no endgame tables")
+            }
+            TbDisagrees::Unreadable => write!(f, "{tag}: unreadable"),
+            TbDisagrees::NoTables => write!(f, "{tag}: no tables"),
+            TbDisagrees::Rules(e) => e.fmt(f),
+            TbDisagrees::Fen(e) => e.fmt(f),
+            TbDisagrees::Line(e) => e.fmt(f),
+            TbDisagrees::OtherResult { call, ply, result } => write!(
+                f,
+                "the tables call {call} at ply {ply}, the record says {result}"
+            ),
+            TbDisagrees::BeforeEnd { call, ply } => write!(
+                f,
+                "the tables call {call} at ply {ply}, before the record's end"
+            ),
+            TbDisagrees::NoCall { ply } => {
+                write!(f, "the tables do not call the position at ply {ply}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TbDisagrees {}
+
 /// The tables a replay has opened, one per game, rule options and tag
 /// (each table file is read once for the whole record file): each a
 /// `Judge` of its game's type, kept by type.
@@ -110,17 +170,16 @@ impl Judges {
     /// A record under a `TablebaseAdjudication` tag: the tables call no
     /// position the referee played from before its end, and at its end,
     /// if the record says they ended it, they call its result.
-    fn check(&mut self, r: &Record, dir: &Path) -> Result<(), String> {
-        let bad = |what: &str| format!("TablebaseAdjudication: {what}");
+    fn check(&mut self, r: &Record, dir: &Path) -> Result<(), TbDisagrees> {
         let variant = r.tag(tags::VARIANT).unwrap_or("");
-        let no_tables = || bad(&format!("{variant} has no endgame tables"));
+        let no_tables = || TbDisagrees::NoTablesFor(variant.to_string());
         let game = GameId::from_name(variant)
             .filter(|g| g.layered())
             .ok_or_else(no_tables)?;
         let rule = r
             .tag(tags::TABLEBASE_ADJUDICATION)
             .and_then(TbRule::parse)
-            .ok_or_else(|| bad("unreadable"))?;
+            .ok_or(TbDisagrees::Unreadable)?;
         struct Check<'a> {
             judges: &'a mut Judges,
             game: GameId,
@@ -129,7 +188,7 @@ impl Judges {
             rule: TbRule,
         }
         impl LayeredVisitor for Check<'_> {
-            type Output = Result<(), String>;
+            type Output = Result<(), TbDisagrees>;
             fn visit<L: Searchable + Layered>(self) -> Self::Output {
                 self.judges
                     .check_as::<L>(self.game, self.r, self.dir, self.rule)
@@ -152,9 +211,8 @@ impl Judges {
         r: &Record,
         dir: &Path,
         rule: TbRule,
-    ) -> Result<(), String> {
-        let bad = |what: &str| format!("TablebaseAdjudication: {what}");
-        let rules = rules_of::<G>(r).map_err(|e| e.to_string())?;
+    ) -> Result<(), TbDisagrees> {
+        let rules = rules_of::<G>(r).map_err(TbDisagrees::Rules)?;
         let key = format!("{rules:?}");
         let at = match self
             .0
@@ -164,7 +222,7 @@ impl Judges {
             Some(at) => at,
             None => {
                 let judge =
-                    Judge::<G>::open(game, dir, &rules, rule).ok_or_else(|| bad("no tables"))?;
+                    Judge::<G>::open(game, dir, &rules, rule).ok_or(TbDisagrees::NoTables)?;
                 self.0.push((game, key, rule, Box::new(judge)));
                 self.0.len() - 1
             }
@@ -172,14 +230,14 @@ impl Judges {
         let judge = self.0[at]
             .3
             .downcast_ref::<Judge<G>>()
-            .ok_or_else(|| bad("no tables"))?;
+            .ok_or(TbDisagrees::NoTables)?;
         let start = match r.tag(tags::FEN) {
-            Some(f) => Some(parse_position(f).map_err(|e| e.to_string())?),
+            Some(f) => Some(parse_position(f).map_err(TbDisagrees::Fen)?),
             None => None,
         };
         let moves: Vec<_> = r.moves.iter().map(|m| m.mv).collect();
         let line =
-            GameLine::<G>::from_text(start.as_ref(), &moves, &rules).map_err(|e| e.to_string())?;
+            GameLine::<G>::from_text(start.as_ref(), &moves, &rules).map_err(TbDisagrees::Line)?;
         let book = r
             .moves
             .iter()
@@ -200,19 +258,20 @@ impl Judges {
             match (judge.call(line.position(ply)), end) {
                 (Some(o), true) if o.score_text() == result => {}
                 (Some(o), true) => {
-                    return Err(format!(
-                        "the tables call {} at ply {ply}, the record says {result}",
-                        o.score_text()
-                    ));
+                    return Err(TbDisagrees::OtherResult {
+                        call: o.score_text(),
+                        ply,
+                        result: result.to_string(),
+                    });
                 }
                 (Some(o), false) => {
-                    return Err(format!(
-                        "the tables call {} at ply {ply}, before the record's end",
-                        o.score_text()
-                    ));
+                    return Err(TbDisagrees::BeforeEnd {
+                        call: o.score_text(),
+                        ply,
+                    });
                 }
                 (None, true) => {
-                    return Err(format!("the tables do not call the position at ply {ply}"));
+                    return Err(TbDisagrees::NoCall { ply });
                 }
                 (None, false) => {}
             }

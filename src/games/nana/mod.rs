@@ -334,10 +334,7 @@ pub const TABLE: TableFile = TableFile {
     default_file: "nana.table",
     load: |path| {
         let t: std::sync::Arc<dyn Tablebase<Nana>> =
-            // Text at the registry's door (`TableFile::load`).
-            std::sync::Arc::new(
-                tablebase::NanaTable::load(index::Index::get(), path).map_err(|e| e.to_string())?,
-            );
+            std::sync::Arc::new(tablebase::NanaTable::load(index::Index::get(), path)?);
         Ok(std::sync::Arc::new(t))
     },
 };

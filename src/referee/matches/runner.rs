@@ -829,7 +829,7 @@ impl<G: Game> Ctx<'_, G> {
         if let Some(sink) = res.sink.as_mut()
             && let Err(e) = sink.append(&record)
         {
-            res.abort.get_or_insert(e);
+            res.abort.get_or_insert(e.to_string());
             self.stop.store(true, Ordering::Release);
             return;
         }

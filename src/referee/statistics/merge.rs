@@ -133,7 +133,7 @@ fn what_if(cfg: &ReportConfig, players: &[String]) -> Result<Option<what_if::Che
     }
     what_if::check(&cfg.files, cfg.adjudication, players)
         .map(Some)
-        .map_err(RunError::Report)
+        .map_err(|e| RunError::Report(e.to_string()))
 }
 
 /// The seeds of a gauntlet, from the recorded command line.

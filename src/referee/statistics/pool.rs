@@ -166,6 +166,7 @@ impl Pool {
             let at = start + chunk.offset;
             let parsed = chunk
                 .text
+                .map_err(|e| e.to_string())
                 .and_then(|t| parse_record(&t).map_err(|e| e.to_string()));
             let place = Place {
                 file: path.clone(),

@@ -34,24 +34,58 @@ pub struct Sprt {
     pub upper: f64,
 }
 
+/// SPRT parameters fastchess refuses.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SprtError {
+    /// elo0 not below elo1.
+    Bounds { elo0: f64, elo1: f64 },
+    /// alpha not strictly between 0 and 1.
+    Alpha(f64),
+    /// beta not strictly between 0 and 1.
+    Beta(f64),
+    /// alpha + beta not below 1.
+    ErrorsSum,
+}
+
+impl std::fmt::Display for SprtError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            SprtError::Bounds { elo0, elo1 } => {
+                write!(f, "elo0 ({elo0}) must be less than elo1 ({elo1})")
+            }
+            SprtError::Alpha(alpha) => {
+                write!(f, "alpha must lie strictly between 0 and 1, not {alpha}")
+            }
+            SprtError::Beta(beta) => {
+                write!(f, "beta must lie strictly between 0 and 1, not {beta}")
+            }
+            SprtError::ErrorsSum => f.write_str("alpha + beta must be less than 1"),
+        }
+    }
+}
+
+impl std::error::Error for SprtError {}
+
 impl Sprt {
     /// Checks the parameters as fastchess does.
-    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: Model) -> Result<Sprt, String> {
+    pub fn new(
+        elo0: f64,
+        elo1: f64,
+        alpha: f64,
+        beta: f64,
+        model: Model,
+    ) -> Result<Sprt, SprtError> {
         if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
-            return Err(format!("elo0 ({elo0}) must be less than elo1 ({elo1})"));
+            return Err(SprtError::Bounds { elo0, elo1 });
         }
         if !(alpha > 0.0 && alpha < 1.0) {
-            return Err(format!(
-                "alpha must lie strictly between 0 and 1, not {alpha}"
-            ));
+            return Err(SprtError::Alpha(alpha));
         }
         if !(beta > 0.0 && beta < 1.0) {
-            return Err(format!(
-                "beta must lie strictly between 0 and 1, not {beta}"
-            ));
+            return Err(SprtError::Beta(beta));
         }
         if alpha + beta >= 1.0 {
-            return Err("alpha + beta must be less than 1".into());
+            return Err(SprtError::ErrorsSum);
         }
         Ok(Sprt {
             elo0,

@@ -49,13 +49,46 @@ pub struct Check {
     pub players: [String; 2],
 }
 
+/// Why the adjudication check cannot be made.
+#[derive(Debug)]
+pub enum WhatIfError {
+    /// A record file that cannot be read.
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Games of other than two players.
+    NotTwoPlayers,
+}
+
+impl std::fmt::Display for WhatIfError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WhatIfError::Unreadable { path, source } => {
+                write!(f, "cannot read {}: {source}", path.display())
+            }
+            WhatIfError::NotTwoPlayers => {
+                f.write_str("an adjudication check needs games between two players")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WhatIfError {}
+
 /// The games of `files` (each game number once, as `--report` pools them),
 /// judged by `rules`. An unreadable file is an error naming it.
-pub fn check(files: &[PathBuf], rules: Adjudication, players: &[String]) -> Result<Check, String> {
+pub fn check(
+    files: &[PathBuf],
+    rules: Adjudication,
+    players: &[String],
+) -> Result<Check, WhatIfError> {
     let mut records: BTreeMap<u64, (ResultRow, Record)> = BTreeMap::new();
     for f in files {
-        let text =
-            std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let text = std::fs::read_to_string(f).map_err(|source| WhatIfError::Unreadable {
+            path: f.clone(),
+            source,
+        })?;
         for item in parse_records(&text) {
             if let Ok(r) = item.record
                 && let Some(row) = report::row_of(&r)
@@ -70,7 +103,7 @@ pub fn check(files: &[PathBuf], rules: Adjudication, players: &[String]) -> Resu
         records.values().filter(|(row, _)| !scored(row)).collect();
     let (a, b) = match players {
         [a, b, ..] => (a.clone(), b.clone()),
-        _ => return Err("an adjudication check needs games between two players".into()),
+        _ => return Err(WhatIfError::NotTwoPlayers),
     };
     let mut sets = Vec::new();
     if let Some(d) = rules.draw {

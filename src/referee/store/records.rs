@@ -100,6 +100,31 @@ pub fn split_shell_words(s: &str) -> Option<Vec<String>> {
     Some(words)
 }
 
+/// A record file the system refused to write to (a full disk, a file
+/// made read-only since it was opened).
+#[derive(Debug)]
+pub struct WriteFailed {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
+
+impl std::fmt::Display for WriteFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot write to {}: {}",
+            self.path.display(),
+            self.source
+        )
+    }
+}
+
+impl std::error::Error for WriteFailed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
 /// The files each record is appended to, in order; the last is the commit
 /// point.
 pub struct RecordSink {
@@ -125,12 +150,15 @@ impl RecordSink {
     }
 
     /// Writes the record to every file in one write each, flushed.
-    pub fn append(&mut self, r: &Record) -> Result<(), String> {
+    pub fn append(&mut self, r: &Record) -> Result<(), WriteFailed> {
         let text = r.to_string();
         for (p, f) in &mut self.files {
             f.write_all(text.as_bytes())
                 .and_then(|_| f.flush())
-                .map_err(|e| format!("cannot write to {}: {e}", p.display()))?;
+                .map_err(|source| WriteFailed {
+                    path: p.clone(),
+                    source,
+                })?;
         }
         Ok(())
     }

@@ -44,7 +44,7 @@ pub fn check<G: Layered>(
     let mut checked = 0u64;
     let mut faults = Vec::new();
     for &sig in sigs {
-        let values = tables.values(sig).map_err(TableError::Lookup)?;
+        let values = tables.values(sig).map_err(TableError::looked_up)?;
         let t0 = std::time::Instant::now();
         for (i, &b) in values.iter().enumerate() {
             let pos = G::unrank(sig, i as u64, tables.rules());
@@ -107,7 +107,7 @@ pub fn search_sample<G: Layered>(
 ) -> Result<Sampled, TableError> {
     let mut out = Sampled::default();
     for &sig in sigs {
-        let values = tables.values(sig).map_err(TableError::Lookup)?;
+        let values = tables.values(sig).map_err(TableError::looked_up)?;
         let n = values.len();
         let start = (seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 20) as usize % n;
         // Wanted counts: draws at 0, distance d at d.

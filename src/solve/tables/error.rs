@@ -46,6 +46,12 @@ impl TableError {
 }
 
 impl TableError {
+    /// A lower table that could not be read, met while solving or checking
+    /// another: a `Lookup`, whatever kept it from being read.
+    pub fn looked_up(self) -> TableError {
+        TableError::Lookup(self.to_string())
+    }
+
     /// The same kind of error, its message after `what: ` (which file,
     /// which checkpoint).
     pub fn about(self, what: impl fmt::Display) -> TableError {

@@ -5,9 +5,10 @@
 //! (`probe`), each move's (`moves`) and the best move (`best_move`), which
 //! keeps the value and makes progress by the distance.
 
+use super::error::TableError;
 use super::file::{self, HEADER, Identity};
 use super::value::Dtz;
-use crate::core::binary_file::map_announced;
+use crate::core::binary_file::{FileError, map_announced};
 use crate::core::endgame::Layered;
 use crate::core::{History, Outcome, Searchable};
 use crate::search::Probe;
@@ -40,7 +41,7 @@ pub struct Tables<G: Layered> {
     rules: G::Rules,
     slot: HashMap<G::Sig, usize>,
     /// Each signature's mapped file (its header first), or why not.
-    loaded: Vec<OnceLock<Result<Mmap, String>>>,
+    loaded: Vec<OnceLock<Result<Mmap, TableError>>>,
     /// Files opened so far: after `map_all`, none more.
     opened: AtomicUsize,
 }
@@ -82,20 +83,35 @@ impl<G: Layered> Tables<G> {
         for (&sig, &i) in &tables.slot {
             let path = tables.path(sig);
             let r = if std::fs::symlink_metadata(&path).is_err() {
-                Err(format!("table {}: no such file", path.display()))
+                Err(TableError::Io("no such file".into()).about(Self::named(&path)))
             } else {
                 tables.opened.fetch_add(1, Ordering::Relaxed);
                 let id = tables.identity(sig);
-                map_announced(&path, HEADER, |h| {
-                    file::check_header(&id, h).map_err(|e| e.to_string())
-                })
-                .map_err(|e| format!("table {}: {e}", path.display()))
-                .inspect_err(|e| refused.push(e.clone()))
+                map_announced(&path, HEADER, |h| file::check_header(&id, h))
+                    .map_err(|e| Self::refused(e).about(Self::named(&path)))
+                    .inspect_err(|e| refused.push(e.to_string()))
             };
             let _ = tables.loaded[i].set(r);
         }
         refused.sort();
         (tables, refused)
+    }
+
+    /// How a table file is named in its errors.
+    fn named(path: &Path) -> String {
+        format!("table {}", path.display())
+    }
+
+    /// A file that could not be mapped, as a table's error: one that cannot
+    /// be read, or one refused (the header's own kind kept).
+    fn refused(e: FileError<TableError>) -> TableError {
+        match e {
+            FileError::Header(e) => e,
+            FileError::Unreadable(_) | FileError::Unmappable(_) => TableError::Io(e.to_string()),
+            FileError::NotRegular | FileError::Size(_) | FileError::NoMemory { .. } => {
+                TableError::Refused(e.to_string())
+            }
+        }
     }
 
     /// How many files these tables have opened.
@@ -139,19 +155,18 @@ impl<G: Layered> Tables<G> {
     /// The values of a signature, its file mapped and checked whole on the
     /// first call (unless `map_all` did it); the error (also kept) names the
     /// file and says what is wrong with it.
-    pub fn values(&self, sig: G::Sig) -> Result<&[u8], String> {
+    pub fn values(&self, sig: G::Sig) -> Result<&[u8], TableError> {
         let Some(&i) = self.slot.get(&sig) else {
-            return Err(format!("no signature {sig}"));
+            return Err(TableError::Request(format!("no signature {sig}")));
         };
         let r = self.loaded[i].get_or_init(|| {
             self.opened.fetch_add(1, Ordering::Relaxed);
             let path = self.path(sig);
             let id = self.identity(sig);
-            map_announced(&path, HEADER, |h| {
-                file::check_header(&id, h).map_err(|e| e.to_string())
-            })
-            .and_then(|m| file::check(&m, &id).map(|_| m).map_err(|e| e.to_string()))
-            .map_err(|e| format!("table {}: {e}", path.display()))
+            map_announced(&path, HEADER, |h| file::check_header(&id, h))
+                .map_err(Self::refused)
+                .and_then(|m| file::check(&m, &id).map(|_| m))
+                .map_err(|e| e.about(Self::named(&path)))
         });
         match r {
             Ok(m) => Ok(&m[HEADER..]),
@@ -176,7 +191,7 @@ impl<G: Layered> Tables<G> {
 
     /// As `probe`, with the reason a table could not be read; `Ok(None)`
     /// for a position no signature holds.
-    pub fn lookup(&self, pos: &G) -> Result<Option<Dtz>, String> {
+    pub fn lookup(&self, pos: &G) -> Result<Option<Dtz>, TableError> {
         if pos.terminal().is_some() {
             return Ok(None);
         }

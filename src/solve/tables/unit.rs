@@ -163,7 +163,7 @@ impl<G: Layered> Solve<'_, G> {
                     Outcome::Win(_) => Dtz::Win(1),
                     Outcome::Draw => Dtz::Draw,
                 },
-                None => match self.tables.lookup(&child).map_err(TableError::Lookup)? {
+                None => match self.tables.lookup(&child).map_err(TableError::looked_up)? {
                     Some(v) => v,
                     None => {
                         return Err(TableError::Solve(format!(
