@@ -6,9 +6,10 @@
 mod common;
 mod referee;
 use common::converse;
-use koma::board::play::new_play;
+use koma::board::play::new_play_of;
 use koma::core::{EndReason, MoveText, Outcome, ReplayError};
 use koma::games::GameId;
+use koma::games::kaninariebi::KaniNariEbi;
 use referee::*;
 use std::time::Duration;
 
@@ -62,7 +63,7 @@ fn the_board_reports_the_fourth_occurrence_as_a_draw() {
         .split(' ')
         .map(|m| koma::protocol::parse_move(m).unwrap())
         .collect();
-    let mut play = new_play(GameId::from_name("kaninariebi").unwrap(), &[], None).unwrap();
+    let mut play = new_play_of::<KaniNariEbi>(&[], None).unwrap();
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(play.line().status(), None, "ply {i}");
         play.line_mut().play_text(m).unwrap();
@@ -81,7 +82,7 @@ fn the_board_reports_the_fourth_occurrence_as_a_draw() {
         .unwrap()
         .read_rules([("KaniRepetition", "false")])
         .unwrap();
-    let mut play = new_play(GameId::from_name("kaninariebi").unwrap(), &off, None).unwrap();
+    let mut play = new_play_of::<KaniNariEbi>(&off, None).unwrap();
     for m in moves.iter().chain(&moves) {
         play.line_mut().play_text(m).unwrap();
     }

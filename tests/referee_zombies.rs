@@ -94,7 +94,7 @@ fn no_engine_is_left_running_or_a_zombie() {
         ];
         let code = {
             let _quiet = Quiet::stdout();
-            koma::referee::run(argv).ok()
+            koma::referee::run(argv, &koma::referee::Variants::koma()).ok()
         };
         assert_eq!(code, Some(std::process::ExitCode::SUCCESS), "{mode}");
         let left = children();

@@ -1,12 +1,12 @@
 //! `koma-referee`: plays matches between engine processes. Thin front end
 //! over `koma::referee::run`: this edge words the errors a user reads.
 
-use koma::referee::{RunError, run};
+use koma::referee::{RunError, Variants, run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     koma::init_logging();
-    let e = match run(std::env::args_os()) {
+    let e = match run(std::env::args_os(), &Variants::koma()) {
         Ok(code) => return code,
         Err(RunError::Clap(e)) => {
             let _ = e.print();

@@ -16,8 +16,9 @@
 //! The routes, what they take and answer: `docs/board-api.md`.
 
 use super::analysis::{EngineSetup, Live, MAX_LINES, Refusal, Target};
+use super::games::{BoardGame, BoardGames};
 use super::http::{Request, Response};
-use super::play::{new_play, position_command};
+use super::play::position_command;
 use super::records;
 use super::review::{GameAnalysis, Limit};
 use super::review_run;
@@ -240,9 +241,13 @@ fn route(reg: &Registry, access: &Access, req: &Request) -> Answer {
         ["api", "tables", id, "record"] => get(&|| record_file(reg, id)),
         ["api", "records"] => post(&|| {
             let r: RecordsReq = body(req)?;
-            ok(records::list(&r.text, reg.config.match_size))
+            ok(records::list(
+                &reg.config.games,
+                &r.text,
+                reg.config.match_size,
+            ))
         }),
-        ["api", "positions"] => post(&|| positions(req)),
+        ["api", "positions"] => post(&|| positions(reg, req)),
         ["api", "endgame"] => post(&|| endgame(reg, req)),
         ["api", "analyses"] => post(&|| new_live(reg, req)),
         ["api", "analyses", id] => get(&|| {
@@ -324,7 +329,8 @@ fn record_file(reg: &Registry, id: &str) -> Answer {
 fn live_position(reg: &Registry, req: &Request, id: &str) -> Answer {
     let l = live(reg, id)?;
     let r: LivePositionReq = body(req)?;
-    let target = target_of(l.game, &l.rules, &r.start, &r.moves, r.lines, r.depth)?;
+    let game = reg.config.games.of(l.game);
+    let target = target_of(game, &l.rules, &r.start, &r.moves, r.lines, r.depth)?;
     l.retarget(target, || reg.take_slot())
         .map_err(|e| match e {
             Refusal::Failed(why) => (409, why),
@@ -456,7 +462,8 @@ fn games(reg: &Registry) -> impl Serialize {
             name: &'static str,
         },
     }
-    let info = |g: GameId| {
+    let info = |b: &BoardGame| {
+        let g = b.id();
         let entry = g.entry();
         let (files, ranks) = (entry.files, entry.ranks);
         let rules = g.rule_specs().iter().map(|s| RuleEntry {
@@ -489,12 +496,12 @@ fn games(reg: &Registry) -> impl Serialize {
             files,
             ranks,
             rules: rules.collect(),
-            endgame: super::endgame::has_tables(g),
+            endgame: b.tables.is_some(),
             presentation: g.presentation(),
         }
     };
     Games {
-        games: GameId::ALL.iter().map(|&g| info(g)).collect(),
+        games: reg.config.games.iter().map(info).collect(),
         engine: launch_text(&reg.config.engine),
         levels: reg.levels(&reg.config.engine).unwrap_or_else(|e| {
             log::warn!("the default engine's levels are unknown: {e}");
@@ -608,9 +615,9 @@ struct PositionsReq {
     moves: Vec<String>,
 }
 
-fn game_of(name: &str) -> Result<GameId, (u16, String)> {
-    GameId::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+fn game_of<'g>(games: &'g BoardGames, name: &str) -> Result<&'g BoardGame, (u16, String)> {
+    games.named(name).ok_or_else(|| {
+        let names = games.names();
         (
             400,
             format!(
@@ -796,7 +803,8 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
                     .into(),
             ));
         }
-        let loaded = records::load(&rv.text, rv.index, c.match_size).map_err(|e| (422, e))?;
+        let loaded =
+            records::load(&c.games, &rv.text, rv.index, c.match_size).map_err(|e| (422, e))?;
         let viewer = |name: &String| Player {
             role: Role::Viewer,
             name: name.clone(),
@@ -824,10 +832,13 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
         }
         t
     } else {
-        let game = game_of(r.game.as_deref().unwrap_or(GameId::DEFAULT.name()))?;
-        let rules = rule_values(game, &r.rules)?;
+        let game = game_of(
+            &c.games,
+            r.game.as_deref().unwrap_or(GameId::DEFAULT.name()),
+        )?;
+        let rules = rule_values(game.id(), &r.rules)?;
         let start = start_text(&r.start)?;
-        let play = new_play(game, &rules, start.as_ref()).map_err(|e| (400, e))?;
+        let play = (game.new_play)(&rules, start.as_ref()).map_err(|e| (400, e))?;
         let reqs = r.players.unwrap_or_default();
         let mut players = if reqs.is_empty() {
             let human = |n: &str| Player {
@@ -860,13 +871,13 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
 /// A game after some moves from a start, by the rules library; refused
 /// with the rules' reason.
 fn position_of(
-    game: GameId,
+    game: &BoardGame,
     rules: &RuleValues,
     start: &Option<String>,
     moves: &[String],
 ) -> Result<Box<dyn super::play::Play>, (u16, String)> {
     let start = start_text(start)?;
-    let mut play = new_play(game, rules, start.as_ref()).map_err(|e| (400, e))?;
+    let mut play = (game.new_play)(rules, start.as_ref()).map_err(|e| (400, e))?;
     for (k, m) in moves.iter().enumerate() {
         let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
         play.line_mut()
@@ -880,20 +891,23 @@ fn position_of(
 /// (`board::endgame`).
 fn endgame(reg: &Registry, req: &Request) -> Answer {
     let r: PositionsReq = body(req)?;
-    let game = game_of(&r.game)?;
-    let rules = rule_values(game, &r.rules)?;
+    let game = game_of(&reg.config.games, &r.game)?;
+    let rules = rule_values(game.id(), &r.rules)?;
     let start = start_text(&r.start)?;
     let mut moves = Vec::with_capacity(r.moves.len());
     for (k, m) in r.moves.iter().enumerate() {
         moves.push(parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?);
     }
-    ok(reg.endgames.answer(game, &rules, start.as_ref(), &moves)?)
+    ok(match game.tables {
+        Some(ask) => ask(&reg.endgames, game.id(), &rules, start.as_ref(), &moves)?,
+        None => super::endgame::Answer::none(false, "this game has no endgame tables"),
+    })
 }
 
-fn positions(req: &Request) -> Answer {
+fn positions(reg: &Registry, req: &Request) -> Answer {
     let r: PositionsReq = body(req)?;
-    let game = game_of(&r.game)?;
-    let rules = rule_values(game, &r.rules)?;
+    let game = game_of(&reg.config.games, &r.game)?;
+    let rules = rule_values(game.id(), &r.rules)?;
     let play = position_of(game, &rules, &r.start, &r.moves)?;
     #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
@@ -950,7 +964,7 @@ struct LivePositionReq {
 /// What a live analysis thinks about: the position (not one where the
 /// game is over) and 1 to `MAX_LINES` lines.
 fn target_of(
-    game: GameId,
+    game: &BoardGame,
     rules: &RuleValues,
     start: &Option<String>,
     moves: &[String],
@@ -986,20 +1000,20 @@ fn target_of(
 
 fn new_live(reg: &Registry, req: &Request) -> Answer {
     let r: LiveReq = body(req)?;
-    let game = game_of(&r.game)?;
-    let rules = rule_values(game, &r.rules)?;
+    let game = game_of(&reg.config.games, &r.game)?;
+    let rules = rule_values(game.id(), &r.rules)?;
     let target = target_of(game, &rules, &r.start, &r.moves, r.lines, r.depth)?;
     let launch = launch_of(reg, &r.command);
     let live = Live::new(
         reg.next_id(),
         launch_text(&launch),
-        game,
+        game.id(),
         rules.clone(),
         target,
     );
     let setup = EngineSetup {
         launch,
-        variant: game.name(),
+        variant: game.id().name(),
         rules,
         timeouts: reg.config.timeouts,
     };

@@ -1,12 +1,12 @@
 //! The endgame tables' verdict for the page (`POST /api/endgame`): the
 //! shown position's value and each legal move's, read from the tables of a
-//! game solved by material (`GameId::visit_layered`) under the board's
+//! game solved by material (a `BoardGame`'s `tables`) under the board's
 //! tables folder, as lichess's tablebase panel. Distances count plies to
 //! the next exit (a capture or promotion) or end.
 
 use crate::core::endgame::Layered;
-use crate::core::{GameLine, MoveText, PositionText, RuleValues, Rules, Searchable};
-use crate::games::{GameId, LayeredVisitor};
+use crate::core::{GameLine, MoveText, PositionText, RuleValues, Rules};
+use crate::games::GameId;
 use crate::solve::tables::{Dtz, Tables};
 use serde::Serialize;
 use std::any::Any;
@@ -75,7 +75,7 @@ pub struct Answer {
 }
 
 impl Answer {
-    fn none(game_has_tables: bool, note: impl Into<String>) -> Answer {
+    pub fn none(game_has_tables: bool, note: impl Into<String>) -> Answer {
         Answer {
             game_has_tables,
             signature: None,
@@ -84,11 +84,6 @@ impl Answer {
             note: Some(note.into()),
         }
     }
-}
-
-/// Whether `game` is solved by material into tables the board reads.
-pub fn has_tables(game: GameId) -> bool {
-    game.layered()
 }
 
 impl Endgames {
@@ -109,41 +104,10 @@ impl Endgames {
         t.clone().downcast::<Tables<G>>().ok()
     }
 
-    /// The verdict of the position after `line` (its history counts: a
-    /// move repeating a position for the last allowed time is a draw).
-    pub fn answer(
-        &self,
-        game: GameId,
-        rules: &RuleValues,
-        start: Option<&PositionText>,
-        moves: &[MoveText],
-    ) -> Result<Answer, (u16, String)> {
-        struct Ask<'a> {
-            endgames: &'a Endgames,
-            game: GameId,
-            rules: &'a RuleValues,
-            start: Option<&'a PositionText>,
-            moves: &'a [MoveText],
-        }
-        impl LayeredVisitor for Ask<'_> {
-            type Output = Result<Answer, (u16, String)>;
-            fn visit<G: Searchable + Layered>(self) -> Self::Output {
-                self.endgames
-                    .answer_as::<G>(self.game, self.rules, self.start, self.moves)
-            }
-        }
-        let ask = Ask {
-            endgames: self,
-            game,
-            rules,
-            start,
-            moves,
-        };
-        game.visit_layered(ask)
-            .unwrap_or_else(|| Ok(Answer::none(false, "this game has no endgame tables")))
-    }
-
-    fn answer_as<G: Layered>(
+    /// The verdict of the position after `moves` from `start` in `G`
+    /// (its history counts: a move repeating a position for the last
+    /// allowed time is a draw); a `BoardGame`'s `tables`.
+    pub fn answer_as<G: Layered>(
         &self,
         game: GameId,
         rules: &RuleValues,

@@ -23,6 +23,7 @@ pub mod analysis;
 mod api;
 pub mod endgame;
 pub mod eval;
+pub mod games;
 pub mod http;
 pub mod play;
 pub mod records;
@@ -71,6 +72,8 @@ pub struct Config {
     pub match_size: Option<MatchSize>,
     /// The endgame tables' folder (`koma solve`'s layout); none: no tables.
     pub tables: Option<std::path::PathBuf>,
+    /// The games the page offers (Koma's, `BoardGames::koma()`).
+    pub games: games::BoardGames,
 }
 
 impl Config {
@@ -90,6 +93,7 @@ impl Config {
             analysis_idle: Duration::from_secs(10),
             match_size: None,
             tables: None,
+            games: games::BoardGames::koma(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! One game's moves and positions, behind an object-safe trait so a table
 //! can hold any game: `GamePlay<G>` implements it once for every game
-//! (made through `GameId::visit`): its line is core's `AnyLine`, and it
+//! (made by `new_play_of`, a `BoardGame`'s): its line is core's `AnyLine`, and it
 //! turns positions and legal moves into the JSON the page draws. Legality is the rules library's alone:
 //! moves arrive as text and are matched against the generated moves.
 
@@ -8,7 +8,6 @@ use crate::core::{
     AnyLine, Color, Coord, Game, GameLine, LineError, MoveText, OptionValue, PieceText,
     PositionText, RuleError, RuleValues, Rules, Searchable, StepText, with_defaults,
 };
-use crate::games::{GameId, GameVisitor};
 use crate::protocol::{PositionLine, PositionStart};
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -43,23 +42,15 @@ pub fn position_command(line: &dyn AnyLine) -> String {
     PositionLine::new(&start, line.moves()).as_str().to_string()
 }
 
-/// A new game of `game` under the rule options given (the others at their
-/// defaults), from its start position or from `start`.
-pub fn new_play(
-    game: GameId,
+/// A new game of `G` under the rule options given (the others at their
+/// defaults), from its start position or from `start` (`BoardGame::new_play`).
+pub fn new_play_of<G: Searchable>(
     rules: &[(&'static str, OptionValue)],
     start: Option<&PositionText>,
 ) -> Result<Box<dyn Play>, String> {
-    struct Make<'a>(&'a [(&'static str, OptionValue)], Option<&'a PositionText>);
-    impl GameVisitor for Make<'_> {
-        type Output = Result<Box<dyn Play>, String>;
-        fn visit<G: Searchable>(self) -> Self::Output {
-            // Text at the board's door: the page shows it.
-            let play = GamePlay::<G>::new(self.0, self.1).map_err(|e| e.to_string())?;
-            Ok(Box::new(play))
-        }
-    }
-    game.visit(Make(rules, start))
+    // Text at the board's door: the page shows it.
+    let play = GamePlay::<G>::new(rules, start).map_err(|e| e.to_string())?;
+    Ok(Box::new(play))
 }
 
 /// Why a game cannot be set up: its rule values, or its start position.

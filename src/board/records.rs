@@ -5,14 +5,14 @@
 //! (the referee's `--replay`), and replayed with the rules library to be
 //! stepped through.
 
-use super::play::{Play, new_play};
+use super::games::{BoardGames, check_record};
+use super::play::Play;
 use super::review::GameAnalysis;
 use super::table::{Review, TableState};
 use crate::core::PositionText;
-use crate::games::GameId;
 use crate::protocol::parse_position;
 use crate::protocol::record::{Record, parse_record_tree, parse_records};
-use crate::record::replay::{self, MatchSize};
+use crate::record::replay::MatchSize;
 use crate::record::{self, RecordHeader, tags};
 use serde::Serialize;
 
@@ -51,7 +51,7 @@ fn game_record(st: &TableState) -> Record {
 
 /// A short description of every record of a file, for the page to list;
 /// `size` reads the size of a record's match (see `replay::check`).
-pub fn list(text: &str, size: Option<MatchSize>) -> impl Serialize {
+pub fn list(games: &BoardGames, text: &str, size: Option<MatchSize>) -> impl Serialize {
     #[derive(Serialize)]
     struct Records {
         records: Vec<Item>,
@@ -85,7 +85,7 @@ pub fn list(text: &str, size: Option<MatchSize>) -> impl Serialize {
     }
     let what = |r: &Record| {
         let tag = |name| r.tag(name).map(str::to_string);
-        let check = replay::check(r, size).map_err(|e| e.to_string());
+        let check = check_record(games, r, size).map_err(|e| e.to_string());
         What::Read {
             variant: tag(tags::VARIANT),
             first: tag(tags::FIRST),
@@ -132,7 +132,12 @@ pub struct Loaded {
 /// Replays record `index` of a record file with the rules library. Moves
 /// up to the first one that is not legal are kept; the review says why
 /// the rest was dropped.
-pub fn load(text: &str, index: usize, size: Option<MatchSize>) -> Result<Loaded, String> {
+pub fn load(
+    games: &BoardGames,
+    text: &str,
+    index: usize,
+    size: Option<MatchSize>,
+) -> Result<Loaded, String> {
     let items = parse_records(text);
     if items.is_empty() {
         return Err(
@@ -155,19 +160,19 @@ pub fn load(text: &str, index: usize, size: Option<MatchSize>) -> Result<Loaded,
     let variant = r
         .tag(tags::VARIANT)
         .ok_or("the record has no Variant tag")?;
-    let game = GameId::from_name(variant).ok_or_else(|| {
-        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+    let game = games.named(variant).ok_or_else(|| {
+        let names = games.names();
         format!(
             "unknown Variant {variant}: expected one of {}",
             names.join(", ")
         )
     })?;
-    let rules = record::rule_values(r, game)?;
+    let rules = record::rule_values(r, game.id())?;
     let start: Option<PositionText> = match r.tag(tags::FEN) {
         Some(f) => Some(parse_position(f).map_err(|e| format!("FEN tag: {e}"))?),
         None => None,
     };
-    let mut play = new_play(game, &rules, start.as_ref())?;
+    let mut play = (game.new_play)(&rules, start.as_ref())?;
     let mut error = None;
     for m in &r.moves {
         if let Err(e) = play.line_mut().play_text(&m.mv) {
@@ -184,7 +189,7 @@ pub fn load(text: &str, index: usize, size: Option<MatchSize>) -> Result<Loaded,
         result: r.result.clone(),
         sentence: record::sentence(r),
         error,
-        check: replay::check(r, size).map_err(|e| e.to_string()),
+        check: check_record(games, r, size).map_err(|e| e.to_string()),
         record: r.clone(),
     };
     let comments = r.moves.iter().map(|m| m.comment.clone()).collect();

@@ -1,9 +1,12 @@
 //! The games and the registry that lists them. A game is its folder and
 //! one line of `registry!` below (its type, which implements
-//! `entry::Registered`); `GameId` is the one dynamic seam, an index into
-//! that list: `GameId::visit` turns a run-time choice into a
+//! `entry::Registered`); `GameId` names a game by its entry, and
+//! `GameId::visit` turns a run-time choice among the list's games into a
 //! monomorphised call, so everything below it pays no dynamic dispatch.
+//! A front end offers its games as a `Catalogue`, made from this list
+//! and open to games outside it (a test's).
 
+pub mod catalogue;
 #[cfg(test)]
 pub(crate) mod conformance;
 pub mod endings;
@@ -14,6 +17,7 @@ pub mod nana;
 pub mod negaeri;
 mod sandwich;
 
+pub use catalogue::{Catalogue, MadeFor};
 pub use entry::{
     Encoding, EvaluationVisitor, GameEntry, GameVisitor, LayeredVisitor, Registered, ShippedSuite,
     SolverVisitor,
@@ -29,9 +33,9 @@ macro_rules! registry {
     [$($game:ty),+ $(,)?] => {
         const ENTRIES: &[&GameEntry] = &[$(&<$game as Registered>::ENTRY),+];
 
-        fn dispatch<V: GameVisitor>(id: GameId, v: V) -> V::Output {
+        fn dispatch<V: GameVisitor>(index: usize, v: V) -> V::Output {
             let table: &[fn(V) -> V::Output] = &[$(visit_one::<V, $game>),+];
-            table[id.index()](v)
+            table[index](v)
         }
     };
 }
@@ -49,49 +53,82 @@ fn visit_one<V: GameVisitor, G: Registered>(v: V) -> V::Output {
     v.visit::<G>()
 }
 
-/// One of Koma's games: its place in the registry's list.
-#[derive(Copy, Clone, PartialEq, Eq, Hash)]
-pub struct GameId(u8);
+/// A game, by its entry: one of the registry's list, or (made by
+/// `GameId::of`) a game outside it that a front end's `Catalogue` offers.
+/// Two ids are the same game when they have the same name.
+#[derive(Copy, Clone)]
+pub struct GameId(&'static GameEntry);
+
+impl PartialEq for GameId {
+    fn eq(&self, other: &GameId) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for GameId {}
+
+impl std::hash::Hash for GameId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name().hash(state)
+    }
+}
 
 const COUNT: usize = ENTRIES.len();
 
 impl GameId {
     /// Every game of the list, in its order.
     pub const ALL: &'static [GameId] = &{
-        let mut all = [GameId(0); COUNT];
+        let mut all = [GameId(ENTRIES[0]); COUNT];
         let mut i = 0;
         while i < COUNT {
-            all[i] = GameId(i as u8);
+            all[i] = GameId(ENTRIES[i]);
             i += 1;
         }
         all
     };
-    pub const DEFAULT: GameId = GameId(0);
+    pub const DEFAULT: GameId = GameId(ENTRIES[0]);
 
-    fn index(self) -> usize {
-        usize::from(self.0)
+    /// Its place in the registry's list; `None` for a game outside it.
+    fn index(self) -> Option<usize> {
+        ENTRIES.iter().position(|e| e.name == self.name())
     }
 
     /// The game's entry: everything known of it without its type.
     pub fn entry(self) -> &'static GameEntry {
-        ENTRIES[self.index()]
+        self.0
     }
 
-    /// The id of `G`, when it is one of the list's.
-    pub fn of<G: Registered>() -> Option<GameId> {
-        GameId::from_name(G::NAME)
+    /// The id of `G`, listed or not.
+    pub fn of<G: Registered>() -> GameId {
+        GameId(const { &G::ENTRY })
+    }
+
+    /// Whether the game is one of the registry's list (the games `visit`
+    /// reaches).
+    pub fn listed(self) -> bool {
+        self.index().is_some()
     }
 
     pub fn name(self) -> &'static str {
         self.entry().name
     }
 
+    /// The registry's game of this name.
     pub fn from_name(name: &str) -> Option<GameId> {
         GameId::ALL.iter().copied().find(|g| g.name() == name)
     }
 
+    /// Runs `v` with the game's type.
+    ///
+    /// # Panics
+    /// For a game outside the registry's list: the type of such a game is
+    /// known only where it was named, which reaches it through the
+    /// entries it made of it (a `Catalogue`'s), never through its id.
     pub fn visit<V: GameVisitor>(self, v: V) -> V::Output {
-        dispatch(self, v)
+        let Some(index) = self.index() else {
+            panic!("{self} is not a game of the registry's list: reach it through a catalogue");
+        };
+        dispatch(index, v)
     }
 
     /// Runs `v` with the game's trainable evaluation; `None` for a game
@@ -230,7 +267,11 @@ mod tests {
         }
         assert_eq!(GameId::DEFAULT, GameId::ALL[0]);
         assert_eq!(GameId::ALL.len(), 4);
-        assert_eq!(GameId::of::<nana::Nana>().map(|g| g.name()), Some("nana"));
+        assert_eq!(
+            GameId::of::<nana::Nana>(),
+            GameId::from_name("nana").unwrap()
+        );
+        assert!(GameId::of::<nana::Nana>().listed());
     }
 
     #[test]

@@ -5,16 +5,17 @@
 
 use super::RunError;
 use super::cli::{ComplianceConfig, Usage};
+use super::variants::{Variant, Variants};
 use crate::client::handshake::Timeouts;
 use crate::client::process::{EngineProc, Event, Recv};
 use crate::core::{MoveText, Rules, Searchable};
-use crate::games::{GameId, GameVisitor};
+use crate::games::GameId;
 use crate::protocol::{InfoLine, Reply, parse_option_decl, parse_reply};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// One line of the checklist.
-struct Check {
+pub(crate) struct Check {
     pass: bool,
     what: String,
     seen: String,
@@ -45,7 +46,7 @@ impl Seen {
 }
 
 /// The engine, and what it has said outside the answers looked for.
-struct Session {
+pub(crate) struct Session {
     e: EngineProc,
     infos: u64,
     bad_infos: Seen,
@@ -132,109 +133,104 @@ fn ms(d: Duration) -> String {
     format!("{} ms", d.as_millis())
 }
 
-/// The checks of one variant, in a session already past `uciok`.
-struct VariantChecks<'a> {
-    s: &'a mut Session,
-    t: &'a Timeouts,
-    out: &'a mut Vec<Check>,
-}
-
-impl GameVisitor for VariantChecks<'_> {
-    type Output = ();
-    fn visit<G: Searchable>(self) {
-        let VariantChecks { s, t, out } = self;
-        let v = G::NAME;
-        let mut add = |pass: bool, what: String, seen: String| out.push(Check { pass, what, seen });
-        let Ok(rules) = G::Rules::from_values(&[]) else {
+/// The checks of one variant, `G`, in a session already past `uciok`
+/// (each variant's entry, `Variant::compliance`, is this for its type).
+pub(crate) fn variant_checks_of<G: Searchable>(
+    s: &mut Session,
+    t: &Timeouts,
+    out: &mut Vec<Check>,
+) {
+    let v = G::NAME;
+    let mut add = |pass: bool, what: String, seen: String| out.push(Check { pass, what, seen });
+    let Ok(rules) = G::Rules::from_values(&[]) else {
+        add(
+            false,
+            format!("{v}: rules"),
+            "the default rules do not build".into(),
+        );
+        return;
+    };
+    let start = G::start(&rules);
+    let first_move = |p: &G| {
+        let mut l = G::MoveList::default();
+        p.generate(&mut l);
+        l.first().copied()
+    };
+    let Some(m1) = first_move(&start) else { return };
+    let after1 = start.play(m1);
+    let Some(m2) = first_move(&after1) else {
+        return;
+    };
+    let after2 = after1.play(m2);
+    let texts = [start.move_text(m1), after1.move_text(m2)];
+    let setup = s
+        .send(&format!("setoption name UCI_Variant value {v}"))
+        .and_then(|_| s.send("ucinewgame"))
+        .and_then(|_| s.ready(t.start));
+    match setup {
+        Ok(d) => add(
+            true,
+            format!("{v}: setoption UCI_Variant, ucinewgame, isready"),
+            format!("readyok after {}", ms(d)),
+        ),
+        Err(e) => {
             add(
                 false,
-                format!("{v}: rules"),
-                "the default rules do not build".into(),
+                format!("{v}: setoption UCI_Variant, ucinewgame, isready"),
+                e,
             );
             return;
-        };
-        let start = G::start(&rules);
-        let first_move = |p: &G| {
-            let mut l = G::MoveList::default();
-            p.generate(&mut l);
-            l.first().copied()
-        };
-        let Some(m1) = first_move(&start) else { return };
-        let after1 = start.play(m1);
-        let Some(m2) = first_move(&after1) else {
-            return;
-        };
-        let after2 = after1.play(m2);
-        let texts = [start.move_text(m1), after1.move_text(m2)];
-        let setup = s
-            .send(&format!("setoption name UCI_Variant value {v}"))
-            .and_then(|_| s.send("ucinewgame"))
-            .and_then(|_| s.ready(t.start));
-        match setup {
-            Ok(d) => add(
-                true,
-                format!("{v}: setoption UCI_Variant, ucinewgame, isready"),
-                format!("readyok after {}", ms(d)),
-            ),
-            Err(e) => {
-                add(
-                    false,
-                    format!("{v}: setoption UCI_Variant, ucinewgame, isready"),
-                    e,
-                );
-                return;
-            }
         }
-        // Each search: its position, its go, the position to judge the move
-        // in, and how long it may take.
-        let fen = start.to_text();
-        let searches: [(String, String, &G, Duration); 4] = [
-            (
-                "position startpos".into(),
-                "go depth 1".into(),
-                &start,
-                t.start,
-            ),
-            (
-                format!("position fen {fen} moves {} {}", texts[0], texts[1]),
-                "go movetime 200".into(),
-                &after2,
-                Duration::from_millis(200) + t.heartbeat,
-            ),
-            (
-                "position startpos".into(),
-                "go nodes 1000".into(),
-                &start,
-                t.start,
-            ),
-            (
-                format!("position startpos moves {}", texts[0]),
-                "go wtime 2000 btime 2000 winc 100 binc 100".into(),
-                &after1,
-                Duration::from_millis(2100),
-            ),
-        ];
-        timed_searches(s, t, v, searches, &mut add);
-        // go infinite: no bestmove until stop, isready answered meanwhile.
-        let what = format!("{v}: go infinite, isready during the search, stop");
-        let r = go_infinite(s, t, &start);
-        match r {
-            Ok(seen) => add(true, what, seen),
-            Err(e) => add(false, what, e),
-        }
-        // A rejected line leaves the position as it was.
-        let what = format!("{v}: the position kept after a rejected position line");
-        s.errors.clear();
-        let r = kept_position(s, t, &texts[0], &after1);
-        match r {
-            Ok(Some(seen)) => add(true, what, seen),
-            Ok(None) => add(
-                true,
-                what,
-                "not applicable: the engine reports no errors (no info string error)".into(),
-            ),
-            Err(e) => add(false, what, e),
-        }
+    }
+    // Each search: its position, its go, the position to judge the move
+    // in, and how long it may take.
+    let fen = start.to_text();
+    let searches: [(String, String, &G, Duration); 4] = [
+        (
+            "position startpos".into(),
+            "go depth 1".into(),
+            &start,
+            t.start,
+        ),
+        (
+            format!("position fen {fen} moves {} {}", texts[0], texts[1]),
+            "go movetime 200".into(),
+            &after2,
+            Duration::from_millis(200) + t.heartbeat,
+        ),
+        (
+            "position startpos".into(),
+            "go nodes 1000".into(),
+            &start,
+            t.start,
+        ),
+        (
+            format!("position startpos moves {}", texts[0]),
+            "go wtime 2000 btime 2000 winc 100 binc 100".into(),
+            &after1,
+            Duration::from_millis(2100),
+        ),
+    ];
+    timed_searches(s, t, v, searches, &mut add);
+    // go infinite: no bestmove until stop, isready answered meanwhile.
+    let what = format!("{v}: go infinite, isready during the search, stop");
+    let r = go_infinite(s, t, &start);
+    match r {
+        Ok(seen) => add(true, what, seen),
+        Err(e) => add(false, what, e),
+    }
+    // A rejected line leaves the position as it was.
+    let what = format!("{v}: the position kept after a rejected position line");
+    s.errors.clear();
+    let r = kept_position(s, t, &texts[0], &after1);
+    match r {
+        Ok(Some(seen)) => add(true, what, seen),
+        Ok(None) => add(
+            true,
+            what,
+            "not applicable: the engine reports no errors (no info string error)".into(),
+        ),
+        Err(e) => add(false, what, e),
     }
 }
 
@@ -330,7 +326,7 @@ fn kept_position<G: Searchable>(
         .map_err(|e| format!("{e} in the kept position (after {error:?})"))
 }
 
-pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
+pub fn run(c: &ComplianceConfig, variants: &Variants) -> Result<ExitCode, RunError> {
     c.launch
         .check()
         .map_err(|why| RunError::Usage(Usage(format!("--compliance: {why}"))))?;
@@ -353,7 +349,7 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
     let Some(declared) = uci_checks(&mut s, t, &mut checks) else {
         return Ok(finish(&checks));
     };
-    let variants = variant_checks(c.variant, &declared, &mut checks);
+    let variants = variant_checks(c.variant, variants, &declared, &mut checks);
     match s.ready(t.start) {
         Ok(d) => add(
             &mut checks,
@@ -364,11 +360,7 @@ pub fn run(c: &ComplianceConfig) -> Result<ExitCode, RunError> {
         Err(e) => add(&mut checks, false, "isready", e),
     }
     for v in variants {
-        v.visit(VariantChecks {
-            s: &mut s,
-            t,
-            out: &mut checks,
-        });
+        (v.compliance)(&mut s, t, &mut checks);
     }
     closing_checks(&mut s, &mut checks);
     drop(s);
@@ -444,21 +436,19 @@ fn uci_checks(s: &mut Session, t: &Timeouts, checks: &mut Vec<Check>) -> Option<
 
 /// The variants to check: `--variant`'s, else the declared ones Koma
 /// knows.
-fn variant_checks(
+fn variant_checks<'v>(
     variant: Option<GameId>,
+    known: &'v Variants,
     declared: &[String],
     checks: &mut Vec<Check>,
-) -> Vec<GameId> {
-    let variants: Vec<GameId> = match variant {
-        Some(v) => vec![v],
-        None => declared
-            .iter()
-            .filter_map(|n| GameId::from_name(n))
-            .collect(),
+) -> Vec<&'v Variant> {
+    let variants: Vec<&Variant> = match variant {
+        Some(v) => vec![known.of(v)],
+        None => declared.iter().filter_map(|n| known.named(n)).collect(),
     };
     let unknown: Vec<&String> = declared
         .iter()
-        .filter(|n| GameId::from_name(n).is_none())
+        .filter(|n| known.named(n).is_none())
         .collect();
     add(
         checks,

@@ -47,6 +47,10 @@
 //!   summaries, `cutechess` cutechess-cli's lines; `pool` and `merge` for `--report` over shards).
 //! - **Engine checks**: `compliance` (`--compliance`), a checklist of the
 //!   protocol for one engine.
+//! - **The games**: `variants`, the referee's catalogue: for each game what
+//!   needs its type (the match, a record's check, the compliance checks),
+//!   made once from its registry entry. `run` takes it, so a test plays a
+//!   game of its own through the whole command line.
 
 pub mod cli;
 pub mod compliance;
@@ -58,9 +62,10 @@ pub mod replay;
 pub mod statistics;
 pub mod store;
 pub mod usage;
+pub mod variants;
 
-use crate::core::Searchable;
-use crate::games::GameVisitor;
+pub use variants::{Variant, Variants};
+
 use std::process::ExitCode;
 
 /// Why the referee stopped before its work: the binary reports it and
@@ -85,31 +90,23 @@ impl From<store::files::FileError> for RunError {
     }
 }
 
-/// Runs `koma-referee` with these arguments (the program name first): the
-/// exit code of a run that did its work, else why it could not.
-pub fn run<I, T>(args: I) -> Result<ExitCode, RunError>
+/// Runs `koma-referee` with these arguments (the program name first) over
+/// these games (the binary's are `Variants::koma()`): the exit code of a
+/// run that did its work, else why it could not.
+pub fn run<I, T>(args: I, variants: &Variants) -> Result<ExitCode, RunError>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let mode = cli::parse(args).map_err(|e| match e {
+    let mode = cli::parse(args, variants).map_err(|e| match e {
         cli::CliError::Clap(c) => RunError::Clap(c),
         cli::CliError::Usage(u) => RunError::Usage(u),
         cli::CliError::File(f) => RunError::File(f),
     })?;
     match mode {
-        cli::Mode::Replay(p, tb) => replay::run_replay(&p, tb.as_deref()),
+        cli::Mode::Replay(p, tb) => replay::run_replay(&p, tb.as_deref(), variants),
         cli::Mode::Report(r) => statistics::merge::run_report(&r),
-        cli::Mode::Compliance(c) => compliance::run(&c),
-        cli::Mode::Match(cfg) => {
-            struct Play<'a>(&'a cli::MatchConfig);
-            impl GameVisitor for Play<'_> {
-                type Output = Result<ExitCode, RunError>;
-                fn visit<G: Searchable>(self) -> Self::Output {
-                    matches::runner::run::<G>(self.0)
-                }
-            }
-            cfg.variant.visit(Play(&cfg))
-        }
+        cli::Mode::Compliance(c) => compliance::run(&c, variants),
+        cli::Mode::Match(cfg) => (variants.of(cfg.variant).play)(&cfg),
     }
 }

@@ -9,13 +9,13 @@ use super::cli::recorded_match;
 use super::matches::tablebase::Judge;
 use super::store::files::{FileError, open_regular};
 use super::store::records;
+use super::variants::Variants;
 use crate::client::reason::Reason;
 use crate::core::endgame::Layered;
-use crate::core::{Game, GameLine, LineError, RuleError, Searchable};
-use crate::games::{GameId, LayeredVisitor};
+use crate::core::{GameLine, LineError, RuleError};
+use crate::games::{GameId, LayeredVisitor, Registered};
 use crate::protocol::record::{Record, RecordChunks, parse_record};
 use crate::protocol::{ParseError, parse_position};
-use crate::record::replay::check;
 use crate::record::rules_of;
 use crate::record::tables::TbRule;
 use crate::record::tags;
@@ -53,7 +53,11 @@ pub fn match_games(r: &Record) -> Option<u64> {
 /// as one with a byte that is not UTF-8, is one invalid record); an error
 /// when the file cannot be read (missing, not a regular file, an I/O
 /// error: the binary exits with 2). The file is read one record at a time.
-pub fn run_replay(path: &Path, tb: Option<&Path>) -> Result<ExitCode, RunError> {
+pub fn run_replay(
+    path: &Path,
+    tb: Option<&Path>,
+    variants: &Variants,
+) -> Result<ExitCode, RunError> {
     let unreadable = |e| RunError::File(FileError::io("read", "", path)(e));
     let file = open_regular(path, std::fs::OpenOptions::new().read(true)).map_err(unreadable)?;
     let mut total = 0;
@@ -66,7 +70,7 @@ pub fn run_replay(path: &Path, tb: Option<&Path>) -> Result<ExitCode, RunError> 
         let verdict = chunk.text.map_err(|e| e.to_string()).and_then(|text| {
             let r = parse_record(&text).map_err(|e| e.to_string())?;
             let tabled = r.tag(tags::TABLEBASE_ADJUDICATION).is_some();
-            check(&r, Some(match_games))
+            super::variants::check_record(variants, &r, Some(match_games))
                 .map_err(|e| e.to_string())
                 .and_then(|()| match tb {
                     Some(dir) if tabled => judges.check(&r, dir).map_err(|e| e.to_string()),
@@ -189,7 +193,7 @@ impl Judges {
         }
         impl LayeredVisitor for Check<'_> {
             type Output = Result<(), TbDisagrees>;
-            fn visit<L: Searchable + Layered>(self) -> Self::Output {
+            fn visit<L: Registered + Layered>(self) -> Self::Output {
                 self.judges
                     .check_as::<L>(self.game, self.r, self.dir, self.rule)
             }
@@ -205,7 +209,7 @@ impl Judges {
             .unwrap_or_else(|| Err(no_tables()))
     }
 
-    fn check_as<G: Game>(
+    fn check_as<G: Registered>(
         &mut self,
         game: GameId,
         r: &Record,
@@ -221,8 +225,7 @@ impl Judges {
         {
             Some(at) => at,
             None => {
-                let judge =
-                    Judge::<G>::open(game, dir, &rules, rule).ok_or(TbDisagrees::NoTables)?;
+                let judge = Judge::<G>::open(dir, &rules, rule).ok_or(TbDisagrees::NoTables)?;
                 self.0.push((game, key, rule, Box::new(judge)));
                 self.0.len() - 1
             }

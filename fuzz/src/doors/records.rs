@@ -9,6 +9,7 @@
 //! and replays on the board to the same result: every move played, and
 //! the rules' end (when it ended by the rules) the recorded one.
 
+use koma::board::games::BoardGames;
 use koma::board::records::load;
 use koma::client::reason::Reason;
 use koma::core::Outcome;
@@ -71,7 +72,8 @@ fn round_trip(r: &Record) {
 /// Record `k` of `text`, which `--replay` accepts, loaded as the board
 /// loads a record to step through.
 fn replays_on_the_board(text: &str, k: usize, r: &Record) {
-    let loaded = load(text, k, Some(match_games)).unwrap_or_else(|e| panic!("record {k}: {e}"));
+    let loaded = load(&BoardGames::koma(), text, k, Some(match_games))
+        .unwrap_or_else(|e| panic!("record {k}: {e}"));
     assert_eq!(loaded.review.error, None, "record {k}");
     assert_eq!(loaded.review.check, Ok(()), "record {k}");
     assert_eq!(loaded.play.line().plies(), r.moves.len(), "record {k}");

@@ -17,6 +17,7 @@ use crate::referee::matches::figures::Figures;
 use crate::referee::matches::schedule::{self, NewOpening};
 use crate::referee::statistics::sprt::{Model, Sprt};
 use crate::referee::store::shard;
+use crate::referee::variants::{Variant, Variants};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,6 +31,7 @@ pub(super) fn check(
     command: &str,
     (dialect, dialect_why): (Dialect, String),
     env: &dyn Fn(&str) -> Option<String>,
+    variants: &Variants,
 ) -> Result<Mode, CliError> {
     if let Some(p) = cli.replay {
         return Ok(Mode::Replay(p, cli.tb));
@@ -40,7 +42,8 @@ pub(super) fn check(
     if cli.follow.is_some() {
         return Err(Usage::new("--follow goes with --report FILE...").into());
     }
-    let variant = variant_named(&cli.variant)?;
+    let known = variant_named(&cli.variant, variants)?;
+    let variant = known.game;
     let engines = engines(&cli.each, &engine_words)?;
     let rules = rule_options(variant, &cli.rules)?;
     let positive = |v: u64, what: &str| {
@@ -81,7 +84,7 @@ pub(super) fn check(
     let overwrite = |words: &[String]| words.iter().any(|w| w == "append=false");
     let log = output_file(&cli.log, "--log", LOG_KEYS, strict)?;
     let adjudication = adjudication(&cli.draw, &cli.resign)?;
-    let tb = tablebase(&cli, variant)?;
+    let tb = tablebase(&cli, known, variants)?;
     ply_limits(&cli)?;
     let seeds = tournament(&cli.tournament, cli.seeds, engines.len())?;
     schedule_size(engines.len(), games, rounds, seeds)?;
@@ -294,7 +297,7 @@ fn report(cli: Cli) -> Result<Mode, CliError> {
 
 /// `--tb DIR` with `--tb-pieces` and `--tb-adjudicate`: only for a game
 /// with endgame tables, and a folder that exists.
-fn tablebase(cli: &Cli, variant: GameId) -> Result<Option<TbConfig>, Usage> {
+fn tablebase(cli: &Cli, variant: &Variant, all: &Variants) -> Result<Option<TbConfig>, Usage> {
     let mode = TbMode::parse(&cli.tb_adjudicate).ok_or_else(|| {
         Usage::new(format!(
             "--tb-adjudicate {}: expected WIN_LOSS, DRAW or BOTH",
@@ -307,15 +310,14 @@ fn tablebase(cli: &Cli, variant: GameId) -> Result<Option<TbConfig>, Usage> {
         }
         return Ok(None);
     };
-    if !variant.layered() {
-        let with: Vec<&str> = GameId::ALL
-            .iter()
-            .filter(|g| g.layered())
-            .map(|g| g.name())
+    if !variant.layered {
+        let with: Vec<&str> = (all.iter())
+            .filter(|v| v.layered)
+            .map(|v| v.game.name())
             .collect();
         return Err(Usage::new(format!(
             "--tb: {} has no endgame tables (only {} has: koma solve {})",
-            variant.name(),
+            variant.game.name(),
             with.join(", "),
             with.first().copied().unwrap_or("GAME"),
         )));

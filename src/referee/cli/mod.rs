@@ -26,8 +26,8 @@ pub use recorded::{RecordedMatch, differences, recorded_match};
 use super::dialect::{self, Dialect};
 use super::fastchess::{self, edit_distance};
 use super::store::files::FileError;
+use super::variants::{Variant, Variants};
 use crate::client::process::Launch;
-use crate::games::GameId;
 use args::Cli;
 use clap::{CommandFactory, FromArgMatches};
 use engine::resolve_cmd;
@@ -57,8 +57,8 @@ impl From<FileError> for CliError {
     }
 }
 
-/// Parses the command line.
-pub fn parse<I, T>(args: I) -> Result<Mode, CliError>
+/// Parses the command line, whose `--variant` names one of `variants`.
+pub fn parse<I, T>(args: I, variants: &Variants) -> Result<Mode, CliError>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
@@ -97,7 +97,7 @@ where
     }
     let env = |k: &str| std::env::var(k).ok();
     if !cli.compliance.is_empty() {
-        return compliance(&cli, variant_given);
+        return compliance(&cli, variant_given, variants);
     }
     check::check(
         cli,
@@ -105,6 +105,7 @@ where
         &super::store::records::shell_words(&words),
         (spoken.dialect, spoken.why),
         &env,
+        variants,
     )
 }
 
@@ -165,9 +166,9 @@ fn koma_spelling(
     })
 }
 
-fn compliance(cli: &Cli, variant_given: bool) -> Result<Mode, CliError> {
+fn compliance(cli: &Cli, variant_given: bool, variants: &Variants) -> Result<Mode, CliError> {
     let variant = if variant_given {
-        Some(variant_named(&cli.variant)?)
+        Some(variant_named(&cli.variant, variants)?.game)
     } else {
         None
     };
@@ -183,9 +184,9 @@ fn compliance(cli: &Cli, variant_given: bool) -> Result<Mode, CliError> {
     }))
 }
 
-fn variant_named(name: &str) -> Result<GameId, Usage> {
-    GameId::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = GameId::ALL.iter().map(|g| g.name()).collect();
+fn variant_named<'v>(name: &str, variants: &'v Variants) -> Result<&'v Variant, Usage> {
+    variants.named(name).ok_or_else(|| {
+        let names = variants.names();
         let chess = if matches!(name, "standard" | "fischerandom" | "chess") {
             " (Koma's games are not chess)"
         } else {

@@ -3,6 +3,15 @@ use crate::core::OptionValue;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The command line as the binary parses it: over Koma's games.
+fn parse<I, T>(args: I) -> Result<Mode, CliError>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    super::parse(args, &Variants::koma())
+}
+
 fn parse_ok(args: &str) -> MatchConfig {
     let argv = std::iter::once("koma-referee").chain(args.split_whitespace());
     match parse(argv) {

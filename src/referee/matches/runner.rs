@@ -16,6 +16,7 @@ use crate::client::engine_log::{EngineLog, record_date};
 use crate::client::handshake::{self, EngineStart, StartError};
 use crate::client::seat::Seat;
 use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
+use crate::games::Registered;
 use crate::protocol::record::Record;
 use crate::record::opening::{Opening, check};
 use crate::record::{self, RecordHeader, tags};
@@ -94,7 +95,7 @@ struct Results {
 
 /// Runs a match of game `G`; `Err` for a usage error found late (a bad
 /// opening, an unwritable file).
-pub fn run<G: Game>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
+pub fn run<G: Registered>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
     let (ctx, locks) = prepare::<G>(cfg)?;
     let (wall, cpu) = ctx.play_all();
     let code = conclude(ctx, wall, cpu);
@@ -114,7 +115,7 @@ struct Book<R> {
 /// Everything before the first game: the engines' programs, the rules and
 /// the openings checked, the files locked and opened, finished games read
 /// back from the state file, the match announced.
-fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> {
+fn prepare<G: Registered>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> {
     let book = check_inputs::<G>(cfg)?;
     let mut specs = schedule::build(
         cfg.engines.len(),
@@ -161,7 +162,7 @@ fn prepare<G: Game>(cfg: &MatchConfig) -> Result<(Ctx<'_, G>, Locks), RunError> 
     let tablebase = cfg
         .tb
         .as_ref()
-        .and_then(|tb| Judge::open(cfg.variant, &tb.dir, &book.rules, tb.rule));
+        .and_then(|tb| Judge::open(&tb.dir, &book.rules, tb.rule));
     let ctx = Ctx::<G> {
         cfg,
         tablebase,

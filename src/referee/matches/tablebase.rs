@@ -1,12 +1,12 @@
 //! `--tb DIR`: the endgame tables as a referee. A game's position that the
 //! tables hold (within `-tbpieces`) ends it with their result when
 //! `-tbadjudicate` allows. The match is generic over its game; the game's
-//! tables are reached through the registry (`GameId::visit_layered`), and
+//! tables are reached through its entry (`Registered::visit_layered`), and
 //! the judge built for that type is handed back by its type.
 
 use crate::core::endgame::Layered;
 use crate::core::{Game, Outcome, Searchable};
-use crate::games::{GameId, LayeredVisitor};
+use crate::games::{LayeredVisitor, Registered};
 use crate::record::tables::TbRule;
 use crate::solve::tables::Tables;
 use std::any::Any;
@@ -22,10 +22,12 @@ pub struct Judge<G: Game> {
 }
 
 impl<G: Game> Judge<G> {
-    /// The tables of `game` (whose type is `G`) under `dir` and `rules`;
-    /// `None` for a game without tables (the command line refused `--tb`
-    /// for it already).
-    pub fn open(game: GameId, dir: &Path, rules: &G::Rules, rule: TbRule) -> Option<Judge<G>> {
+    /// The tables of `G` under `dir` and `rules`; `None` for a game
+    /// without tables (the command line refused `--tb` for it already).
+    pub fn open(dir: &Path, rules: &G::Rules, rule: TbRule) -> Option<Judge<G>>
+    where
+        G: Registered,
+    {
         struct Open<'a> {
             dir: &'a Path,
             rules: &'a dyn Any,
@@ -49,7 +51,7 @@ impl<G: Game> Judge<G> {
             rules: rules as &dyn Any,
             rule,
         };
-        let judge = game.visit_layered(open)??;
+        let judge = G::visit_layered(open)??;
         judge.downcast::<Judge<G>>().ok().map(|j| *j)
     }
 

@@ -1,0 +1,65 @@
+//! The games the referee plays (`--variant`): each a `Variant` made once
+//! for the game's type, holding what the referee does that needs the type
+//! (a match, a record's check, the compliance checks). `Variants::koma()`
+//! is Koma's games; a test adds one of its own with `.with::<G>()`.
+
+use super::RunError;
+use super::cli::MatchConfig;
+use super::compliance::{self, Check, Session};
+use crate::client::handshake::Timeouts;
+use crate::games::{Catalogue, GameId, LayeredVisitor, MadeFor, Registered};
+use crate::protocol::record::Record;
+use crate::record::replay::{self, MatchSize, RecordError};
+use crate::record::tags;
+use std::process::ExitCode;
+
+/// What the referee needs of one game.
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    pub game: GameId,
+    /// Plays a match of it (`matches::runner::run`).
+    pub play: fn(&MatchConfig) -> Result<ExitCode, RunError>,
+    /// Checks one of its records (`record::replay`).
+    pub check_record: fn(&Record, Option<MatchSize>) -> Result<(), RecordError>,
+    /// Whether it has endgame tables by material, which `--tb` reads.
+    pub layered: bool,
+    /// Its checks in `--compliance`.
+    pub(crate) compliance: fn(&mut Session, &Timeouts, &mut Vec<Check>),
+}
+
+/// The referee's games.
+pub type Variants = Catalogue<Variant>;
+
+impl MadeFor for Variant {
+    fn made_for<G: Registered>() -> Variant {
+        struct Has;
+        impl LayeredVisitor for Has {
+            type Output = ();
+            fn visit<G>(self) {}
+        }
+        Variant {
+            game: GameId::of::<G>(),
+            play: super::matches::runner::run::<G>,
+            check_record: replay::check_as::<G>,
+            layered: G::visit_layered(Has).is_some(),
+            compliance: compliance::variant_checks_of::<G>,
+        }
+    }
+
+    fn game(&self) -> GameId {
+        self.game
+    }
+}
+
+/// Checks a record by the game its `Variant` tag names; a record of a game
+/// the referee does not play gets the record check's own refusal.
+pub fn check_record(
+    variants: &Variants,
+    r: &Record,
+    size: Option<MatchSize>,
+) -> Result<(), RecordError> {
+    match r.tag(tags::VARIANT).and_then(|v| variants.named(v)) {
+        Some(v) => (v.check_record)(r, size),
+        None => replay::check(r, size),
+    }
+}
