@@ -3,6 +3,7 @@
 //! entry), the search thread, options, and the `bench` and `perft` jobs.
 
 pub mod bench;
+pub mod bench_positions;
 pub mod display;
 pub mod evalfile;
 pub mod jobs;

@@ -3,7 +3,7 @@
 //! `Registry::koma()` holds Koma's games (made through `GameId::visit`),
 //! and a test can run the same loop over a registry of a game of its own.
 
-use super::bench::{self, BenchLine};
+use super::bench_positions::{self, BenchLine};
 use super::evalfile::{self, Install};
 use super::refused::FileRefused;
 use super::session::{GameSession, Session};
@@ -40,7 +40,7 @@ pub struct EngineGame {
     /// Whether the game has endgame tables by material, which its
     /// sessions probe under the `TablePath` folder.
     pub endgame_tables: bool,
-    /// The game's bench (`Searchable::BENCH`), `bench::positions`.
+    /// The game's bench (`Searchable::BENCH`), `bench_positions::positions`.
     pub bench: fn(Option<u32>, &AtomicBool) -> Vec<BenchLine>,
 }
 
@@ -66,7 +66,7 @@ impl EngineGame {
             eval_file: None,
             table: None,
             endgame_tables: false,
-            bench: bench::positions::<G>,
+            bench: bench_positions::positions::<G>,
         }
     }
 

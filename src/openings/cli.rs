@@ -5,7 +5,7 @@ use super::Limit;
 use super::check::{Distribution, check_suite};
 use super::error::{OpeningsError, ValueError};
 use super::generate::{self, Config, Playout};
-use crate::engine::bench;
+use crate::engine::bench_positions;
 use crate::games::GameId;
 use crate::record::suite;
 use std::path::PathBuf;
@@ -139,7 +139,7 @@ pub fn build_signature(commit: Option<&str>) -> String {
     let stop = AtomicBool::new(false);
     let nodes: u64 = GameId::ALL
         .iter()
-        .flat_map(|&g| bench::run_game(g, None, &stop))
+        .flat_map(|&g| bench_positions::run_game(g, None, &stop))
         .map(|l| l.nodes)
         .sum();
     let mut s = format!("koma {}, bench {nodes}", env!("CARGO_PKG_VERSION"));
@@ -160,7 +160,7 @@ fn limit_of(a: &Args, variant: GameId) -> Result<Limit, OpeningsError> {
         (_, Some(0)) => Err(OpeningsError::Zero("--nodes")),
         (Some(d), _) => Ok(Limit::Depth(d)),
         (None, Some(n)) => Ok(Limit::Nodes(n)),
-        (None, None) => Ok(Limit::Depth(bench::suite(variant).depth)),
+        (None, None) => Ok(Limit::Depth(bench_positions::suite(variant).depth)),
     }
 }
 

@@ -5,7 +5,6 @@
 
 use super::RunError;
 use super::cli::{ComplianceConfig, Usage};
-use super::variants::{Variant, Variants};
 use crate::client::handshake::Timeouts;
 use crate::client::process::{EngineProc, Event, Recv};
 use crate::core::{MoveText, Rules, Searchable};
@@ -132,6 +131,9 @@ impl Session {
 fn ms(d: Duration) -> String {
     format!("{} ms", d.as_millis())
 }
+
+/// The checks of one variant in a session already past `uciok`.
+pub(crate) type VariantChecks = fn(&mut Session, &Timeouts, &mut Vec<Check>);
 
 /// The checks of one variant, `G`, in a session already past `uciok`
 /// (each variant's entry, `Variant::compliance`, is this for its type).
@@ -326,7 +328,12 @@ fn kept_position<G: Searchable>(
         .map_err(|e| format!("{e} in the kept position (after {error:?})"))
 }
 
-pub fn run(c: &ComplianceConfig, variants: &Variants) -> Result<ExitCode, RunError> {
+/// Runs the checklist; `known` gives the checks of each variant the
+/// referee plays, by name.
+pub(crate) fn run(
+    c: &ComplianceConfig,
+    known: &dyn Fn(&str) -> Option<VariantChecks>,
+) -> Result<ExitCode, RunError> {
     c.launch
         .check()
         .map_err(|why| RunError::Usage(Usage(format!("--compliance: {why}"))))?;
@@ -349,7 +356,7 @@ pub fn run(c: &ComplianceConfig, variants: &Variants) -> Result<ExitCode, RunErr
     let Some(declared) = uci_checks(&mut s, t, &mut checks) else {
         return Ok(finish(&checks));
     };
-    let variants = variant_checks(c.variant, variants, &declared, &mut checks);
+    let variants = variant_checks(c.variant, known, &declared, &mut checks);
     match s.ready(t.start) {
         Ok(d) => add(
             &mut checks,
@@ -359,8 +366,8 @@ pub fn run(c: &ComplianceConfig, variants: &Variants) -> Result<ExitCode, RunErr
         ),
         Err(e) => add(&mut checks, false, "isready", e),
     }
-    for v in variants {
-        (v.compliance)(&mut s, t, &mut checks);
+    for checks_of in variants {
+        checks_of(&mut s, t, &mut checks);
     }
     closing_checks(&mut s, &mut checks);
     drop(s);
@@ -436,20 +443,17 @@ fn uci_checks(s: &mut Session, t: &Timeouts, checks: &mut Vec<Check>) -> Option<
 
 /// The variants to check: `--variant`'s, else the declared ones Koma
 /// knows.
-fn variant_checks<'v>(
+fn variant_checks(
     variant: Option<GameId>,
-    known: &'v Variants,
+    known: &dyn Fn(&str) -> Option<VariantChecks>,
     declared: &[String],
     checks: &mut Vec<Check>,
-) -> Vec<&'v Variant> {
-    let variants: Vec<&Variant> = match variant {
-        Some(v) => vec![known.of(v)],
-        None => declared.iter().filter_map(|n| known.named(n)).collect(),
+) -> Vec<VariantChecks> {
+    let variants: Vec<VariantChecks> = match variant {
+        Some(v) => known(v.name()).into_iter().collect(),
+        None => declared.iter().filter_map(|n| known(n)).collect(),
     };
-    let unknown: Vec<&String> = declared
-        .iter()
-        .filter(|n| known.named(n).is_none())
-        .collect();
+    let unknown: Vec<&String> = declared.iter().filter(|n| known(n).is_none()).collect();
     add(
         checks,
         !variants.is_empty(),

@@ -106,7 +106,9 @@ where
     match mode {
         cli::Mode::Replay(p, tb) => replay::run_replay(&p, tb.as_deref(), variants),
         cli::Mode::Report(r) => statistics::merge::run_report(&r),
-        cli::Mode::Compliance(c) => compliance::run(&c, variants),
+        cli::Mode::Compliance(c) => {
+            compliance::run(&c, &|name| variants.named(name).map(|v| v.compliance))
+        }
         cli::Mode::Match(cfg) => (variants.of(cfg.variant).play)(&cfg),
     }
 }

@@ -4,9 +4,8 @@
 //! is Koma's games; a test adds one of its own with `.with::<G>()`.
 
 use super::RunError;
-use super::cli::MatchConfig;
-use super::compliance::{self, Check, Session};
-use crate::client::handshake::Timeouts;
+use super::cli::config::MatchConfig;
+use super::compliance::{self, VariantChecks};
 use crate::games::{Catalogue, GameId, LayeredVisitor, MadeFor, Registered};
 use crate::protocol::record::Record;
 use crate::record::replay::{self, MatchSize, RecordError};
@@ -24,7 +23,7 @@ pub struct Variant {
     /// Whether it has endgame tables by material, which `--tb` reads.
     pub layered: bool,
     /// Its checks in `--compliance`.
-    pub(crate) compliance: fn(&mut Session, &Timeouts, &mut Vec<Check>),
+    pub(crate) compliance: VariantChecks,
 }
 
 /// The referee's games.
@@ -40,7 +39,13 @@ impl MadeFor for Variant {
         Variant {
             game: GameId::of::<G>(),
             play: super::matches::runner::run::<G>,
-            check_record: replay::check_as::<G>,
+            // Koma's own games keep the check their records always had
+            // (a `Termination` read among every game's endings).
+            check_record: if GameId::of::<G>().listed() {
+                replay::check
+            } else {
+                replay::check_as::<G>
+            },
             layered: G::visit_layered(Has).is_some(),
             compliance: compliance::variant_checks_of::<G>,
         }
