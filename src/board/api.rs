@@ -838,7 +838,7 @@ fn new_table(reg: &Registry, req: &Request) -> Answer {
         )?;
         let rules = rule_values(game.id(), &r.rules)?;
         let start = start_text(&r.start)?;
-        let play = (game.new_play)(&rules, start.as_ref()).map_err(|e| (400, e))?;
+        let play = (game.new_play)(&rules, start.as_ref()).map_err(|e| (400, e.to_string()))?;
         let reqs = r.players.unwrap_or_default();
         let mut players = if reqs.is_empty() {
             let human = |n: &str| Player {
@@ -877,7 +877,7 @@ fn position_of(
     moves: &[String],
 ) -> Result<Box<dyn super::play::Play>, (u16, String)> {
     let start = start_text(start)?;
-    let mut play = (game.new_play)(rules, start.as_ref()).map_err(|e| (400, e))?;
+    let mut play = (game.new_play)(rules, start.as_ref()).map_err(|e| (400, e.to_string()))?;
     for (k, m) in moves.iter().enumerate() {
         let text = parse_move(m.trim()).map_err(|e| (400, format!("move {} {m:?}: {e}", k + 1)))?;
         play.line_mut()

@@ -4,7 +4,7 @@
 //! (its records' check). `Config::games` is Koma's unless a test adds one.
 
 use super::endgame::{self, Endgames};
-use super::play::{self, Play};
+use super::play::{self, Play, PlayRefused};
 use crate::core::endgame::Layered;
 use crate::core::{MoveText, OptionValue, PositionText, RuleValues, Searchable};
 use crate::games::{Catalogue, GameId, LayeredVisitor, MadeFor, Registered};
@@ -24,7 +24,7 @@ pub type AskTables = fn(
 
 /// A new game of one game's type (`play::new_play_of`).
 pub type NewPlay =
-    fn(&[(&'static str, OptionValue)], Option<&PositionText>) -> Result<Box<dyn Play>, String>;
+    fn(&[(&'static str, OptionValue)], Option<&PositionText>) -> Result<Box<dyn Play>, PlayRefused>;
 
 /// What the board needs of one game.
 #[derive(Clone, Copy, Debug)]

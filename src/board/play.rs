@@ -47,10 +47,8 @@ pub fn position_command(line: &dyn AnyLine) -> String {
 pub fn new_play_of<G: Searchable>(
     rules: &[(&'static str, OptionValue)],
     start: Option<&PositionText>,
-) -> Result<Box<dyn Play>, String> {
-    // Text at the board's door: the page shows it.
-    let play = GamePlay::<G>::new(rules, start).map_err(|e| e.to_string())?;
-    Ok(Box::new(play))
+) -> Result<Box<dyn Play>, PlayRefused> {
+    Ok(Box::new(GamePlay::<G>::new(rules, start)?))
 }
 
 /// Why a game cannot be set up: its rule values, or its start position.

@@ -172,7 +172,7 @@ pub fn load(
         Some(f) => Some(parse_position(f).map_err(|e| format!("FEN tag: {e}"))?),
         None => None,
     };
-    let mut play = (game.new_play)(&rules, start.as_ref())?;
+    let mut play = (game.new_play)(&rules, start.as_ref()).map_err(|e| e.to_string())?;
     let mut error = None;
     for m in &r.moves {
         if let Err(e) = play.line_mut().play_text(&m.mv) {

@@ -13,7 +13,7 @@ use crate::client::process::EngineProc;
 use crate::client::reason::Ending;
 use crate::client::reason::Reason;
 use crate::client::turn::{Turn, Unwatched, play_turn};
-use crate::core::{Color, Game};
+use crate::core::{Color, Game, LineError};
 use crate::protocol::record::RecordMove;
 use crate::protocol::{PositionLine, PositionStart};
 use crate::record::adjudicate::{Adjudication, Tracker};
@@ -102,11 +102,8 @@ pub fn book_moves(opening: &Opening) -> Vec<RecordMove> {
 pub fn play<G: Game>(
     setup: &GameSetup<'_, G>,
     engines: [&mut EngineProc; 2],
-) -> Result<GameEnd, String> {
-    let mut line = setup
-        .opening
-        .line::<G>(setup.rules)
-        .map_err(|e| e.to_string())?;
+) -> Result<GameEnd, LineError> {
+    let mut line = setup.opening.line::<G>(setup.rules)?;
     let mut moves = book_moves(setup.opening);
     let mut dead = [false; 2];
     let mut engine_moves = 0;

@@ -15,7 +15,7 @@ use super::{affinity, busy};
 use crate::client::engine_log::{EngineLog, record_date};
 use crate::client::handshake::{self, EngineStart, StartError};
 use crate::client::seat::Seat;
-use crate::core::{Color, Game, RuleValues, Rules, with_defaults};
+use crate::core::{Color, Game, LineError, RuleValues, Rules, with_defaults};
 use crate::games::Registered;
 use crate::protocol::record::Record;
 use crate::record::opening::{Opening, check};
@@ -102,6 +102,27 @@ pub fn run<G: Registered>(cfg: &MatchConfig) -> Result<ExitCode, RunError> {
     // The record files stay locked until the last record is written.
     drop(locks);
     Ok(code)
+}
+
+/// Why a game could not be played: the referee's own fault, which its
+/// checks at start rule out (the match stops with it).
+#[derive(Debug)]
+enum Internal {
+    /// The game's two seats are not two of the match's.
+    Seats(std::slice::GetDisjointMutError),
+    NoEngine,
+    /// The opening does not replay under the rules.
+    Opening(LineError),
+}
+
+impl std::fmt::Display for Internal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Internal::Seats(e) => write!(f, "engine seats: {e:?}"),
+            Internal::NoEngine => f.write_str("an engine is missing after its start"),
+            Internal::Opening(e) => e.fmt(f),
+        }
+    }
 }
 
 /// The rules, and the opening book checked under them.
@@ -748,7 +769,7 @@ impl<G: Game> Ctx<'_, G> {
         spec: &GameSpec,
         opening: &Opening,
         seats: &mut [Seat],
-    ) -> Result<GameEnd, String> {
+    ) -> Result<GameEnd, Internal> {
         for (c, idx) in by_colour(spec) {
             let e = &self.cfg.engines[idx];
             let start = EngineStart {
@@ -773,9 +794,9 @@ impl<G: Game> Ctx<'_, G> {
         }
         let [a, b] = seats
             .get_disjoint_mut([spec.first, spec.second])
-            .map_err(|e| format!("engine seats: {e:?}"))?;
+            .map_err(Internal::Seats)?;
         let (Some(a), Some(b)) = (a.engine(), b.engine()) else {
-            return Err("an engine is missing after its start".into());
+            return Err(Internal::NoEngine);
         };
         let engines = [
             &self.cfg.engines[spec.first],
@@ -793,7 +814,7 @@ impl<G: Game> Ctx<'_, G> {
             timeouts: self.cfg.timeouts,
             figures: self.cfg.figures,
         };
-        game::play(&setup, [a, b])
+        game::play(&setup, [a, b]).map_err(Internal::Opening)
     }
 
     fn warn_once(&self, idx: usize, warnings: &[String]) {
