@@ -6,8 +6,9 @@
 
 use crate::core::{
     AnyLine, Color, Coord, Game, GameLine, LineError, MoveText, OptionValue, PieceText,
-    PositionText, RuleError, RuleValues, Rules, Searchable, StepText, with_defaults,
+    PositionText, RuleError, RuleValues, Rules, StepText, with_defaults,
 };
+use crate::games::{GameId, Registered};
 use crate::protocol::{PositionLine, PositionStart};
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -17,6 +18,8 @@ use std::fmt::Display;
 pub type MoveCheck = Box<dyn FnOnce(&MoveText) -> Option<MoveText> + Send>;
 
 pub trait Play: Send {
+    /// The game it is of.
+    fn game(&self) -> GameId;
     /// The game's moves and positions.
     fn line(&self) -> &dyn AnyLine;
     fn line_mut(&mut self) -> &mut dyn AnyLine;
@@ -44,11 +47,15 @@ pub fn position_command(line: &dyn AnyLine) -> String {
 
 /// A new game of `G` under the rule options given (the others at their
 /// defaults), from its start position or from `start` (`BoardGame::new_play`).
-pub fn new_play_of<G: Searchable>(
+pub fn new_play_of<G: Registered>(
     rules: &[(&'static str, OptionValue)],
     start: Option<&PositionText>,
 ) -> Result<Box<dyn Play>, PlayRefused> {
-    Ok(Box::new(GamePlay::<G>::new(rules, start)?))
+    Ok(Box::new(GamePlay::<G>::new(
+        GameId::of::<G>(),
+        rules,
+        start,
+    )?))
 }
 
 /// Why a game cannot be set up: its rule values, or its start position.
@@ -71,18 +78,21 @@ impl std::error::Error for PlayRefused {}
 
 #[derive(Clone)]
 pub struct GamePlay<G: Game> {
+    game: GameId,
     rule_values: RuleValues,
     line: GameLine<G>,
 }
 
 impl<G: Game> GamePlay<G> {
     fn new(
+        game: GameId,
         given: &[(&'static str, OptionValue)],
         start: Option<&PositionText>,
     ) -> Result<Self, PlayRefused> {
         let mut line = GameLine::new(&G::Rules::from_values(given).map_err(PlayRefused::Rules)?);
         line.replay(start, &[]).map_err(PlayRefused::Start)?;
         Ok(GamePlay {
+            game,
             rule_values: with_defaults(G::Rules::specs(), given),
             line,
         })
@@ -90,6 +100,10 @@ impl<G: Game> GamePlay<G> {
 }
 
 impl<G: Game> Play for GamePlay<G> {
+    fn game(&self) -> GameId {
+        self.game
+    }
+
     fn line(&self) -> &dyn AnyLine {
         &self.line
     }

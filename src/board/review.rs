@@ -198,10 +198,9 @@ impl GameAnalysis {
         out
     }
 
-    /// What the page shows; `game` is the game's name.
-    pub fn view<'a>(&'a self, moves: &[MoveText], game: &str) -> AnalysisView<'a> {
+    /// What the page shows of this analysis of a game of `game`.
+    pub fn view<'a>(&'a self, moves: &[MoveText], game: GameId) -> AnalysisView<'a> {
         let marks = self.marks(moves);
-        let game = GameId::from_name(game).unwrap_or(GameId::DEFAULT);
         let wins: Vec<Option<f64>> = (self.points.iter())
             .map(|p| {
                 p.as_ref()

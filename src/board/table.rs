@@ -507,7 +507,7 @@ impl TableState {
                 review: self.review_view(),
                 notes: &self.notes,
                 analysis: (self.analysis.as_ref())
-                    .map(|a| a.view(self.play.line().moves(), self.play.line().game())),
+                    .map(|a| a.view(self.play.line().moves(), self.play.game())),
                 can_undo: self.review.is_none()
                     && plies > 0
                     && self.players.iter().any(|p| matches!(p.role, Role::Human)),
