@@ -9,9 +9,9 @@ use crate::core::endgame::Layered;
 use crate::core::{MoveText, OptionValue, PositionText, RuleValues, Searchable};
 use crate::games::{Catalogue, GameId, LayeredVisitor, MadeFor, Registered};
 use crate::protocol::record::Record;
-use crate::record::replay::{self, MatchSize, RecordError};
-use crate::record::tags;
+use crate::record::replay::{MatchSize, RecordError};
 use crate::referee::Variant;
+use crate::referee::variants;
 
 /// `Endgames::answer` for one game's type.
 pub type AskTables = fn(
@@ -77,8 +77,5 @@ pub fn check_record(
     r: &Record,
     size: Option<MatchSize>,
 ) -> Result<(), RecordError> {
-    match r.tag(tags::VARIANT).and_then(|v| games.named(v)) {
-        Some(g) => (g.variant.check_record)(r, size),
-        None => replay::check(r, size),
-    }
+    variants::check_record(r, size, |v| games.named(v).map(|g| &g.variant))
 }

@@ -9,7 +9,7 @@ use super::cli::recorded_match;
 use super::matches::tablebase::Judge;
 use super::store::files::{FileError, open_regular};
 use super::store::records;
-use super::variants::Variants;
+use super::variants::{Variants, check_record};
 use crate::client::reason::Reason;
 use crate::core::endgame::Layered;
 use crate::core::{GameLine, LineError, RuleError};
@@ -70,7 +70,7 @@ pub fn run_replay(
         let verdict = chunk.text.map_err(|e| e.to_string()).and_then(|text| {
             let r = parse_record(&text).map_err(|e| e.to_string())?;
             let tabled = r.tag(tags::TABLEBASE_ADJUDICATION).is_some();
-            super::variants::check_record(variants, &r, Some(match_games))
+            check_record(&r, Some(match_games), |v| variants.named(v))
                 .map_err(|e| e.to_string())
                 .and_then(|()| match tb {
                     Some(dir) if tabled => judges.check(&r, dir).map_err(|e| e.to_string()),

@@ -56,14 +56,15 @@ impl MadeFor for Variant {
     }
 }
 
-/// Checks a record by the game its `Variant` tag names; a record of a game
-/// the referee does not play gets the record check's own refusal.
-pub fn check_record(
-    variants: &Variants,
+/// Checks a record by the variant its `Variant` tag names (`variant_of`
+/// finds it: the referee's `Variants`, the board's games); a record of a
+/// game not among them gets the record check's own refusal.
+pub fn check_record<'v>(
     r: &Record,
     size: Option<MatchSize>,
+    variant_of: impl FnOnce(&str) -> Option<&'v Variant>,
 ) -> Result<(), RecordError> {
-    match r.tag(tags::VARIANT).and_then(|v| variants.named(v)) {
+    match r.tag(tags::VARIANT).and_then(variant_of) {
         Some(v) => (v.check_record)(r, size),
         None => replay::check(r, size),
     }
