@@ -229,12 +229,19 @@ fn the_board_lists_hexapawn_plays_it_against_an_engine_and_records_it() {
     let record = board.record(id);
     assert_eq!(record.tag("Termination"), Some(FAR_RANK.message()));
     assert_eq!(check_as::<Hexapawn>(&record, None), Ok(()), "{record}");
-    // Loaded back as a review, by the catalogue's entry for the game.
+    // Loaded back as a review, by the catalogue's entry for the game; an
+    // engine's review in its tags is drawn on Hexapawn's own win curve.
+    let mut reviewed = record.clone();
+    reviewed.set_tag("Analysis", "120 b2b3, 1-0 -");
+    reviewed.set_tag("AnalysisEngine", "koma");
+    reviewed.set_tag("AnalysisLimit", "depth 4");
     let review = board.post(
         "/api/tables",
-        json!({ "review": { "text": record.to_string(), "index": 0 } }),
+        json!({ "review": { "text": reviewed.to_string(), "index": 0 } }),
     );
     assert_eq!(review["plies"], 1, "{review}");
+    let scale = Hexapawn::ENTRY.presentation.win_scale;
+    assert_eq!(review["analysis"]["winScale"], json!(scale), "{review}");
     // The positions the page asks about, by Hexapawn's move generation.
     let pos = board.post(
         "/api/positions",
