@@ -12,7 +12,8 @@
 //! moves and positions, with what the rules say a move did beyond its
 //! text, `Game::hint`, as JSON for the page) and `records` (saving and
 //! reading records). The page itself (`assets/`) is compiled into the
-//! binary; nothing here knows a particular game.
+//! binary; nothing here knows a particular game: the games offered are
+//! `Config::games` (`games`, Koma's by default), each made for its type.
 //!
 //! The browser never decides legality: it gets the legal moves from the
 //! server (as move strings, with the squares and choices that make each
