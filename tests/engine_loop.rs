@@ -355,3 +355,75 @@ fn positions_no_game_reaches_are_refused_with_the_reason_and_the_position_stays(
         assert_ne!(shown[0], &format!("Position: {fen}"), "{fen}: refused");
     }
 }
+
+/// The engine's output as the reader gets it: one entry per write.
+#[derive(Clone, Default)]
+struct Writes(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl std::io::Write for Writes {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(b).into_owned();
+        self.0.lock().unwrap().push(text);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Gives `input`, then ends once the engine has answered with a
+/// `bestmove` (a GUI waiting for the search before it quits).
+struct UntilBestmove(std::io::Cursor<Vec<u8>>, Writes);
+
+impl std::io::Read for UntilBestmove {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        if n == 0 {
+            let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while !self
+                .1
+                .0
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|w| w.contains("bestmove"))
+                && std::time::Instant::now() < end
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        Ok(n)
+    }
+}
+
+#[test]
+fn the_last_iteration_of_a_depth_limited_search_comes_in_one_write_with_its_bestmove() {
+    let writes = Writes::default();
+    let input = "setoption name MultiPV value 2\nisready\nposition startpos\ngo depth 3\n";
+    let reader = UntilBestmove(std::io::Cursor::new(input.into()), writes.clone());
+    // Through a line writer, as stdout is.
+    let out = std::io::LineWriter::new(writes.clone());
+    koma::engine::run(
+        koma::engine::Registry::koma(),
+        reader,
+        koma::engine::Output::new(out),
+    );
+    let writes = writes.0.lock().unwrap().clone();
+    let last = writes.last().expect("the engine wrote");
+    let lines: Vec<&str> = last.lines().collect();
+    assert_eq!(lines.len(), 3, "{writes:?}");
+    assert!(lines[0].starts_with("info depth 3 ") && lines[0].contains(" multipv 1 "));
+    assert!(lines[1].starts_with("info depth 3 ") && lines[1].contains(" multipv 2 "));
+    assert!(lines[2].starts_with("bestmove "));
+    // The iterations before it went out as they ended, a line a write.
+    for depth in [1, 2] {
+        let info = format!("info depth {depth} ");
+        let earlier = writes.iter().filter(|w| w.contains(&info));
+        assert!(earlier.clone().count() == 2, "{writes:?}");
+        assert!(
+            earlier
+                .clone()
+                .all(|w| w.lines().count() == 1 && !w.contains("bestmove"))
+        );
+    }
+}

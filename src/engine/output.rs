@@ -21,6 +21,20 @@ impl Output {
         let _ = w.flush();
     }
 
+    /// Writes lines in one write and flushes: lines sent together (the
+    /// last `info` of a search with its `bestmove`) reach the reader
+    /// together, which then wakes once for them.
+    pub fn lines(&self, lines: &[String]) {
+        let mut text = String::new();
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = w.write_all(text.as_bytes());
+        let _ = w.flush();
+    }
+
     /// `info string error: …`, the reply to every rejected line.
     pub fn error(&self, what: impl Display) {
         self.line(format_args!("info string error: {what}"));

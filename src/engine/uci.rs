@@ -10,6 +10,7 @@ use super::options::{
 use super::refused::{HashRefused, OptionRefused};
 use super::registry::{EngineGame, Registry};
 use super::session::{PerftJob, SearchJob, Session};
+use super::worker::{Task, Worker};
 use super::{Output, bench, evalfile, memory};
 use crate::core::{Color, OptionValue, Outcome, RuleError, SharedTable};
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
@@ -19,7 +20,6 @@ use crate::search::{Limits, Settings, Skill, Tt};
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 pub const ENGINE_NAME: &str = concat!("Koma ", env!("CARGO_PKG_VERSION"));
@@ -49,9 +49,8 @@ enum OptionChange {
     },
 }
 
-/// A search, perft or bench running on its own thread.
+/// A search, perft or bench given to the search thread.
 struct Running {
-    handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
     /// What `ponderhit` needs; `None` for perft and bench.
     search: Option<SearchControl>,
@@ -75,6 +74,8 @@ pub struct Engine {
     game: &'static EngineGame,
     session: Box<dyn Session>,
     search: Option<Running>,
+    /// The thread searches run on, started at the first.
+    worker: Option<Worker>,
     /// Kept between searches of one game; cleared by a new game.
     tt: Arc<Tt>,
     /// The tables loaded through each game's table option, kept across
@@ -108,6 +109,7 @@ impl Engine {
             game,
             session,
             search: None,
+            worker: None,
             tt,
             tables: Vec::new(),
             tables_stale: true,
@@ -181,17 +183,29 @@ impl Engine {
     }
 
     fn searching(&self) -> bool {
-        self.search
-            .as_ref()
-            .is_some_and(|s| !s.handle.is_finished())
+        self.search.is_some() && self.worker.as_ref().is_some_and(|w| !w.is_finished())
     }
 
     /// Stops a running search (perft, bench) and waits for its last line.
     fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             s.stop.store(true, Ordering::Release);
-            let _ = s.handle.join();
+            if let Some(w) = &self.worker {
+                w.join();
+            }
         }
+    }
+
+    /// Gives `task` to the search thread (started now if it is not yet),
+    /// once the last task has ended.
+    fn run_task(&mut self, task: Task) -> std::io::Result<()> {
+        let worker = match self.worker.take() {
+            Some(w) => w,
+            None => Worker::new("search")?,
+        };
+        worker.start(task);
+        self.worker = Some(worker);
+        Ok(())
     }
 
     pub fn handle(&mut self, cmd: Command) -> Flow {
@@ -244,21 +258,22 @@ impl Engine {
             }
             // Only a `go ponder` still pondering takes a `ponderhit` (not a
             // `go infinite`, which waits for `stop`).
-            Command::PonderHit => match self.search.as_mut().and_then(|r| {
-                let running = !r.handle.is_finished();
-                r.search.as_mut().filter(|s| s.pondering && running)
-            }) {
-                Some(s) => {
-                    if let Some((soft, hard)) = s.on_ponderhit {
-                        s.limits.arm(soft, hard);
+            Command::PonderHit => {
+                let running = self.searching();
+                let search = self.search.as_mut().and_then(|r| r.search.as_mut());
+                match search.filter(|s| s.pondering && running) {
+                    Some(s) => {
+                        if let Some((soft, hard)) = s.on_ponderhit {
+                            s.limits.arm(soft, hard);
+                        }
+                        s.pondering = false;
+                        s.hold.store(false, Ordering::Release);
                     }
-                    s.pondering = false;
-                    s.hold.store(false, Ordering::Release);
+                    _ => self
+                        .out
+                        .error("ponderhit without a ponder search at ponderhit"),
                 }
-                _ => self
-                    .out
-                    .error("ponderhit without a ponder search at ponderhit"),
-            },
+            }
             Command::Quit => {
                 self.stop_search();
                 return Flow::Quit;
@@ -504,10 +519,10 @@ impl Engine {
             tt: self.tt.clone(),
             settings,
         };
-        match self.session.spawn_search(job) {
-            Ok(handle) => {
+        let task = self.session.search_task(job);
+        match self.run_task(task) {
+            Ok(()) => {
                 self.search = Some(Running {
-                    handle,
                     stop,
                     search: Some(SearchControl {
                         hold: hold_flag,
@@ -523,21 +538,13 @@ impl Engine {
         }
     }
 
-    /// Runs `job` (perft, bench) on its own thread, stopped like a search.
+    /// Runs `job` (perft, bench) on the search thread, stopped like a
+    /// search.
     fn spawn_job(&mut self, what: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
-        match std::thread::Builder::new()
-            .name(what.into())
-            .spawn(move || job(&flag))
-        {
-            Ok(handle) => {
-                self.search = Some(Running {
-                    handle,
-                    stop,
-                    search: None,
-                })
-            }
+        match self.run_task(Box::new(move || job(&flag))) {
+            Ok(()) => self.search = Some(Running { stop, search: None }),
             Err(e) => self
                 .out
                 .error(format!("cannot start {what} ({e}) at {what}")),
