@@ -399,7 +399,7 @@ impl std::io::Read for UntilBestmove {
 #[test]
 fn the_last_iteration_of_a_depth_limited_search_comes_in_one_write_with_its_bestmove() {
     let writes = Writes::default();
-    let input = "setoption name MultiPV value 2\nisready\nposition startpos\ngo depth 3\n";
+    let input = "setoption name MultiPV value 2\nposition startpos\ngo depth 3\n";
     let reader = UntilBestmove(std::io::Cursor::new(input.into()), writes.clone());
     // Through a line writer, as stdout is.
     let out = std::io::LineWriter::new(writes.clone());
@@ -426,4 +426,66 @@ fn the_last_iteration_of_a_depth_limited_search_comes_in_one_write_with_its_best
                 .all(|w| w.lines().count() == 1 && !w.contains("bestmove"))
         );
     }
+}
+
+#[test]
+fn a_readyok_read_with_a_search_goes_out_in_one_write_with_the_searchs_lines() {
+    let writes = Writes::default();
+    // A runner's move: all three lines in one write, read at once.
+    let input = "isready\nposition startpos\ngo depth 1\n";
+    let reader = UntilBestmove(std::io::Cursor::new(input.into()), writes.clone());
+    let out = std::io::LineWriter::new(writes.clone());
+    koma::engine::run(
+        koma::engine::Registry::koma(),
+        reader,
+        koma::engine::Output::new(out),
+    );
+    let writes = writes.0.lock().unwrap().clone();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    let lines: Vec<&str> = writes[0].lines().collect();
+    assert_eq!(lines[0], "readyok");
+    assert!(lines[1].starts_with("info depth 1 "), "{lines:?}");
+    assert!(lines[2].starts_with("bestmove "), "{lines:?}");
+}
+
+/// Gives `input` in one read; at the next read, notes whether the engine
+/// had written `readyok` by then, and ends.
+struct ThenLook(
+    Option<Vec<u8>>,
+    Writes,
+    std::sync::Arc<std::sync::Mutex<Option<bool>>>,
+);
+
+impl std::io::Read for ThenLook {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(input) = self.0.take() {
+            buf[..input.len()].copy_from_slice(&input);
+            return Ok(input.len());
+        }
+        let written = self.1.0.lock().unwrap().concat();
+        self.2
+            .lock()
+            .unwrap()
+            .get_or_insert(written.contains("readyok"));
+        Ok(0)
+    }
+}
+
+#[test]
+fn a_readyok_read_with_other_lines_is_written_before_the_engine_waits_for_input() {
+    let writes = Writes::default();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(None));
+    // Nothing else answers `position`: `readyok` alone is owed.
+    let input = b"isready\nposition startpos\n".to_vec();
+    let reader = ThenLook(Some(input), writes.clone(), seen.clone());
+    koma::engine::run(
+        koma::engine::Registry::koma(),
+        reader,
+        koma::engine::Output::new(writes.clone()),
+    );
+    assert_eq!(
+        *seen.lock().unwrap(),
+        Some(true),
+        "readyok waited for input"
+    );
 }

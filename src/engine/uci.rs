@@ -86,6 +86,10 @@ pub struct Engine {
     /// the next `go`, never by the search, which must not wait on a file.
     tables_stale: bool,
     debug: bool,
+    /// More input is already read after the line being handled (the
+    /// loop says so): `readyok` can then wait to go out with the next
+    /// line written.
+    more_input: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -114,6 +118,7 @@ impl Engine {
             tables: Vec::new(),
             tables_stale: true,
             debug: false,
+            more_input: false,
         }
     }
 
@@ -223,9 +228,16 @@ impl Engine {
                 });
             }
             Command::Debug(on) => self.debug = on,
+            // With more input read (a runner's `isready`, `position` and
+            // `go` in one write), `readyok` goes out with the next line:
+            // the search's, or the loop's before it waits for input.
             Command::IsReady => {
                 self.refresh_tables();
-                self.out.line("readyok");
+                if self.more_input && !self.searching() {
+                    self.out.owe("readyok");
+                } else {
+                    self.out.line("readyok");
+                }
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame | Command::UgiNewGame => {
@@ -567,9 +579,29 @@ impl Engine {
         self.out.line(format_args!("response {answer}"));
     }
 
-    /// Ends the session: stops the search so its `bestmove` is printed.
+    /// Ends the session: stops the search so its `bestmove` is printed,
+    /// and writes what is owed.
     pub fn shutdown(&mut self) {
         self.stop_search();
+        self.out.settle();
+    }
+
+    /// Whether more input is already read after the line to be handled.
+    pub fn set_more_input(&mut self, more: bool) {
+        self.more_input = more;
+    }
+
+    /// Before the loop waits for input: what is owed is written, unless a
+    /// search started since (not held by `infinite` or `ponder`) will
+    /// write it with its first line, at the end of its first iteration.
+    /// (`readyok` is owed only when no search was running, so such a
+    /// search started after it.)
+    pub fn before_input(&self) {
+        let search = self.search.as_ref().and_then(|r| r.search.as_ref());
+        let writes_soon = search.is_some_and(|s| !s.hold.load(Ordering::Acquire));
+        if !(writes_soon && self.searching()) {
+            self.out.settle();
+        }
     }
 
     pub fn option(&self, name: &str) -> Option<&OptionValue> {
@@ -652,7 +684,12 @@ fn print_perft(out: &Output, job: PerftJob, stop: &AtomicBool, debug: bool) {
 pub fn run<R: Read>(registry: &'static Registry, input: R, output: Output) {
     let mut engine = Engine::new(output.clone(), registry);
     let mut lines = LineReader::new(input, MAX_LINE);
-    while let Some(line) = lines.next_line() {
+    loop {
+        if !lines.has_line() {
+            engine.before_input();
+        }
+        let Some(line) = lines.next_line() else { break };
+        engine.set_more_input(lines.has_line());
         let flow = match line {
             Line::Text(s) => {
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
