@@ -355,3 +355,137 @@ fn positions_no_game_reaches_are_refused_with_the_reason_and_the_position_stays(
         assert_ne!(shown[0], &format!("Position: {fen}"), "{fen}: refused");
     }
 }
+
+/// The engine's output as the reader gets it: one entry per write.
+#[derive(Clone, Default)]
+struct Writes(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl std::io::Write for Writes {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(b).into_owned();
+        self.0.lock().unwrap().push(text);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Gives `input`, then ends once the engine has answered with a
+/// `bestmove` (a GUI waiting for the search before it quits).
+struct UntilBestmove(std::io::Cursor<Vec<u8>>, Writes);
+
+impl std::io::Read for UntilBestmove {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        if n == 0 {
+            let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            while !self
+                .1
+                .0
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|w| w.contains("bestmove"))
+                && std::time::Instant::now() < end
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        Ok(n)
+    }
+}
+
+#[test]
+fn the_last_iteration_of_a_depth_limited_search_comes_in_one_write_with_its_bestmove() {
+    let writes = Writes::default();
+    let input = "setoption name MultiPV value 2\nposition startpos\ngo depth 3\n";
+    let reader = UntilBestmove(std::io::Cursor::new(input.into()), writes.clone());
+    // Through a line writer, as stdout is.
+    let out = std::io::LineWriter::new(writes.clone());
+    koma::engine::run(
+        koma::engine::Registry::koma(),
+        reader,
+        koma::engine::Output::new(out),
+    );
+    let writes = writes.0.lock().unwrap().clone();
+    let last = writes.last().expect("the engine wrote");
+    let lines: Vec<&str> = last.lines().collect();
+    assert_eq!(lines.len(), 3, "{writes:?}");
+    assert!(lines[0].starts_with("info depth 3 ") && lines[0].contains(" multipv 1 "));
+    assert!(lines[1].starts_with("info depth 3 ") && lines[1].contains(" multipv 2 "));
+    assert!(lines[2].starts_with("bestmove "));
+    // The iterations before it went out as they ended, a line a write.
+    for depth in [1, 2] {
+        let info = format!("info depth {depth} ");
+        let earlier = writes.iter().filter(|w| w.contains(&info));
+        assert!(earlier.clone().count() == 2, "{writes:?}");
+        assert!(
+            earlier
+                .clone()
+                .all(|w| w.lines().count() == 1 && !w.contains("bestmove"))
+        );
+    }
+}
+
+#[test]
+fn a_readyok_read_with_a_search_goes_out_in_one_write_with_the_searchs_lines() {
+    let writes = Writes::default();
+    // A runner's move: all three lines in one write, read at once.
+    let input = "isready\nposition startpos\ngo depth 1\n";
+    let reader = UntilBestmove(std::io::Cursor::new(input.into()), writes.clone());
+    let out = std::io::LineWriter::new(writes.clone());
+    koma::engine::run(
+        koma::engine::Registry::koma(),
+        reader,
+        koma::engine::Output::new(out),
+    );
+    let writes = writes.0.lock().unwrap().clone();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    let lines: Vec<&str> = writes[0].lines().collect();
+    assert_eq!(lines[0], "readyok");
+    assert!(lines[1].starts_with("info depth 1 "), "{lines:?}");
+    assert!(lines[2].starts_with("bestmove "), "{lines:?}");
+}
+
+/// Gives `input` in one read; at the next read, notes whether the engine
+/// had written `readyok` by then, and ends.
+struct ThenLook(
+    Option<Vec<u8>>,
+    Writes,
+    std::sync::Arc<std::sync::Mutex<Option<bool>>>,
+);
+
+impl std::io::Read for ThenLook {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if let Some(input) = self.0.take() {
+            buf[..input.len()].copy_from_slice(&input);
+            return Ok(input.len());
+        }
+        let written = self.1.0.lock().unwrap().concat();
+        self.2
+            .lock()
+            .unwrap()
+            .get_or_insert(written.contains("readyok"));
+        Ok(0)
+    }
+}
+
+#[test]
+fn a_readyok_read_with_other_lines_is_written_before_the_engine_waits_for_input() {
+    let writes = Writes::default();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(None));
+    // Nothing else answers `position`: `readyok` alone is owed.
+    let input = b"isready\nposition startpos\n".to_vec();
+    let reader = ThenLook(Some(input), writes.clone(), seen.clone());
+    koma::engine::run(
+        koma::engine::Registry::koma(),
+        reader,
+        koma::engine::Output::new(writes.clone()),
+    );
+    assert_eq!(
+        *seen.lock().unwrap(),
+        Some(true),
+        "readyok waited for input"
+    );
+}

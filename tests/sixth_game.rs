@@ -148,7 +148,7 @@ fn session_answer(session: &mut GameSession<Hexapawn>, lines: &[&str]) -> Vec<St
                     settings: Settings::default(),
                     hold: Arc::new(AtomicBool::new(false)),
                 };
-                session.spawn_search(job).unwrap().join().unwrap();
+                session.search_task(job)();
             }
             other => panic!("the test speaks only position and go, not {other:?}"),
         }

@@ -12,11 +12,15 @@ ratio per pair. With --strace it runs each runner once more under
 `strace -f` and prints the runner's system calls per move (its engines'
 left out), futex calls apart.
 
-Usage: tools/vs-cutegames.py --cutegames PATH [--referee PATH] [--engine PATH]
+Usage: tools/vs-cutegames.py --cutegames PATH [--referee PATH [--engine PATH]]...
          [--games 200] [--pairs 5] [--concurrency 1] [--strace]
   PATH of cutegames: a build of https://github.com/kz04px/cutegames (not
   part of Koma, nor built by it).
-Defaults: target/release/koma-referee and target/release/koma.
+Defaults: target/release/koma-referee and target/release/koma. Give
+--referee twice to compare two builds in the same run; an --engine after
+each (or one for both) pairs each referee with its engine, and cutegames
+then runs once a round with each engine, every ratio taken against
+cutegames with the same engine.
 """
 
 import argparse
@@ -83,7 +87,8 @@ def main():
     ap.add_argument("--cutegames", required=True)
     ap.add_argument("--referee", action="append",
                     help="a koma-referee binary; give it twice to compare two builds (before and after) in the same run")
-    ap.add_argument("--engine", default="target/release/koma")
+    ap.add_argument("--engine", action="append",
+                    help="the engine binary; once per --referee to pair them (before and after an engine change)")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--pairs", type=int, default=5)
     ap.add_argument("--concurrency", type=int, default=1)
@@ -91,26 +96,34 @@ def main():
     a = ap.parse_args()
     cute = os.path.abspath(a.cutegames)
     referees = [os.path.abspath(r) for r in (a.referee or ["target/release/koma-referee"])]
-    engine = os.path.abspath(a.engine)
+    engines = [os.path.abspath(e) for e in (a.engine or ["target/release/koma"])]
+    if len(engines) == 1:
+        engines *= len(referees)
+    if len(engines) != len(referees):
+        sys.exit("give one --engine, or one per --referee")
     d = tempfile.mkdtemp(prefix="vs-cutegames-")
     with open(os.path.join(d, "start.txt"), "w") as f:
         f.write("startpos\n")
-    settings = {
-        "game": "generic",
-        "games": a.games,
-        "concurrency": a.concurrency,
-        "ratinginterval": 1000000,
-        "tournament": "roundrobin",
-        "openings": {"path": os.path.join(d, "start.txt"), "repeat": True, "shuffle": False},
-        "adjudication": {"timeoutbuffer": 25, "maxfullmoves": 500},
-        "timecontrol": {"type": "depth", "ply": 1},
-        "options": {"UCI_Variant": "hasami"},
-        "pgn": {"enabled": True, "path": os.path.join(d, "cute.pgn"), "verbose": False, "override": True},
-        "engines": [{"name": "a", "path": engine}, {"name": "b", "path": engine}],
-    }
-    with open(os.path.join(d, "cute.json"), "w") as f:
-        json.dump(settings, f)
-    def koma(referee):
+    def cute_settings(engine, i):
+        settings = {
+            "game": "generic",
+            "games": a.games,
+            "concurrency": a.concurrency,
+            "ratinginterval": 1000000,
+            "tournament": "roundrobin",
+            "openings": {"path": os.path.join(d, "start.txt"), "repeat": True, "shuffle": False},
+            "adjudication": {"timeoutbuffer": 25, "maxfullmoves": 500},
+            "timecontrol": {"type": "depth", "ply": 1},
+            "options": {"UCI_Variant": "hasami"},
+            "pgn": {"enabled": True, "path": os.path.join(d, "cute.pgn"), "verbose": False, "override": True},
+            "engines": [{"name": "a", "path": engine}, {"name": "b", "path": engine}],
+        }
+        path = os.path.join(d, f"cute{i}.json")
+        with open(path, "w") as f:
+            json.dump(settings, f)
+        return path
+
+    def koma(referee, engine):
         return lambda: [
             referee, "--variant", "hasami",
             "--engine", f"cmd={engine}", "name=a", "depth=1",
@@ -123,10 +136,21 @@ def main():
     # Each build by its file name, with its place when two share one.
     names = [os.path.basename(r) if len(set(map(os.path.basename, referees))) == len(referees)
              else f"{os.path.basename(r)}#{i + 1}" for i, r in enumerate(referees)]
-    cmds = {n: koma(r) for n, r in zip(names, referees)}
-    cmds["cutegames"] = lambda: [cute, "--settings", os.path.join(d, "cute.json")]
-    pgns = {n: "koma.pgn" for n in names}
-    pgns["cutegames"] = "cute.pgn"
+    distinct = list(dict.fromkeys(engines))
+    cute_name = {e: "cutegames" if len(distinct) == 1 else f"cutegames#{i + 1}"
+                 for i, e in enumerate(distinct)}
+    cmds, pgns, against = {}, {}, {}
+    for n, r, e in zip(names, referees, engines):
+        cmds[n] = koma(r, e)
+        pgns[n] = "koma.pgn"
+        against[n] = cute_name[e]
+        if cute_name[e] not in cmds:
+            settings = cute_settings(e, len(cmds))
+            cmds[cute_name[e]] = (lambda s: lambda: [cute, "--settings", s])(settings)
+            pgns[cute_name[e]] = "cute.pgn"
+    if len(distinct) > 1:
+        for e, c in cute_name.items():
+            print(f"{c}: engine {e}")
     print(f"Hasami depth 1, {a.games} games a run, concurrency {a.concurrency}, {a.pairs} pairs; "
           f"load {os.getloadavg()[0]:.1f}")
     width = max(14, *(len(n) + 2 for n in cmds))
@@ -148,8 +172,8 @@ def main():
         med = [statistics.median(x[j] for x in r) for j in range(5)]
         print(f"{name:<{width}}{med[0]:>8.2f}{med[1]:>11.1f}{med[2] * 1000:>12.0f}{med[3]:>9.1f}{med[4]:>9.0f}")
     for n in names:
-        ratios = [k[1] / c[1] for k, c in zip(rows[n], rows["cutegames"])]
-        print(f"games/min ratio {n}/cutegames per pair: "
+        ratios = [k[1] / c[1] for k, c in zip(rows[n], rows[against[n]])]
+        print(f"games/min ratio {n}/{against[n]} per pair: "
               + " ".join(f"{x:.2f}" for x in ratios)
               + f"; median {statistics.median(ratios):.2f}, min {min(ratios):.2f}, max {max(ratios):.2f}")
     print(f"load {os.getloadavg()[0]:.1f}")

@@ -215,9 +215,10 @@ pub fn start(s: &EngineStart<'_>, t: &Timeouts) -> Result<(EngineProc, Vec<Strin
 
 /// `ucinewgame` then `isready`, answered within the start timeout.
 pub fn new_game(e: &mut EngineProc, t: &Timeouts) -> Result<(), Failure> {
-    let sent = e
-        .send(&Command::UciNewGame.to_string())
-        .and_then(|_| e.send(&Command::IsReady.to_string()));
+    let sent = e.send_all(&[
+        &Command::UciNewGame.to_string(),
+        &Command::IsReady.to_string(),
+    ]);
     if let Err(why) = sent {
         return Err(Failure::dead(Reason::Disconnected, e.lost(why)));
     }

@@ -14,6 +14,7 @@ pub mod refused;
 pub mod registry;
 pub mod session;
 pub mod uci;
+pub mod worker;
 
 pub use output::Output;
 pub use registry::Registry;

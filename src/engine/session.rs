@@ -5,6 +5,7 @@
 
 use super::Output;
 use super::display;
+use super::worker::Task;
 use crate::core::endgame::Layered;
 use crate::core::tablebase::best_move;
 use crate::core::{
@@ -19,7 +20,6 @@ use crate::solve::tables::{Dtz, Tables};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Everything a search thread needs from the engine loop.
@@ -42,7 +42,8 @@ pub trait Session: Send {
     /// A perft of the current position, to run on any thread: it counts
     /// until done or until its stop flag is set.
     fn perft_job(&self, depth: u32) -> PerftJob;
-    fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>>;
+    /// The search of the current position, to run on the search thread.
+    fn search_task(&self, job: SearchJob) -> Task;
     /// Uses a table of this game loaded by its registry entry (`None`:
     /// none).
     fn set_table(&mut self, table: Option<SharedTable>);
@@ -211,15 +212,13 @@ impl<G: Searchable> Session for GameSession<G> {
         })
     }
 
-    fn spawn_search(&self, job: SearchJob) -> std::io::Result<JoinHandle<()>> {
+    fn search_task(&self, job: SearchJob) -> Task {
         let root = self.line.current().clone();
         let history = self.line.history().clone();
         let over = self.line.status().is_some();
         let table = self.table.clone();
         let tables = self.tables.clone();
-        std::thread::Builder::new()
-            .name("search".into())
-            .spawn(move || run_search(root, history, over, table, tables, job))
+        Box::new(move || run_search(root, history, over, table, tables, job))
     }
 
     fn set_table(&mut self, table: Option<SharedTable>) {
@@ -303,6 +302,7 @@ fn run_search<G: Searchable>(
     tables: Option<Arc<dyn RootProbe<G>>>,
     job: SearchJob,
 ) {
+    let mut last = Vec::new();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if over {
             return None;
@@ -326,7 +326,14 @@ fn run_search<G: Searchable>(
         };
         let probe = tables.as_deref().map(|t| t as &dyn search::Probe<G>);
         search::search_with_tables(&root, &history, &ctx, probe, |r| {
-            job.out.line(info_line(&root, r));
+            let info = info_line(&root, r).to_string();
+            // The last iteration of a depth-limited search that nothing
+            // holds: its lines go with the `bestmove`, just after.
+            if job.limits.depth == Some(r.depth) && !job.hold.load(Ordering::Acquire) {
+                last.push(info);
+            } else {
+                job.out.line(info);
+            }
         })
         .best
     }));
@@ -345,8 +352,12 @@ fn run_search<G: Searchable>(
     while job.hold.load(Ordering::Acquire) && !job.stop.load(Ordering::Acquire) {
         std::thread::sleep(Duration::from_millis(1));
     }
-    job.out.line(Reply::BestMove {
-        mv: best.map(|m| root.move_text(m)),
-        ponder: None,
-    });
+    last.push(
+        Reply::BestMove {
+            mv: best.map(|m| root.move_text(m)),
+            ponder: None,
+        }
+        .to_string(),
+    );
+    job.out.lines(&last);
 }

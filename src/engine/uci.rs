@@ -10,6 +10,7 @@ use super::options::{
 use super::refused::{HashRefused, OptionRefused};
 use super::registry::{EngineGame, Registry};
 use super::session::{PerftJob, SearchJob, Session};
+use super::worker::{Task, Worker};
 use super::{Output, bench, evalfile, memory};
 use crate::core::{Color, OptionValue, Outcome, RuleError, SharedTable};
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
@@ -19,7 +20,6 @@ use crate::search::{Limits, Settings, Skill, Tt};
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 pub const ENGINE_NAME: &str = concat!("Koma ", env!("CARGO_PKG_VERSION"));
@@ -49,9 +49,8 @@ enum OptionChange {
     },
 }
 
-/// A search, perft or bench running on its own thread.
+/// A search, perft or bench given to the search thread.
 struct Running {
-    handle: JoinHandle<()>,
     stop: Arc<AtomicBool>,
     /// What `ponderhit` needs; `None` for perft and bench.
     search: Option<SearchControl>,
@@ -75,6 +74,8 @@ pub struct Engine {
     game: &'static EngineGame,
     session: Box<dyn Session>,
     search: Option<Running>,
+    /// The thread searches run on, started at the first.
+    worker: Option<Worker>,
     /// Kept between searches of one game; cleared by a new game.
     tt: Arc<Tt>,
     /// The tables loaded through each game's table option, kept across
@@ -85,6 +86,10 @@ pub struct Engine {
     /// the next `go`, never by the search, which must not wait on a file.
     tables_stale: bool,
     debug: bool,
+    /// More input is already read after the line being handled (the
+    /// loop says so): `readyok` can then wait to go out with the next
+    /// line written.
+    more_input: bool,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -108,10 +113,12 @@ impl Engine {
             game,
             session,
             search: None,
+            worker: None,
             tt,
             tables: Vec::new(),
             tables_stale: true,
             debug: false,
+            more_input: false,
         }
     }
 
@@ -181,17 +188,29 @@ impl Engine {
     }
 
     fn searching(&self) -> bool {
-        self.search
-            .as_ref()
-            .is_some_and(|s| !s.handle.is_finished())
+        self.search.is_some() && self.worker.as_ref().is_some_and(|w| !w.is_finished())
     }
 
     /// Stops a running search (perft, bench) and waits for its last line.
     fn stop_search(&mut self) {
         if let Some(s) = self.search.take() {
             s.stop.store(true, Ordering::Release);
-            let _ = s.handle.join();
+            if let Some(w) = &self.worker {
+                w.join();
+            }
         }
+    }
+
+    /// Gives `task` to the search thread (started now if it is not yet),
+    /// once the last task has ended.
+    fn run_task(&mut self, task: Task) -> std::io::Result<()> {
+        let worker = match self.worker.take() {
+            Some(w) => w,
+            None => Worker::new("search")?,
+        };
+        worker.start(task);
+        self.worker = Some(worker);
+        Ok(())
     }
 
     pub fn handle(&mut self, cmd: Command) -> Flow {
@@ -209,9 +228,16 @@ impl Engine {
                 });
             }
             Command::Debug(on) => self.debug = on,
+            // With more input read (a runner's `isready`, `position` and
+            // `go` in one write), `readyok` goes out with the next line:
+            // the search's, or the loop's before it waits for input.
             Command::IsReady => {
                 self.refresh_tables();
-                self.out.line("readyok");
+                if self.more_input && !self.searching() {
+                    self.out.owe("readyok");
+                } else {
+                    self.out.line("readyok");
+                }
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame | Command::UgiNewGame => {
@@ -244,21 +270,22 @@ impl Engine {
             }
             // Only a `go ponder` still pondering takes a `ponderhit` (not a
             // `go infinite`, which waits for `stop`).
-            Command::PonderHit => match self.search.as_mut().and_then(|r| {
-                let running = !r.handle.is_finished();
-                r.search.as_mut().filter(|s| s.pondering && running)
-            }) {
-                Some(s) => {
-                    if let Some((soft, hard)) = s.on_ponderhit {
-                        s.limits.arm(soft, hard);
+            Command::PonderHit => {
+                let running = self.searching();
+                let search = self.search.as_mut().and_then(|r| r.search.as_mut());
+                match search.filter(|s| s.pondering && running) {
+                    Some(s) => {
+                        if let Some((soft, hard)) = s.on_ponderhit {
+                            s.limits.arm(soft, hard);
+                        }
+                        s.pondering = false;
+                        s.hold.store(false, Ordering::Release);
                     }
-                    s.pondering = false;
-                    s.hold.store(false, Ordering::Release);
+                    _ => self
+                        .out
+                        .error("ponderhit without a ponder search at ponderhit"),
                 }
-                _ => self
-                    .out
-                    .error("ponderhit without a ponder search at ponderhit"),
-            },
+            }
             Command::Quit => {
                 self.stop_search();
                 return Flow::Quit;
@@ -504,10 +531,10 @@ impl Engine {
             tt: self.tt.clone(),
             settings,
         };
-        match self.session.spawn_search(job) {
-            Ok(handle) => {
+        let task = self.session.search_task(job);
+        match self.run_task(task) {
+            Ok(()) => {
                 self.search = Some(Running {
-                    handle,
                     stop,
                     search: Some(SearchControl {
                         hold: hold_flag,
@@ -523,21 +550,13 @@ impl Engine {
         }
     }
 
-    /// Runs `job` (perft, bench) on its own thread, stopped like a search.
+    /// Runs `job` (perft, bench) on the search thread, stopped like a
+    /// search.
     fn spawn_job(&mut self, what: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
-        match std::thread::Builder::new()
-            .name(what.into())
-            .spawn(move || job(&flag))
-        {
-            Ok(handle) => {
-                self.search = Some(Running {
-                    handle,
-                    stop,
-                    search: None,
-                })
-            }
+        match self.run_task(Box::new(move || job(&flag))) {
+            Ok(()) => self.search = Some(Running { stop, search: None }),
             Err(e) => self
                 .out
                 .error(format!("cannot start {what} ({e}) at {what}")),
@@ -560,9 +579,29 @@ impl Engine {
         self.out.line(format_args!("response {answer}"));
     }
 
-    /// Ends the session: stops the search so its `bestmove` is printed.
+    /// Ends the session: stops the search so its `bestmove` is printed,
+    /// and writes what is owed.
     pub fn shutdown(&mut self) {
         self.stop_search();
+        self.out.settle();
+    }
+
+    /// Whether more input is already read after the line to be handled.
+    pub fn set_more_input(&mut self, more: bool) {
+        self.more_input = more;
+    }
+
+    /// Before the loop waits for input: what is owed is written, unless a
+    /// search started since (not held by `infinite` or `ponder`) will
+    /// write it with its first line, at the end of its first iteration.
+    /// (`readyok` is owed only when no search was running, so such a
+    /// search started after it.)
+    pub fn before_input(&self) {
+        let search = self.search.as_ref().and_then(|r| r.search.as_ref());
+        let writes_soon = search.is_some_and(|s| !s.hold.load(Ordering::Acquire));
+        if !(writes_soon && self.searching()) {
+            self.out.settle();
+        }
     }
 
     pub fn option(&self, name: &str) -> Option<&OptionValue> {
@@ -645,7 +684,12 @@ fn print_perft(out: &Output, job: PerftJob, stop: &AtomicBool, debug: bool) {
 pub fn run<R: Read>(registry: &'static Registry, input: R, output: Output) {
     let mut engine = Engine::new(output.clone(), registry);
     let mut lines = LineReader::new(input, MAX_LINE);
-    while let Some(line) = lines.next_line() {
+    loop {
+        if !lines.has_line() {
+            engine.before_input();
+        }
+        let Some(line) = lines.next_line() else { break };
+        engine.set_more_input(lines.has_line());
         let flow = match line {
             Line::Text(s) => {
                 let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

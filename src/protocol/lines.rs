@@ -84,6 +84,12 @@ impl LineSplitter {
         self.ended = true;
     }
 
+    /// Whether `next_line` has a line to return without reading.
+    pub fn has_line(&self) -> bool {
+        let rest = &self.buf[self.start..];
+        rest.contains(&b'\n') || (self.ended && (!rest.is_empty() || self.skipping))
+    }
+
     /// Whether the input has ended and every line was returned.
     pub fn done(&self) -> bool {
         self.ended && self.start == self.buf.len() && !self.skipping
@@ -128,6 +134,11 @@ impl<R: Read> LineReader<R> {
             inner: r,
             split: LineSplitter::new(max),
         }
+    }
+
+    /// Whether the next line is already read (`next_line` will not wait).
+    pub fn has_line(&self) -> bool {
+        self.split.has_line()
     }
 
     /// The next line, or `None` at end of input (or on a read error, which

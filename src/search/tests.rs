@@ -649,3 +649,36 @@ fn the_search_takes_a_table_loss_of_the_opponent_and_counts_its_hits() {
         g.visit(Probed);
     }
 }
+
+/// A cleared hash table searches as a new one does: the same move, score
+/// and node count, whatever the table held before.
+#[test]
+fn a_search_after_a_clear_is_the_search_of_a_new_table() {
+    struct Cleared;
+    impl GameVisitor for Cleared {
+        type Output = ();
+        fn visit<G: Searchable>(self) {
+            let positions = sample::<G>(2, 11);
+            let (stop, limits) = (AtomicBool::new(false), Limits::depth(4));
+            let searched = |tt: &Tt, pos: &G| {
+                let ctx = Context {
+                    tt,
+                    stop: &stop,
+                    limits: &limits,
+                    settings: Settings::default(),
+                };
+                let r = search(pos, &crate::core::History::starting_at(pos), &ctx, |_| {});
+                (r.best, r.score, r.nodes, r.pv)
+            };
+            let fresh = searched(&Tt::new(1), &positions[0]);
+            let tt = Tt::new(1);
+            searched(&tt, &positions[1]);
+            searched(&tt, &positions[0]);
+            tt.clear();
+            assert_eq!(searched(&tt, &positions[0]), fresh, "{}", G::NAME);
+        }
+    }
+    for &g in GameId::ALL {
+        g.visit(Cleared);
+    }
+}

@@ -3,7 +3,10 @@
 //! probe, which the search starts early with `prefetch`). An entry is two
 //! atomics: the data, and the key's upper half with the bound and the
 //! generation, stored XOR the data, so that a torn write reads as a miss
-//! (the bucket index checks the key's lower bits). It stores move ids
+//! (the bucket index checks the key's lower bits). A clear costs nothing:
+//! entries also carry the table's epoch, which `clear` moves on, so that
+//! older entries read as empty (an engine clears at every `ucinewgame`).
+//! It stores move ids
 //! (`Game::move_id`), not moves, so one table serves every game; a stored
 //! move is used only if it matches one of the position's legal moves.
 
@@ -11,7 +14,7 @@ use super::Score;
 use std::alloc::Layout;
 use std::ops::Deref;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -113,6 +116,9 @@ pub struct Tt {
     buckets: Buckets,
     mask: u64,
     generation: AtomicU8,
+    /// How many times the table was cleared (modulo `EPOCHS`): entries of
+    /// another epoch are empty.
+    epoch: AtomicU32,
 }
 
 const KEY_BITS: u64 = 0xffff_ffff_0000_0000;
@@ -120,6 +126,12 @@ const NO_MOVE: u64 = (1 << 24) - 1;
 const NO_EVAL: i16 = i16::MIN;
 /// Generations wrap at 64.
 const GENERATIONS: u8 = 64;
+/// Epochs take the check word's bits 8 to 31; at the last one, `clear`
+/// zeroes the table and starts again at 0 (a zeroed entry is empty in any
+/// epoch: its bound is 0).
+const EPOCH_SHIFT: u32 = 8;
+const EPOCHS: u32 = 1 << 24;
+const EPOCH_BITS: u64 = (EPOCHS as u64 - 1) << EPOCH_SHIFT;
 
 /// Data word: move id (24 bits), score (16), static evaluation (16),
 /// depth (8).
@@ -133,16 +145,18 @@ fn pack(move_id: Option<u32>, score: Score, eval: Option<Score>, depth: i32) -> 
     m | s << 24 | e << 40 | d << 56
 }
 
-/// The check word's lower half: bound (2 bits) and generation (6).
-fn extra(bound: Bound, generation: u8) -> u64 {
-    bound as u64 | u64::from(generation % GENERATIONS) << 2
+/// The check word's lower half: bound (2 bits), generation (6) and the
+/// epoch's bits (24).
+fn extra(bound: Bound, generation: u8, epoch: u64) -> u64 {
+    bound as u64 | u64::from(generation % GENERATIONS) << 2 | epoch
 }
 
-/// The entry's hit and generation, if it holds `key`.
-fn read(e: &Entry, key: u64) -> Option<(Hit, u8)> {
+/// The entry's hit and generation, if it holds `key` in this epoch
+/// (`epoch`: its bits in the check word).
+fn read(e: &Entry, key: u64, epoch: u64) -> Option<(Hit, u8)> {
     let data = e.data.load(Ordering::Relaxed);
     let check = e.check.load(Ordering::Relaxed) ^ data;
-    if check & KEY_BITS != key & KEY_BITS {
+    if check & (KEY_BITS | EPOCH_BITS) != (key & KEY_BITS) | epoch {
         return None;
     }
     let bound = match check & 3 {
@@ -165,11 +179,13 @@ fn read(e: &Entry, key: u64) -> Option<(Hit, u8)> {
     ))
 }
 
-/// Depth and generation of whatever the entry holds (`None`: empty).
-fn occupant(e: &Entry) -> Option<(i32, u8)> {
+/// Depth and generation of whatever the entry holds in this epoch
+/// (`None`: empty).
+fn occupant(e: &Entry, epoch: u64) -> Option<(i32, u8)> {
     let data = e.data.load(Ordering::Relaxed);
     let check = e.check.load(Ordering::Relaxed) ^ data;
-    (check & 3 != 0).then_some(((data >> 56) as i32, ((check >> 2) & 63) as u8))
+    (check & 3 != 0 && check & EPOCH_BITS == epoch)
+        .then_some(((data >> 56) as i32, ((check >> 2) & 63) as u8))
 }
 
 impl Tt {
@@ -187,6 +203,7 @@ impl Tt {
             buckets: Buckets::new(buckets).ok_or(NoMemory)?,
             mask: buckets as u64 - 1,
             generation: AtomicU8::new(0),
+            epoch: AtomicU32::new(0),
         })
     }
 
@@ -203,14 +220,25 @@ impl Tt {
         1usize << (usize::BITS - 1 - buckets.leading_zeros())
     }
 
+    /// Empties the table: a new epoch, so every entry reads as empty,
+    /// without writing the table (which, at 16 MB, took milliseconds).
     pub fn clear(&self) {
-        for b in self.buckets.iter() {
-            for e in &b.0 {
-                e.check.store(0, Ordering::Relaxed);
-                e.data.store(0, Ordering::Relaxed);
+        let next = self.epoch.load(Ordering::Relaxed) + 1;
+        if next == EPOCHS {
+            for b in self.buckets.iter() {
+                for e in &b.0 {
+                    e.check.store(0, Ordering::Relaxed);
+                    e.data.store(0, Ordering::Relaxed);
+                }
             }
         }
+        self.epoch.store(next % EPOCHS, Ordering::Relaxed);
         self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// The epoch's bits in the check word.
+    fn epoch_bits(&self) -> u64 {
+        u64::from(self.epoch.load(Ordering::Relaxed)) << EPOCH_SHIFT
     }
 
     /// Called once per search: older entries become preferred victims.
@@ -240,10 +268,11 @@ impl Tt {
     }
 
     pub fn probe(&self, key: u64) -> Option<Hit> {
+        let epoch = self.epoch_bits();
         self.bucket(key)
             .0
             .iter()
-            .find_map(|e| read(e, key))
+            .find_map(|e| read(e, key, epoch))
             .map(|(h, _)| h)
     }
 
@@ -261,12 +290,13 @@ impl Tt {
         bound: Bound,
     ) {
         let generation = self.generation.load(Ordering::Relaxed) % GENERATIONS;
+        let epoch = self.epoch_bits();
         let bucket = self.bucket(key);
         let mut victim = &bucket.0[0];
         let mut victim_worth = i32::MAX;
         let mut move_id = move_id;
         for e in &bucket.0 {
-            if let Some((old, g)) = read(e, key) {
+            if let Some((old, g)) = read(e, key, epoch) {
                 if bound != Bound::Exact && g == generation && depth + 4 <= old.depth {
                     return;
                 }
@@ -274,7 +304,7 @@ impl Tt {
                 victim = e;
                 break;
             }
-            let worth = match occupant(e) {
+            let worth = match occupant(e, epoch) {
                 None => i32::MIN,
                 Some((d, g)) => {
                     let age = (generation + GENERATIONS - g) % GENERATIONS;
@@ -287,7 +317,7 @@ impl Tt {
             }
         }
         let data = pack(move_id, score, eval, depth);
-        let check = (key & KEY_BITS) | extra(bound, generation);
+        let check = (key & KEY_BITS) | extra(bound, generation, epoch);
         victim.data.store(data, Ordering::Relaxed);
         victim.check.store(check ^ data, Ordering::Relaxed);
     }
@@ -295,11 +325,12 @@ impl Tt {
     /// Permille of a sample of entries written in this search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) % GENERATIONS;
+        let epoch = self.epoch_bits();
         let sample = self.buckets.len().min(250);
         let used = self.buckets[..sample]
             .iter()
             .flat_map(|b| b.0.iter())
-            .filter(|e| occupant(e).is_some_and(|(_, g)| g == generation))
+            .filter(|e| occupant(e, epoch).is_some_and(|(_, g)| g == generation))
             .count();
         (used * 1000 / (4 * sample).max(1)) as u32
     }
@@ -380,12 +411,56 @@ mod tests {
                 tt.buckets
                     .iter()
                     .flat_map(|b| &b.0)
-                    .all(|e| occupant(e).is_none())
+                    .all(|e| occupant(e, 0).is_none())
             );
             let start = tt.buckets.as_ptr() as usize;
             assert_eq!(start % if mb >= 2 { HUGE_PAGE } else { 64 }, 0, "{mb} MB");
         }
         assert!(Tt::try_new(usize::MAX >> 20).is_err());
+    }
+
+    #[test]
+    fn a_cleared_table_reads_as_empty_and_is_filled_anew() {
+        let tt = Tt::new(1);
+        let buckets = tt.mask + 1;
+        let key = |i: u64| 7 + (i << 32) * buckets;
+        for i in 0..4 {
+            tt.store(key(i), Some(1), 10, None, 9, Bound::Exact);
+        }
+        tt.new_search();
+        tt.clear();
+        for i in 0..4 {
+            assert!(tt.probe(key(i)).is_none(), "{i}");
+        }
+        assert_eq!(tt.hashfull(), 0);
+        // The old entries are the victims, as empty ones would be: a
+        // shallow new entry does not yield to a deep old one.
+        for i in 4..8 {
+            tt.store(key(i), Some(2), 20, None, 1, Bound::Upper);
+        }
+        for i in 4..8 {
+            let h = tt.probe(key(i)).unwrap();
+            assert_eq!((h.move_id, h.depth), (Some(2), 1));
+        }
+        // A key stored before the clear is not found again, even in the
+        // same slot: its entry is of another epoch.
+        tt.clear();
+        tt.store(key(0), None, 0, None, 3, Bound::Lower);
+        assert_eq!(tt.probe(key(0)).unwrap().move_id, None);
+    }
+
+    #[test]
+    fn the_last_epoch_zeroes_the_table_and_starts_again() {
+        let tt = Tt::new(1);
+        tt.epoch.store(EPOCHS - 1, Ordering::Relaxed);
+        tt.store(42, Some(5), 10, None, 3, Bound::Exact);
+        assert!(tt.probe(42).is_some());
+        tt.clear();
+        assert_eq!(tt.epoch.load(Ordering::Relaxed), 0);
+        assert!(tt.probe(42).is_none());
+        assert!(tt.buckets.iter().flat_map(|b| &b.0).all(|e| {
+            e.check.load(Ordering::Relaxed) == 0 && e.data.load(Ordering::Relaxed) == 0
+        }));
     }
 
     #[test]
