@@ -83,11 +83,12 @@ impl Signature {
     }
 }
 
-/// `BINOMIAL[n][k]` for `n <= 25`.
-static BINOMIAL: [[u64; 26]; 26] = {
-    let mut t = [[0u64; 26]; 26];
+/// `BINOMIAL[n][k]` for `n < 32` (32 so that `Bare::rank` can index it
+/// with `& 31` and no bounds check).
+static BINOMIAL: [[u64; 32]; 32] = {
+    let mut t = [[0u64; 32]; 32];
     let mut n = 0;
-    while n < 26 {
+    while n < 32 {
         t[n][0] = 1;
         let mut k = 1;
         while k <= n {
@@ -323,16 +324,16 @@ impl Bare {
             let o = (b.own >> sq & 1) as usize;
             let s = (b.shrimps >> sq & 1) as usize;
             let t = 1 - o;
-            r_occ += BINOMIAL[sq as usize][k + 1];
+            r_occ += BINOMIAL[sq as usize & 31][(k + 1) & 31];
             // The square's place among the occupied (`k`), among the
             // mover's (`ko`) or the other's (`kt`), then which of each.
             ko += o;
-            r_own += o as u64 * BINOMIAL[k][ko];
+            r_own += o as u64 * BINOMIAL[k & 31][ko & 31];
             kos += o & s;
-            r_os += (o & s) as u64 * BINOMIAL[ko.max(1) - 1][kos];
+            r_os += (o & s) as u64 * BINOMIAL[(ko.max(1) - 1) & 31][kos & 31];
             kt += t;
             kts += t & s;
-            r_ts += (t & s) as u64 * BINOMIAL[kt.max(1) - 1][kts];
+            r_ts += (t & s) as u64 * BINOMIAL[(kt.max(1) - 1) & 31][kts & 31];
             k += 1;
         }
         let (a, n) = (sig.mover.pieces(), sig.pieces());
