@@ -396,10 +396,10 @@ impl std::io::Read for UntilBestmove {
     }
 }
 
-#[test]
-fn the_last_iteration_of_a_depth_limited_search_comes_in_one_write_with_its_bestmove() {
+/// Runs the engine loop on `input` (read at once, as a runner's single
+/// write is) until it answers with a `bestmove`; gives its writes.
+fn writes_until_bestmove(input: &str) -> Vec<String> {
     let writes = Writes::default();
-    let input = "setoption name MultiPV value 2\nposition startpos\ngo depth 3\n";
     let reader = UntilBestmove(std::io::Cursor::new(input.into()), writes.clone());
     // Through a line writer, as stdout is.
     let out = std::io::LineWriter::new(writes.clone());
@@ -408,7 +408,13 @@ fn the_last_iteration_of_a_depth_limited_search_comes_in_one_write_with_its_best
         reader,
         koma::engine::Output::new(out),
     );
-    let writes = writes.0.lock().unwrap().clone();
+    writes.0.lock().unwrap().clone()
+}
+
+#[test]
+fn the_last_iteration_of_a_depth_limited_search_comes_in_one_write_with_its_bestmove() {
+    let writes =
+        writes_until_bestmove("setoption name MultiPV value 2\nposition startpos\ngo depth 3\n");
     let last = writes.last().expect("the engine wrote");
     let lines: Vec<&str> = last.lines().collect();
     assert_eq!(lines.len(), 3, "{writes:?}");
@@ -430,17 +436,8 @@ fn the_last_iteration_of_a_depth_limited_search_comes_in_one_write_with_its_best
 
 #[test]
 fn a_readyok_read_with_a_search_goes_out_in_one_write_with_the_searchs_lines() {
-    let writes = Writes::default();
     // A runner's move: all three lines in one write, read at once.
-    let input = "isready\nposition startpos\ngo depth 1\n";
-    let reader = UntilBestmove(std::io::Cursor::new(input.into()), writes.clone());
-    let out = std::io::LineWriter::new(writes.clone());
-    koma::engine::run(
-        koma::engine::Registry::koma(),
-        reader,
-        koma::engine::Output::new(out),
-    );
-    let writes = writes.0.lock().unwrap().clone();
+    let writes = writes_until_bestmove("isready\nposition startpos\ngo depth 1\n");
     assert_eq!(writes.len(), 1, "{writes:?}");
     let lines: Vec<&str> = writes[0].lines().collect();
     assert_eq!(lines[0], "readyok");
