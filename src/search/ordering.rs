@@ -22,12 +22,18 @@ pub fn bonus(depth: i32) -> i32 {
     (32 * depth * depth + 64 * depth).min(2_000)
 }
 
+/// A history entry. `update` keeps it inside ±HISTORY_MAX, which an i16
+/// holds: the tables a search zeroes when it starts are half the size
+/// (most of a short search's set-up).
+type Entry = i16;
+
 /// Gravity update: the bonus shrinks as the entry nears the bound, so old
-/// results fade.
+/// results fade. Computed in i32; the result is back inside the bound.
 #[inline]
-fn update(h: &mut i32, bonus: i32) {
+fn update(h: &mut Entry, bonus: i32) {
     let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    let old = i32::from(*h);
+    *h = (old + bonus - old * bonus.abs() / HISTORY_MAX) as Entry;
 }
 
 /// Quiet moves that caused cutoffs: two killers per ply; history tables per
@@ -35,11 +41,11 @@ fn update(h: &mut i32, bonus: i32) {
 /// history by the previous move's and this move's `cont_key`.
 pub struct Heuristics<M> {
     pub killers: Vec<[Option<M>; 2]>,
-    quiet: Vec<i32>,
-    tactical: Vec<i32>,
-    cont: Vec<i32>,
+    quiet: Vec<Entry>,
+    tactical: Vec<Entry>,
+    cont: Vec<Entry>,
     /// The continuation row of no move: zeros.
-    no_cont: Vec<i32>,
+    no_cont: Vec<Entry>,
     keys: usize,
     cont_keys: usize,
 }
@@ -58,7 +64,7 @@ impl<M: Copy + Eq> Heuristics<M> {
     }
 
     pub fn tactical(&self, side: usize, key: usize) -> i32 {
-        self.tactical[side * self.keys + key]
+        i32::from(self.tactical[side * self.keys + key])
     }
 
     pub fn update_quiet(&mut self, side: usize, key: usize, bonus: i32) {
@@ -106,8 +112,8 @@ impl<M: Copy + Eq> Heuristics<M> {
 
 /// One node's view of the quiet history (`Heuristics::quiet_view`).
 pub struct QuietHistory<'a> {
-    own: &'a [i32],
-    cont: [&'a [i32]; 2],
+    own: &'a [Entry],
+    cont: [&'a [Entry]; 2],
     with_cont: bool,
 }
 
@@ -115,12 +121,12 @@ impl QuietHistory<'_> {
     /// A quiet move's history: its own, twice, and its continuations.
     #[inline(always)]
     pub fn of<G: Searchable>(&self, pos: &G, m: G::Move) -> i32 {
-        let own = 2 * self.own[pos.move_key(m)];
+        let own = 2 * i32::from(self.own[pos.move_key(m)]);
         if !self.with_cont {
             return own;
         }
         let ck = pos.cont_key(m);
-        own + self.cont[0][ck] + self.cont[1][ck]
+        own + i32::from(self.cont[0][ck]) + i32::from(self.cont[1][ck])
     }
 }
 
@@ -226,7 +232,28 @@ pub fn place<M: Copy>(
 
 #[cfg(test)]
 mod tests {
-    use super::pick;
+    use super::{Entry, HISTORY_MAX, pick, update};
+
+    #[test]
+    fn a_history_entry_stays_inside_its_bound_whatever_the_bonuses() {
+        let mut h: Entry = 0;
+        for _ in 0..100 {
+            update(&mut h, 1 << 20);
+        }
+        assert_eq!(i32::from(h), HISTORY_MAX);
+        for _ in 0..100 {
+            update(&mut h, -(1 << 20));
+        }
+        assert_eq!(i32::from(h), -HISTORY_MAX);
+        let mut x = 12345u32;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            update(&mut h, (x % 8001) as i32 - 4000);
+            assert!(i32::from(h).abs() <= HISTORY_MAX, "{h}");
+        }
+    }
 
     /// Picking move by move gives the moves best score first, the earlier
     /// of equal scores first, each move keeping its score and flag.

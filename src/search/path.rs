@@ -1,13 +1,17 @@
 //! The repetition keys of the game so far and of the current search path,
 //! with a small counting filter so that the common case (a position seen
 //! nowhere before) is answered without scanning the whole path.
+//!
+//! A count saturates at its top and then stays there: the filter may then
+//! say "maybe" too often (a scan follows) but never "no" wrongly. One byte
+//! a slot keeps what a search zeroes at its start small.
 
 /// Filter slots: a power of two, indexed by the low bits of the key.
 const SLOTS: usize = 1 << 14;
 
 pub struct Path {
     keys: Vec<u64>,
-    counts: Box<[u16; SLOTS]>,
+    counts: Box<[u8; SLOTS]>,
 }
 
 fn slot(key: u64) -> usize {
@@ -35,7 +39,9 @@ impl Path {
     pub fn pop(&mut self) {
         if let Some(k) = self.keys.pop() {
             let c = &mut self.counts[slot(k)];
-            *c = c.saturating_sub(1);
+            if *c != u8::MAX {
+                *c -= 1;
+            }
         }
     }
 
@@ -64,5 +70,22 @@ mod tests {
         p.pop();
         p.push(4);
         assert!(!p.last_repeats());
+    }
+
+    #[test]
+    fn a_slot_counted_past_its_top_still_finds_a_repeat() {
+        let same_slot = |k: u64| 5 + k * SLOTS as u64;
+        let mut p = Path::new(&[]);
+        for k in 0..300 {
+            p.push(same_slot(k));
+        }
+        for _ in 1..300 {
+            p.pop();
+        }
+        p.push(same_slot(0));
+        assert!(p.last_repeats(), "the first key is still on the path");
+        p.pop();
+        p.push(same_slot(1));
+        assert!(!p.last_repeats(), "a key popped earlier is no repeat");
     }
 }

@@ -96,8 +96,10 @@ pub struct Worker<'a, G: Searchable> {
     keys: Path,
     pub root_moves: Vec<RootMove<G::Move>>,
     heur: Heuristics<G::Move>,
-    pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    /// The best line found from each ply on (a triangular PV). Rows grow
+    /// as lines are found rather than being zeroed whole at the start: a
+    /// short search reaches a few plies.
+    pv: Vec<Vec<G::Move>>,
     scores: Vec<Vec<i32>>,
     tactical: Vec<Vec<bool>>,
     seldepth: usize,
@@ -185,8 +187,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
             keys: Path::new(history.keys()),
             root_moves,
             heur: Heuristics::new(G::MOVE_KEYS, G::CONT_KEYS),
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             scores: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             tactical: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             seldepth: 0,
@@ -240,20 +241,22 @@ impl<'a, G: Searchable> Worker<'a, G> {
         self.keys.last_repeats()
     }
 
+    /// `m` and then the line found from the next ply.
     fn update_pv(&mut self, ply: usize, m: G::Move) {
-        let next_len = self.pv_len[ply + 1].max(ply + 1);
         let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][ply] = Some(m);
-        head[ply][ply + 1..next_len].copy_from_slice(&tail[0][ply + 1..next_len]);
-        self.pv_len[ply] = next_len;
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// No line yet from `ply`.
+    fn clear_pv(&mut self, ply: usize) {
+        self.pv[ply].clear();
     }
 
     fn line(&self, ply: usize) -> Vec<G::Move> {
-        self.pv[ply][ply..self.pv_len[ply]]
-            .iter()
-            .flatten()
-            .copied()
-            .collect()
+        self.pv[ply].clone()
     }
 
     /// Iterative deepening; returns the best move of the deepest completed

@@ -461,7 +461,7 @@ impl<G: Searchable> Worker<'_, G> {
     /// Step 1: the score of a node the game or the search ends here, if
     /// it does: the rules, repetition, move-count limits, the deepest ply.
     fn ends(&mut self, pos: &G, ply: usize) -> Option<Score> {
-        self.pv_len[ply] = ply;
+        self.clear_pv(ply);
         self.seldepth = self.seldepth.max(ply);
         if self.stopped {
             return Some(0);

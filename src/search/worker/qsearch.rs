@@ -17,7 +17,7 @@ impl<G: Searchable> Worker<'_, G> {
         known_eval: Option<Score>,
     ) -> Score {
         let Window { mut alpha, beta } = w;
-        self.pv_len[ply] = ply;
+        self.clear_pv(ply);
         self.seldepth = self.seldepth.max(ply);
         if self.stopped {
             return 0;
