@@ -543,13 +543,18 @@ impl std::io::Write for Screen {
 
 impl Gui {
     fn start() -> Gui {
+        Gui::over(koma::engine::Registry::koma())
+    }
+
+    /// The engine playing the games of `registry`.
+    fn over(registry: &'static koma::engine::Registry) -> Gui {
         let (input, feed) = std::sync::mpsc::channel();
         let (screen, lines) = std::sync::mpsc::channel();
         let (reads, written) = (Threads::default(), Threads::default());
         let feed = Feed(feed, Vec::new(), reads.clone());
         let out = koma::engine::Output::new(Screen(screen, written.clone()));
         let engine = std::thread::spawn(move || {
-            koma::engine::run(koma::engine::Registry::koma(), feed, out);
+            koma::engine::run(registry, feed, out);
         });
         Gui {
             input: Some(input),
@@ -732,4 +737,39 @@ fn many_searches_stops_and_isreadys_in_a_row_leave_the_engine_consistent() {
     );
     assert_eq!(count(&lines, "Nodes searched: "), perfts * rounds);
     assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+}
+
+/// A bench that panics, as a bug in a job would.
+fn panicking_bench(
+    _: Option<u32>,
+    _: &std::sync::atomic::AtomicBool,
+) -> Vec<koma::engine::bench_positions::BenchLine> {
+    panic!("a bench that fails (the test wants it)")
+}
+
+#[test]
+fn a_job_that_panics_leaves_the_engine_answering() {
+    let games = koma::engine::Registry::koma().games();
+    let hasami = *games.iter().find(|g| g.name == "hasami").unwrap();
+    let broken = koma::engine::registry::EngineGame {
+        bench: panicking_bench,
+        ..hasami
+    };
+    let registry = koma::engine::Registry::new(vec![broken], "hasami");
+    let mut gui = Gui::over(Box::leak(Box::new(registry)));
+    for _ in 0..3 {
+        // It panics on whichever thread read it, which must still take up
+        // the loop and run the searches after it.
+        gui.send("bench\n");
+        gui.send("isready\n");
+        gui.until("readyok");
+        gui.send("go depth 2\n");
+        gui.until("bestmove");
+    }
+    gui.send("bench\ngo depth 1\n");
+    gui.until("bestmove");
+    gui.send("isready\n");
+    let last = gui.until("readyok");
+    assert_eq!(last, ["readyok"]);
+    assert!(gui.close().is_empty());
 }
