@@ -229,7 +229,7 @@ fn main() -> ExitCode {
     let out = Output::new(std::io::stdout());
     let job = match cli.job {
         None => {
-            engine::run(engine::Registry::koma(), std::io::stdin().lock(), out);
+            engine::run(engine::Registry::koma(), std::io::stdin(), out);
             return ExitCode::SUCCESS;
         }
         // The generator reports its own errors and exit status.

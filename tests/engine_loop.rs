@@ -486,3 +486,290 @@ fn a_readyok_read_with_other_lines_is_written_before_the_engine_waits_for_input(
         "readyok waited for input"
     );
 }
+
+/// A GUI talking to the engine loop over channels, as over pipes: each
+/// `send` is one write, which the engine gets in one read; the engine's
+/// lines come back one by one. Notes which thread made each read and each
+/// line.
+struct Gui {
+    input: Option<std::sync::mpsc::Sender<Vec<u8>>>,
+    lines: std::sync::mpsc::Receiver<String>,
+    reads: Threads,
+    written: Threads,
+    engine: std::thread::JoinHandle<()>,
+}
+
+type Threads = std::sync::Arc<std::sync::Mutex<Vec<(String, std::thread::ThreadId)>>>;
+
+/// The engine's input: what the GUI sent, one send a read.
+struct Feed(std::sync::mpsc::Receiver<Vec<u8>>, Vec<u8>, Threads);
+
+impl std::io::Read for Feed {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.1.is_empty() {
+            let Ok(sent) = self.0.recv() else {
+                return Ok(0);
+            };
+            let text = String::from_utf8_lossy(&sent).into_owned();
+            self.2
+                .lock()
+                .unwrap()
+                .push((text, std::thread::current().id()));
+            self.1 = sent;
+        }
+        let n = self.1.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.1[..n]);
+        self.1.drain(..n);
+        Ok(n)
+    }
+}
+
+/// The engine's output: each line to the GUI as it is written.
+struct Screen(std::sync::mpsc::Sender<String>, Threads);
+
+impl std::io::Write for Screen {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        for l in String::from_utf8_lossy(b).lines() {
+            let me = std::thread::current().id();
+            self.1.lock().unwrap().push((l.to_string(), me));
+            let _ = self.0.send(l.to_string());
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Gui {
+    fn start() -> Gui {
+        Gui::over(koma::engine::Registry::koma())
+    }
+
+    /// The engine playing the games of `registry`.
+    fn over(registry: &'static koma::engine::Registry) -> Gui {
+        let (input, feed) = std::sync::mpsc::channel();
+        let (screen, lines) = std::sync::mpsc::channel();
+        let (reads, written) = (Threads::default(), Threads::default());
+        let feed = Feed(feed, Vec::new(), reads.clone());
+        let out = koma::engine::Output::new(Screen(screen, written.clone()));
+        let engine = std::thread::spawn(move || {
+            koma::engine::run(registry, feed, out);
+        });
+        Gui {
+            input: Some(input),
+            lines,
+            reads,
+            written,
+            engine,
+        }
+    }
+
+    fn send(&self, text: &str) {
+        let input = self.input.as_ref().unwrap();
+        input.send(text.as_bytes().to_vec()).unwrap();
+    }
+
+    /// The lines written up to the first that starts with `prefix`, that
+    /// one included.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut got = Vec::new();
+        loop {
+            // Only a hung engine waits this long.
+            let wait = std::time::Duration::from_secs(60);
+            match self.lines.recv_timeout(wait) {
+                Ok(l) => {
+                    let done = l.starts_with(prefix);
+                    got.push(l);
+                    if done {
+                        return got;
+                    }
+                }
+                Err(e) => panic!("no {prefix} ({e}) after {got:?}"),
+            }
+        }
+    }
+
+    /// Ends the input and waits for the engine loop to return; the lines
+    /// written since the last `until`.
+    fn close(&mut self) -> Vec<String> {
+        self.input = None;
+        let engine = std::mem::replace(&mut self.engine, std::thread::spawn(|| ()));
+        engine.join().unwrap();
+        self.lines.try_iter().collect()
+    }
+}
+
+fn count(lines: &[String], prefix: &str) -> usize {
+    lines.iter().filter(|l| l.starts_with(prefix)).count()
+}
+
+#[test]
+fn a_search_runs_on_the_thread_that_read_its_go() {
+    let mut gui = Gui::start();
+    gui.send("setoption name UCI_Variant value hasami\n");
+    for i in 0..40 {
+        // A runner's move in one write, or a GUI's in two.
+        if i % 2 == 0 {
+            gui.send("isready\nposition startpos\ngo depth 2\n");
+        } else {
+            gui.send("position startpos moves a1a2\n");
+            gui.send("go depth 2\n");
+        }
+        gui.until("bestmove");
+    }
+    gui.close();
+    let reads = gui.reads.lock().unwrap();
+    let goes: Vec<_> = reads.iter().filter(|r| r.0.contains("go ")).collect();
+    let written = gui.written.lock().unwrap();
+    let searches: Vec<_> = written
+        .iter()
+        .filter(|w| w.0.starts_with("info depth") || w.0.starts_with("bestmove"))
+        .collect();
+    assert_eq!(goes.len(), 40);
+    assert_eq!(searches.len(), 40 * 3, "{searches:?}");
+    for (go, lines) in goes.iter().zip(searches.chunks(3)) {
+        assert!(lines.iter().all(|l| l.1 == go.1), "{go:?}: {lines:?}");
+    }
+}
+
+#[test]
+fn isready_during_an_infinite_search_is_answered_and_stop_ends_the_search() {
+    let mut gui = Gui::start();
+    gui.send("setoption name UCI_Variant value hasami\ngo infinite\n");
+    gui.send("isready\n");
+    // An infinite search writes its `bestmove` only after `stop`.
+    let before = gui.until("readyok");
+    assert_eq!(count(&before, "bestmove"), 0, "{before:?}");
+    gui.send("isready\n");
+    gui.until("readyok");
+    gui.send("stop\n");
+    gui.until("bestmove");
+    gui.send("isready\n");
+    let after = gui.until("readyok");
+    assert_eq!(after, ["readyok"]);
+    assert!(gui.close().is_empty());
+}
+
+#[test]
+fn quit_during_a_search_ends_the_engine_after_its_bestmove() {
+    let mut gui = Gui::start();
+    gui.send("setoption name UCI_Variant value hasami\ngo infinite\n");
+    gui.until("info depth 1 ");
+    gui.send("quit\n");
+    gui.send("isready\n");
+    // `close` waits for the loop to return: after the search's last line.
+    let after = gui.close();
+    assert_eq!(count(&after, "bestmove"), 1, "{after:?}");
+    assert_eq!(count(&after, "readyok"), 0, "{after:?}");
+}
+
+#[test]
+fn end_of_input_during_a_search_ends_the_engine_after_its_bestmove() {
+    for go in ["go infinite", "go depth 30", "go perft 9"] {
+        let mut gui = Gui::start();
+        gui.send(&format!("setoption name UCI_Variant value hasami\n{go}\n"));
+        if go != "go perft 9" {
+            gui.until("info depth 1 ");
+        }
+        let after = gui.close();
+        let end = if go == "go perft 9" {
+            "Nodes searched: "
+        } else {
+            "bestmove"
+        };
+        assert_eq!(count(&after, end), 1, "{go}: {after:?}");
+    }
+}
+
+#[test]
+fn many_searches_stops_and_isreadys_in_a_row_leave_the_engine_consistent() {
+    let script = [
+        "go infinite",
+        "isready",
+        "stop",
+        "go depth 1",
+        "go depth 2",
+        "isready",
+        "go nodes 200",
+        "stop",
+        "go ponder",
+        "ponderhit",
+        "isready",
+        "stop",
+        "go perft 2",
+        "go infinite",
+        "position startpos moves a1a2",
+        "go depth 1",
+        "isready",
+        "stop",
+    ];
+    let mut gui = Gui::start();
+    gui.send("setoption name UCI_Variant value hasami\n");
+    let rounds = 100;
+    for round in 0..rounds {
+        if round % 2 == 0 {
+            // One line a write: the loop waits for input between lines.
+            for l in script {
+                gui.send(&format!("{l}\n"));
+            }
+        } else {
+            gui.send(&script.map(|l| format!("{l}\n")).concat());
+        }
+    }
+    gui.send("isready\n");
+    // The last `stop` has waited for the last search: its `readyok` is
+    // the last line.
+    let mut lines = Vec::new();
+    let isreadys = count(&script.map(String::from), "isready") * rounds + 1;
+    while count(&lines, "readyok") < isreadys {
+        lines.extend(gui.until("readyok"));
+    }
+    assert_eq!(lines.last().unwrap(), "readyok");
+    let after = gui.close();
+    assert!(after.is_empty(), "{after:?}");
+    let searches = script.iter().filter(|l| l.starts_with("go ")).count();
+    let perfts = script.iter().filter(|l| l.starts_with("go perft")).count();
+    assert_eq!(
+        count(&lines, "bestmove"),
+        (searches - perfts) * rounds,
+        "{lines:?}"
+    );
+    assert_eq!(count(&lines, "Nodes searched: "), perfts * rounds);
+    assert!(errors(&lines).is_empty(), "{:?}", errors(&lines));
+}
+
+/// A bench that panics, as a bug in a job would.
+fn panicking_bench(
+    _: Option<u32>,
+    _: &std::sync::atomic::AtomicBool,
+) -> Vec<koma::engine::bench_positions::BenchLine> {
+    panic!("a bench that fails (the test wants it)")
+}
+
+#[test]
+fn a_job_that_panics_leaves_the_engine_answering() {
+    let games = koma::engine::Registry::koma().games();
+    let hasami = *games.iter().find(|g| g.name == "hasami").unwrap();
+    let broken = koma::engine::registry::EngineGame {
+        bench: panicking_bench,
+        ..hasami
+    };
+    let registry = koma::engine::Registry::new(vec![broken], "hasami");
+    let mut gui = Gui::over(Box::leak(Box::new(registry)));
+    for _ in 0..3 {
+        // It panics on whichever thread read it, which must still take up
+        // the loop and run the searches after it.
+        gui.send("bench\n");
+        gui.send("isready\n");
+        gui.until("readyok");
+        gui.send("go depth 2\n");
+        gui.until("bestmove");
+    }
+    gui.send("bench\ngo depth 1\n");
+    gui.until("bestmove");
+    gui.send("isready\n");
+    let last = gui.until("readyok");
+    assert_eq!(last, ["readyok"]);
+    assert!(gui.close().is_empty());
+}

@@ -325,7 +325,7 @@ const ENGINE_TEST: &str = "the_engine_loop_plays_it_over_a_registry_of_its_own";
 fn the_engine_loop_plays_it_over_a_registry_of_its_own() {
     if std::env::args().any(|a| a == ENGINE_MARKER) {
         let out = Output::new(std::io::stdout());
-        koma::engine::run(registry(), std::io::stdin().lock(), out);
+        koma::engine::run(registry(), std::io::stdin(), out);
         return;
     }
     // In this process: the loop lists the registry's game, plays in it,

@@ -43,7 +43,7 @@ fn serve_as_engine() -> bool {
     let registry = Registry::new(vec![EngineGame::registered::<Hexapawn>()], Hexapawn::NAME);
     engine_loop(
         Box::leak(Box::new(registry)),
-        std::io::stdin().lock(),
+        std::io::stdin(),
         Output::new(std::io::stdout()),
     );
     true

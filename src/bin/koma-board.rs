@@ -72,7 +72,7 @@ fn main() -> ExitCode {
         debug_assert_eq!(ENGINE_FLAG, "--engine-protocol");
         koma::engine::run(
             koma::engine::Registry::koma(),
-            std::io::stdin().lock(),
+            std::io::stdin(),
             koma::engine::Output::new(std::io::stdout()),
         );
         return ExitCode::SUCCESS;

@@ -1,6 +1,7 @@
 //! The engine: one protocol loop over any reader and writer and any
 //! registry of games, a session per selected game (made by its registry
-//! entry), the search thread, options, and the `bench` and `perft` jobs.
+//! entry), its two threads (one reads input while the other searches),
+//! options, and the `bench` and `perft` jobs.
 
 pub mod bench;
 pub mod bench_positions;

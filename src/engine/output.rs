@@ -1,5 +1,5 @@
 //! The protocol channel: whole lines, flushed at once, shared by the loop
-//! and the search thread. Nothing else may write to stdout. A reply the
+//! and the search. Nothing else may write to stdout. A reply the
 //! loop owes (`readyok` with more input already read) can wait for the
 //! next line written, so that both reach the reader in one write.
 

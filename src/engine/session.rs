@@ -42,7 +42,7 @@ pub trait Session: Send {
     /// A perft of the current position, to run on any thread: it counts
     /// until done or until its stop flag is set.
     fn perft_job(&self, depth: u32) -> PerftJob;
-    /// The search of the current position, to run on the search thread.
+    /// The search of the current position, to run while the loop goes on.
     fn search_task(&self, job: SearchJob) -> Task;
     /// Uses a table of this game loaded by its registry entry (`None`:
     /// none).

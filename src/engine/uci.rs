@@ -1,7 +1,8 @@
-//! The protocol loop: reads lines, answers them, and runs searches, `go
-//! perft` and `bench` on their own thread so that `isready`, `stop`, `quit`
-//! and the end of input are answered while one runs. A rejected line
-//! changes nothing and gets `info string error: …`.
+//! The protocol loop: reads lines and answers them. A search, `go perft` or
+//! `bench` runs on the thread that read it, which first hands the loop to
+//! the engine's other thread, so that `isready`, `stop`, `quit` and the end
+//! of input are answered while one runs. A rejected line changes nothing
+//! and gets `info string error: …`.
 
 use super::options::{
     CLEAR_HASH, EVAL_FILE, HASH, MOVE_OVERHEAD, MULTIPV, OptionStore, SKILL, TABLE_PATH, THREADS,
@@ -49,7 +50,7 @@ enum OptionChange {
     },
 }
 
-/// A search, perft or bench given to the search thread.
+/// A search, perft or bench running (or about to).
 struct Running {
     stop: Arc<AtomicBool>,
     /// What `ponderhit` needs; `None` for perft and bench.
@@ -74,8 +75,11 @@ pub struct Engine {
     game: &'static EngineGame,
     session: Box<dyn Session>,
     search: Option<Running>,
-    /// The thread searches run on, started at the first.
+    /// The engine's second thread, started at the first search.
     worker: Option<Worker>,
+    /// The search `search` is about, to be run once the line that started
+    /// it is answered.
+    task: Option<Task>,
     /// Kept between searches of one game; cleared by a new game.
     tt: Arc<Tt>,
     /// The tables loaded through each game's table option, kept across
@@ -114,6 +118,7 @@ impl Engine {
             session,
             search: None,
             worker: None,
+            task: None,
             tt,
             tables: Vec::new(),
             tables_stale: true,
@@ -176,7 +181,19 @@ impl Engine {
         }
     }
 
+    /// Answers `line`; a search it starts runs on the engine's other
+    /// thread.
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        let flow = self.answer(line);
+        if let Some((task, worker)) = self.take_task() {
+            let theirs = worker.clone();
+            worker.give(Box::new(move || theirs.run(task)));
+        }
+        flow
+    }
+
+    /// Answers `line`, leaving a search it starts to `take_task`.
+    fn answer(&mut self, line: &str) -> Flow {
         match parse_command(line) {
             Ok(None) => Flow::Continue,
             Ok(Some(cmd)) => self.handle(cmd),
@@ -193,6 +210,10 @@ impl Engine {
 
     /// Stops a running search (perft, bench) and waits for its last line.
     fn stop_search(&mut self) {
+        debug_assert!(
+            self.task.is_none(),
+            "a search is started before the next line"
+        );
         if let Some(s) = self.search.take() {
             s.stop.store(true, Ordering::Release);
             if let Some(w) = &self.worker {
@@ -201,16 +222,23 @@ impl Engine {
         }
     }
 
-    /// Gives `task` to the search thread (started now if it is not yet),
-    /// once the last task has ended.
+    /// Makes `task` the running search, once the last has ended; it is
+    /// started by whoever takes it (`take_task`). The second thread is
+    /// started now if it is not yet.
     fn run_task(&mut self, task: Task) -> std::io::Result<()> {
         let worker = match self.worker.take() {
             Some(w) => w,
-            None => Worker::new("search")?,
+            None => Worker::new("engine")?,
         };
-        worker.start(task);
+        worker.begin();
+        self.task = Some(task);
         self.worker = Some(worker);
         Ok(())
+    }
+
+    /// The search the last line started, to be run with `Worker::run`.
+    fn take_task(&mut self) -> Option<(Task, Worker)> {
+        self.task.take().zip(self.worker.clone())
     }
 
     pub fn handle(&mut self, cmd: Command) -> Flow {
@@ -550,8 +578,7 @@ impl Engine {
         }
     }
 
-    /// Runs `job` (perft, bench) on the search thread, stopped like a
-    /// search.
+    /// Runs `job` (perft, bench) like a search, stopped like one.
     fn spawn_job(&mut self, what: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
@@ -679,11 +706,51 @@ fn print_perft(out: &Output, job: PerftJob, stop: &AtomicBool, debug: bool) {
     }
 }
 
+impl Drop for Engine {
+    /// Ends the second thread once it is idle; a search still running
+    /// (the loop was lost to a panic) is stopped first.
+    fn drop(&mut self) {
+        if let Some(s) = &self.search {
+            s.stop.store(true, Ordering::Release);
+        }
+        if let Some(w) = &self.worker {
+            w.end();
+        }
+    }
+}
+
+/// The protocol loop's state, passed between the engine's two threads.
+struct Loop<R: Read> {
+    engine: Engine,
+    lines: LineReader<R>,
+    output: Output,
+}
+
 /// Runs the protocol on `input` and `output` until `quit` or end of input,
-/// playing the games of `registry` (Koma's: `Registry::koma()`).
-pub fn run<R: Read>(registry: &'static Registry, input: R, output: Output) {
-    let mut engine = Engine::new(output.clone(), registry);
-    let mut lines = LineReader::new(input, MAX_LINE);
+/// playing the games of `registry` (Koma's: `Registry::koma()`). Returns
+/// once the engine has ended, on whichever thread.
+pub fn run<R: Read + Send + 'static>(registry: &'static Registry, input: R, output: Output) {
+    let lp = Loop {
+        engine: Engine::new(output.clone(), registry),
+        lines: LineReader::new(input, MAX_LINE),
+        output,
+    };
+    if let Some(worker) = lead(lp) {
+        worker.serve();
+        worker.join_thread();
+    }
+}
+
+/// Reads and answers lines until a line starts a search (perft, bench):
+/// then hands the loop to the other thread and runs the search here; or
+/// until the end: then ends the engine, and the other thread with it. The
+/// engine's second thread, if it has one: for this thread to serve.
+fn lead<R: Read + Send + 'static>(mut lp: Loop<R>) -> Option<Worker> {
+    let Loop {
+        engine,
+        lines,
+        output,
+    } = &mut lp;
     loop {
         if !lines.has_line() {
             engine.before_input();
@@ -692,9 +759,8 @@ pub fn run<R: Read>(registry: &'static Registry, input: R, output: Output) {
         engine.set_more_input(lines.has_line());
         let flow = match line {
             Line::Text(s) => {
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    engine.handle_line(&s)
-                }));
+                let r =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.answer(&s)));
                 r.unwrap_or_else(|_| {
                     output.error(format!(
                         "internal error at {}",
@@ -715,6 +781,18 @@ pub fn run<R: Read>(registry: &'static Registry, input: R, output: Output) {
         if flow == Flow::Quit {
             break;
         }
+        if let Some((task, worker)) = engine.take_task() {
+            let theirs = worker.clone();
+            worker.give(Box::new(move || {
+                lead(lp);
+            }));
+            theirs.run(task);
+            return Some(theirs);
+        }
     }
     engine.shutdown();
+    let worker = engine.worker.clone();
+    // Dropping the engine ends the other thread.
+    drop(lp);
+    worker
 }

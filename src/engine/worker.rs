@@ -1,106 +1,141 @@
-//! The thread that runs the engine's searches, perfts and benches, one at
-//! a time, for the engine's whole life: a `go` wakes it rather than
-//! creating a thread (a stack mapped, then unmapped, at every move).
+//! The engine's two threads, leader and follower. The one holding the
+//! protocol loop reads input; at a search (perft, bench) it hands the loop to
+//! the idle one, whose wake-up then overlaps the search, and runs the search
+//! itself: no thread has to wake between a `go` read and its search.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
 
-/// A job for the thread.
+/// A job for a thread: a search, perft or bench, or the protocol loop to
+/// take up.
 pub type Task = Box<dyn FnOnce() + Send>;
 
+/// The second thread, and what the two share: cloned by whatever runs on
+/// either thread.
+#[derive(Clone)]
 pub struct Worker {
     shared: Arc<Shared>,
 }
 
 struct Shared {
     state: Mutex<State>,
-    /// Signalled when a task is given, when one ends, and at the end.
+    /// Signalled when the idle thread is given something, when a search
+    /// ends, and at the end.
     changed: Condvar,
 }
 
 #[derive(Default)]
 struct State {
-    task: Option<Task>,
-    /// From `start` until the task has ended and been dropped (with
+    /// Given to the idle thread, not yet taken up by it.
+    given: Option<Task>,
+    /// From `begin` until the search has ended and been dropped (with
     /// whatever it held, such as the hash table).
     busy: bool,
-    quit: bool,
+    ended: bool,
+    thread: Option<JoinHandle<()>>,
 }
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    fn wait<'a>(&'a self, s: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        (self.changed.wait(s)).unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl Worker {
-    /// The thread, named `name`; the error when it cannot be started.
+    /// Starts the second thread, named `name`, idle until it is given
+    /// something; the error when it cannot be started.
     pub fn new(name: &str) -> std::io::Result<Worker> {
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State::default()),
-            changed: Condvar::new(),
-        });
-        let theirs = shared.clone();
-        std::thread::Builder::new()
+        let worker = Worker {
+            shared: Arc::new(Shared {
+                state: Mutex::new(State::default()),
+                changed: Condvar::new(),
+            }),
+        };
+        let theirs = worker.clone();
+        let thread = std::thread::Builder::new()
             .name(name.into())
-            .spawn(move || serve(&theirs))?;
-        Ok(Worker { shared })
+            .spawn(move || theirs.serve())?;
+        worker.shared.lock().thread = Some(thread);
+        Ok(worker)
     }
 
-    /// Runs `task` once the previous one has ended (the engine waits for
-    /// it before it starts another).
-    pub fn start(&self, task: Task) {
+    /// Marks a search as running, once the last one has ended (the engine
+    /// stops it first): from now `join` waits for `run` to end it.
+    pub fn begin(&self) {
         let mut s = self.shared.lock();
         while s.busy {
-            s = self.wait(s);
+            s = self.shared.wait(s);
         }
-        s.task = Some(task);
         s.busy = true;
+    }
+
+    /// Runs the search marked by `begin` on this thread, then marks it
+    /// ended. A search that panics must not take the thread with it: the
+    /// engine would wait for it for ever. (Searches catch their own panics
+    /// and still answer `bestmove`.)
+    pub fn run(&self, task: Task) {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
+        self.shared.lock().busy = false;
         self.shared.changed.notify_all();
     }
 
-    /// Whether the last task has ended.
+    /// Gives `task` to the idle thread, which is waiting in `serve`.
+    pub fn give(&self, task: Task) {
+        let mut s = self.shared.lock();
+        debug_assert!(s.given.is_none(), "one thing given at a time");
+        s.given = Some(task);
+        drop(s);
+        self.shared.changed.notify_all();
+    }
+
+    /// Runs what this thread is given until the end.
+    pub fn serve(&self) {
+        let mut s = self.shared.lock();
+        loop {
+            if let Some(task) = s.given.take() {
+                drop(s);
+                // A panic here is the loop's, outside any line (a line's is
+                // caught by the loop): the engine it held is dropped, which
+                // ends both threads.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
+                s = self.shared.lock();
+            } else if s.ended {
+                return;
+            } else {
+                s = self.shared.wait(s);
+            }
+        }
+    }
+
+    /// Whether the last search has ended.
     pub fn is_finished(&self) -> bool {
         !self.shared.lock().busy
     }
 
-    /// Waits until the last task has ended.
+    /// Waits until the last search has ended.
     pub fn join(&self) {
         let mut s = self.shared.lock();
         while s.busy {
-            s = self.wait(s);
+            s = self.shared.wait(s);
         }
     }
 
-    fn wait<'a>(&'a self, s: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
-        (self.shared.changed.wait(s)).unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-impl Drop for Worker {
-    /// Tells the thread to end after its task, without waiting for it (a
-    /// held search ends only at `stop`, which the engine sends first).
-    fn drop(&mut self) {
-        self.shared.lock().quit = true;
+    /// Tells both threads to end once they are idle, without waiting.
+    pub fn end(&self) {
+        self.shared.lock().ended = true;
         self.shared.changed.notify_all();
     }
-}
 
-fn serve(shared: &Shared) {
-    let mut s = shared.lock();
-    loop {
-        if let Some(task) = s.task.take() {
-            drop(s);
-            // A task that panics must not take the thread with it: the
-            // engine would wait for it for ever. (Searches catch their
-            // own panics and still answer `bestmove`.)
-            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
-            s = shared.lock();
-            s.busy = false;
-            shared.changed.notify_all();
-        } else if s.quit {
-            return;
-        } else {
-            s = (shared.changed.wait(s)).unwrap_or_else(|e| e.into_inner());
+    /// After `end`, waits for the second thread to be gone (from any other
+    /// thread).
+    pub fn join_thread(&self) {
+        let thread = self.shared.lock().thread.take();
+        if let Some(t) = thread.filter(|t| t.thread().id() != std::thread::current().id()) {
+            let _ = t.join();
         }
     }
 }
@@ -110,15 +145,26 @@ mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    /// Gives `task` to the second thread as a search, as the engine does
+    /// when it is driven line by line.
+    fn start(w: &Worker, task: Task) {
+        w.begin();
+        let theirs = w.clone();
+        w.give(Box::new(move || theirs.run(task)));
+    }
+
     #[test]
-    fn tasks_run_one_after_another_on_one_thread() {
+    fn searches_given_run_one_after_another_on_the_second_thread() {
         let w = Worker::new("test").unwrap();
         let ran = Arc::new(Mutex::new(Vec::new()));
         for i in 0..5 {
             let ran = ran.clone();
-            w.start(Box::new(move || {
-                ran.lock().unwrap().push((i, std::thread::current().id()));
-            }));
+            start(
+                &w,
+                Box::new(move || {
+                    ran.lock().unwrap().push((i, std::thread::current().id()));
+                }),
+            );
         }
         w.join();
         assert!(w.is_finished());
@@ -126,29 +172,65 @@ mod tests {
         assert_eq!(ran.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
         assert!(ran.iter().all(|r| r.1 == ran[0].1));
         assert_ne!(ran[0].1, std::thread::current().id());
+        w.end();
+        w.join_thread();
     }
 
     #[test]
-    fn what_a_task_held_is_dropped_when_it_is_joined() {
+    fn what_a_search_held_is_dropped_when_it_is_joined() {
         let w = Worker::new("test").unwrap();
         let held = Arc::new(());
         let theirs = held.clone();
-        w.start(Box::new(move || drop(theirs)));
+        start(&w, Box::new(move || drop(theirs)));
         w.join();
         assert_eq!(Arc::strong_count(&held), 1);
+        w.end();
+        w.join_thread();
     }
 
     #[test]
-    fn a_task_that_panics_leaves_the_thread_serving() {
+    fn a_search_that_panics_leaves_both_threads_serving() {
         let w = Worker::new("test").unwrap();
-        w.start(Box::new(|| panic!("a bad task")));
+        start(&w, Box::new(|| panic!("a bad task")));
         w.join();
+        // And here, on the thread that did not start the second one.
+        w.begin();
+        w.run(Box::new(|| panic!("a bad task here")));
+        assert!(w.is_finished());
         let n = Arc::new(AtomicUsize::new(0));
         let m = n.clone();
-        w.start(Box::new(move || {
-            m.fetch_add(1, Ordering::SeqCst);
-        }));
+        start(
+            &w,
+            Box::new(move || {
+                m.fetch_add(1, Ordering::SeqCst);
+            }),
+        );
         w.join();
         assert_eq!(n.load(Ordering::SeqCst), 1);
+        w.end();
+        w.join_thread();
+    }
+
+    #[test]
+    fn what_is_given_is_taken_up_until_the_end() {
+        // Whichever thread is idle takes up what is given, and gives it on,
+        // `ROUNDS` times: the shape of the engine's loop.
+        const ROUNDS: usize = 1000;
+        fn pass(w: Worker, left: usize, seen: Arc<Mutex<Vec<std::thread::ThreadId>>>) {
+            seen.lock().unwrap().push(std::thread::current().id());
+            if left == 0 {
+                w.end();
+                return;
+            }
+            let theirs = w.clone();
+            w.give(Box::new(move || pass(theirs, left - 1, seen)));
+        }
+        let w = Worker::new("test").unwrap();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        pass(w.clone(), ROUNDS, seen.clone());
+        w.serve();
+        w.join_thread();
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), ROUNDS + 1);
     }
 }
