@@ -137,6 +137,7 @@ fn main() -> Result<(), String> {
                         stop: &stop,
                         limits: &limits,
                         settings: Settings::default(),
+                        poll: None,
                     };
                     let Some(m) = search::search(&pos, &history, &ctx, |_| {}).best else {
                         break;

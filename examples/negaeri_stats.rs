@@ -97,6 +97,7 @@ fn main() -> std::process::ExitCode {
                         .wrapping_add(ply as u64),
                     ..Settings::default()
                 },
+                poll: None,
             };
             let Some(mv) = search::search(&pos, &history, &ctx, |_| {}).best else {
                 break Outcome::Draw;

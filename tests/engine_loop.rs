@@ -651,6 +651,22 @@ fn isready_during_an_infinite_search_is_answered_and_stop_ends_the_search() {
     assert!(gui.close().is_empty());
 }
 
+/// A held search with nothing to search (the game is over) still hands the
+/// input over while it waits for `stop`.
+#[test]
+fn isready_during_an_infinite_search_of_a_finished_game_is_answered() {
+    let mut gui = Gui::start();
+    gui.send("setoption name UCI_Variant value hasami\n");
+    gui.send("position fen 9/9/9/9/9/9/9/9/PPPP5 b 4\n");
+    gui.send("go infinite\n");
+    gui.send("isready\n");
+    let before = gui.until("readyok");
+    assert_eq!(count(&before, "bestmove"), 0, "{before:?}");
+    gui.send("stop\n");
+    assert_eq!(gui.until("bestmove").last().unwrap(), "bestmove (none)");
+    assert!(gui.close().is_empty());
+}
+
 #[test]
 fn quit_during_a_search_ends_the_engine_after_its_bestmove() {
     let mut gui = Gui::start();

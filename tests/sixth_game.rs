@@ -59,6 +59,7 @@ fn search_to_depth(pos: &Hexapawn, history: &History, depth: u32) -> search::Sea
         stop: &stop,
         limits: &limits,
         settings: Settings::default(),
+        poll: None,
     };
     search::search(pos, history, &ctx, |_| {})
 }
@@ -147,6 +148,7 @@ fn session_answer(session: &mut GameSession<Hexapawn>, lines: &[&str]) -> Vec<St
                     tt: Arc::new(Tt::new(1)),
                     settings: Settings::default(),
                     hold: Arc::new(AtomicBool::new(false)),
+                    parked: None,
                 };
                 session.search_task(job)();
             }

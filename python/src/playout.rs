@@ -129,6 +129,7 @@ impl Guide {
             stop: &stop,
             limits: &limits,
             settings: Settings::default(),
+            poll: None,
         };
         search(pos, history, &ctx, |_| {}).best
     }

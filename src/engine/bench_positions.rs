@@ -65,6 +65,7 @@ pub fn positions<G: Searchable>(depth: Option<u32>, stop: &AtomicBool) -> Vec<Be
                 stop,
                 limits: &Limits::depth(depth.unwrap_or(G::BENCH.depth)),
                 settings: Settings::default(),
+                poll: None,
             };
             let start = Instant::now();
             let r = search::search(&pos, &history, &ctx, |_| {});

@@ -5,7 +5,7 @@
 
 use super::Output;
 use super::display;
-use super::worker::Task;
+use super::worker::{Parked, Task};
 use crate::core::endgame::Layered;
 use crate::core::tablebase::best_move;
 use crate::core::{
@@ -32,6 +32,9 @@ pub struct SearchJob {
     /// While set, the result is held back (`go infinite`, `go ponder`):
     /// UCI prints `bestmove` only after `stop` or `ponderhit`.
     pub hold: Arc<AtomicBool>,
+    /// The protocol loop, when the search runs on the thread that read its
+    /// `go`: polled while the search runs, to hand it over.
+    pub parked: Option<Arc<Parked>>,
 }
 
 /// One game being played, of a game chosen at run time.
@@ -303,6 +306,11 @@ fn run_search<G: Searchable>(
     job: SearchJob,
 ) {
     let mut last = Vec::new();
+    let poll = || {
+        if let Some(p) = &job.parked {
+            p.poll();
+        }
+    };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if over {
             return None;
@@ -323,6 +331,7 @@ fn run_search<G: Searchable>(
             stop: &job.stop,
             limits: &job.limits,
             settings: job.settings.clone(),
+            poll: Some(&poll),
         };
         let probe = tables.as_deref().map(|t| t as &dyn search::Probe<G>);
         search::search_with_tables(&root, &history, &ctx, probe, |r| {
@@ -350,6 +359,7 @@ fn run_search<G: Searchable>(
         }
     };
     while job.hold.load(Ordering::Acquire) && !job.stop.load(Ordering::Acquire) {
+        poll();
         std::thread::sleep(Duration::from_millis(1));
     }
     last.push(

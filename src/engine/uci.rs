@@ -1,6 +1,7 @@
 //! The protocol loop: reads lines and answers them. A search, `go perft` or
-//! `bench` runs on the thread that read it, which first hands the loop to
-//! the engine's other thread, so that `isready`, `stop`, `quit` and the end
+//! `bench` runs on the thread that read it, which hands the loop to the
+//! engine's other thread (at once, or for a search once it has run a
+//! moment: `worker::Parked`), so that `isready`, `stop`, `quit` and the end
 //! of input are answered while one runs. A rejected line changes nothing
 //! and gets `info string error: …`.
 
@@ -11,7 +12,7 @@ use super::options::{
 use super::refused::{HashRefused, OptionRefused};
 use super::registry::{EngineGame, Registry};
 use super::session::{PerftJob, SearchJob, Session};
-use super::worker::{Task, Worker};
+use super::worker::{Parked, Task, Worker};
 use super::{Output, bench, evalfile, memory};
 use crate::core::{Color, OptionValue, Outcome, RuleError, SharedTable};
 use crate::protocol::lines::{Line, LineReader, MAX_LINE};
@@ -19,8 +20,8 @@ use crate::protocol::options::option_line;
 use crate::protocol::{Command, GoParams, QueryKind, parse_command};
 use crate::search::{Limits, Settings, Skill, Tt};
 use std::io::Read;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub const ENGINE_NAME: &str = concat!("Koma ", env!("CARGO_PKG_VERSION"));
@@ -78,8 +79,9 @@ pub struct Engine {
     /// The engine's second thread, started at the first search.
     worker: Option<Worker>,
     /// The search `search` is about, to be run once the line that started
-    /// it is answered.
-    task: Option<Task>,
+    /// it is answered; with the hold it may keep on the protocol loop (a
+    /// search's, not a perft's or bench's).
+    task: Option<(Task, Option<Arc<Parked>>)>,
     /// Kept between searches of one game; cleared by a new game.
     tt: Arc<Tt>,
     /// The tables loaded through each game's table option, kept across
@@ -185,7 +187,7 @@ impl Engine {
     /// thread.
     pub fn handle_line(&mut self, line: &str) -> Flow {
         let flow = self.answer(line);
-        if let Some((task, worker)) = self.take_task() {
+        if let Some((task, worker, _)) = self.take_task() {
             let theirs = worker.clone();
             worker.give(Box::new(move || theirs.run(task)));
         }
@@ -225,20 +227,22 @@ impl Engine {
     /// Makes `task` the running search, once the last has ended; it is
     /// started by whoever takes it (`take_task`). The second thread is
     /// started now if it is not yet.
-    fn run_task(&mut self, task: Task) -> std::io::Result<()> {
+    fn run_task(&mut self, task: Task, parked: Option<Arc<Parked>>) -> std::io::Result<()> {
         let worker = match self.worker.take() {
             Some(w) => w,
             None => Worker::new("engine")?,
         };
         worker.begin();
-        self.task = Some(task);
+        self.task = Some((task, parked));
         self.worker = Some(worker);
         Ok(())
     }
 
-    /// The search the last line started, to be run with `Worker::run`.
-    fn take_task(&mut self) -> Option<(Task, Worker)> {
-        self.task.take().zip(self.worker.clone())
+    /// The search the last line started, to be run with `Worker::run`,
+    /// and its hold on the loop.
+    fn take_task(&mut self) -> Option<(Task, Worker, Option<Arc<Parked>>)> {
+        let (task, parked) = self.task.take()?;
+        Some((task, self.worker.clone()?, parked))
     }
 
     pub fn handle(&mut self, cmd: Command) -> Flow {
@@ -551,6 +555,7 @@ impl Engine {
             skill: Skill::from_name(self.options.text(SKILL)).unwrap_or_default(),
             seed,
         };
+        let parked = Arc::new(Parked::new());
         let job = SearchJob {
             out: self.out.clone(),
             stop: stop.clone(),
@@ -558,9 +563,10 @@ impl Engine {
             hold: hold_flag.clone(),
             tt: self.tt.clone(),
             settings,
+            parked: Some(parked.clone()),
         };
         let task = self.session.search_task(job);
-        match self.run_task(task) {
+        match self.run_task(task, Some(parked)) {
             Ok(()) => {
                 self.search = Some(Running {
                     stop,
@@ -582,7 +588,7 @@ impl Engine {
     fn spawn_job(&mut self, what: &str, job: impl FnOnce(&AtomicBool) + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
-        match self.run_task(Box::new(move || job(&flag))) {
+        match self.run_task(Box::new(move || job(&flag)), None) {
             Ok(()) => self.search = Some(Running { stop, search: None }),
             Err(e) => self
                 .out
@@ -741,21 +747,65 @@ pub fn run<R: Read + Send + 'static>(registry: &'static Registry, input: R, outp
     }
 }
 
-/// Reads and answers lines until a line starts a search (perft, bench):
-/// then hands the loop to the other thread and runs the search here; or
-/// until the end: then ends the engine, and the other thread with it. The
-/// engine's second thread, if it has one: for this thread to serve.
+/// Reads and answers lines, and runs the searches they start on this
+/// thread, until the end: then ends the engine, and the other thread with
+/// it. A perft or bench, or a search with more input already read, gets
+/// the loop handed to the other thread at once; any other search keeps it
+/// parked until it has run `HAND_OVER_AFTER`, and this thread goes on with
+/// it when the search ends first. Returns the engine's second thread, if
+/// the loop went there: for this thread to serve.
 fn lead<R: Read + Send + 'static>(mut lp: Loop<R>) -> Option<Worker> {
+    loop {
+        let Some((task, worker, parked)) = answer_until_a_task(&mut lp) else {
+            lp.engine.shutdown();
+            let worker = lp.engine.worker.clone();
+            // Dropping the engine ends the other thread.
+            drop(lp);
+            return worker;
+        };
+        let Some(parked) = parked.filter(|_| !lp.lines.has_line()) else {
+            let theirs = worker.clone();
+            worker.give(Box::new(move || {
+                lead(lp);
+            }));
+            theirs.run(task);
+            return Some(theirs);
+        };
+        let slot = Arc::new(Mutex::new(Some(lp)));
+        let (ours, theirs) = (slot.clone(), worker.clone());
+        parked.set(Box::new(move || {
+            if let Some(lp) = lock(&ours).take() {
+                theirs.give(Box::new(move || {
+                    lead(lp);
+                }));
+            }
+        }));
+        worker.run(task);
+        parked.clear();
+        match lock(&slot).take() {
+            Some(back) => lp = back,
+            None => return Some(worker),
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Reads and answers lines until one starts a search (perft, bench): that
+/// search, for `lead` to run; `None` at `quit` or the end of input.
+fn answer_until_a_task<R: Read>(lp: &mut Loop<R>) -> Option<(Task, Worker, Option<Arc<Parked>>)> {
     let Loop {
         engine,
         lines,
         output,
-    } = &mut lp;
+    } = lp;
     loop {
         if !lines.has_line() {
             engine.before_input();
         }
-        let Some(line) = lines.next_line() else { break };
+        let line = lines.next_line()?;
         engine.set_more_input(lines.has_line());
         let flow = match line {
             Line::Text(s) => {
@@ -779,20 +829,10 @@ fn lead<R: Read + Send + 'static>(mut lp: Loop<R>) -> Option<Worker> {
             }
         };
         if flow == Flow::Quit {
-            break;
+            return None;
         }
-        if let Some((task, worker)) = engine.take_task() {
-            let theirs = worker.clone();
-            worker.give(Box::new(move || {
-                lead(lp);
-            }));
-            theirs.run(task);
-            return Some(theirs);
+        if let Some(task) = engine.take_task() {
+            return Some(task);
         }
     }
-    engine.shutdown();
-    let worker = engine.worker.clone();
-    // Dropping the engine ends the other thread.
-    drop(lp);
-    worker
 }

@@ -1,10 +1,17 @@
 //! The engine's two threads, leader and follower. The one holding the
-//! protocol loop reads input; at a search (perft, bench) it hands the loop to
-//! the idle one, whose wake-up then overlaps the search, and runs the search
-//! itself: no thread has to wake between a `go` read and its search.
+//! protocol loop reads input; at a search (perft, bench) it runs the search
+//! itself and hands the loop to the idle one: a perft or bench at once, a
+//! search once it has run `HAND_OVER_AFTER` (`Parked`), so that a short
+//! search (a depth-1 move under a runner) wakes no other thread at all.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long a search runs on the thread that read its `go` before the
+/// protocol loop goes to the other thread: the longest a line sent during a
+/// search (`stop`, `isready`) waits to be read.
+pub const HAND_OVER_AFTER: Duration = Duration::from_millis(1);
 
 /// A job for a thread: a search, perft or bench, or the protocol loop to
 /// take up.
@@ -19,9 +26,11 @@ pub struct Worker {
 
 struct Shared {
     state: Mutex<State>,
-    /// Signalled when the idle thread is given something, when a search
-    /// ends, and at the end.
-    changed: Condvar,
+    /// Signalled when the idle thread is given something, and at the end.
+    given: Condvar,
+    /// Signalled when a search ends. Apart from `given`, so that the end of
+    /// a search no thread waits for wakes nobody.
+    ended: Condvar,
 }
 
 #[derive(Default)]
@@ -40,8 +49,18 @@ impl Shared {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn wait<'a>(&'a self, s: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
-        (self.changed.wait(s)).unwrap_or_else(|e| e.into_inner())
+    /// Waits on `cv`, one of the two above.
+    fn wait<'a>(&'a self, cv: &Condvar, s: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+        (cv.wait(s)).unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until no search runs.
+    fn idle(&self) -> MutexGuard<'_, State> {
+        let mut s = self.lock();
+        while s.busy {
+            s = self.wait(&self.ended, s);
+        }
+        s
     }
 }
 
@@ -52,7 +71,8 @@ impl Worker {
         let worker = Worker {
             shared: Arc::new(Shared {
                 state: Mutex::new(State::default()),
-                changed: Condvar::new(),
+                given: Condvar::new(),
+                ended: Condvar::new(),
             }),
         };
         let theirs = worker.clone();
@@ -66,11 +86,7 @@ impl Worker {
     /// Marks a search as running, once the last one has ended (the engine
     /// stops it first): from now `join` waits for `run` to end it.
     pub fn begin(&self) {
-        let mut s = self.shared.lock();
-        while s.busy {
-            s = self.shared.wait(s);
-        }
-        s.busy = true;
+        self.shared.idle().busy = true;
     }
 
     /// Runs the search marked by `begin` on this thread, then marks it
@@ -80,7 +96,7 @@ impl Worker {
     pub fn run(&self, task: Task) {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(task));
         self.shared.lock().busy = false;
-        self.shared.changed.notify_all();
+        self.shared.ended.notify_all();
     }
 
     /// Gives `task` to the idle thread, which is waiting in `serve`.
@@ -89,7 +105,7 @@ impl Worker {
         debug_assert!(s.given.is_none(), "one thing given at a time");
         s.given = Some(task);
         drop(s);
-        self.shared.changed.notify_all();
+        self.shared.given.notify_all();
     }
 
     /// Runs what this thread is given until the end.
@@ -106,7 +122,7 @@ impl Worker {
             } else if s.ended {
                 return;
             } else {
-                s = self.shared.wait(s);
+                s = self.shared.wait(&self.shared.given, s);
             }
         }
     }
@@ -118,16 +134,13 @@ impl Worker {
 
     /// Waits until the last search has ended.
     pub fn join(&self) {
-        let mut s = self.shared.lock();
-        while s.busy {
-            s = self.shared.wait(s);
-        }
+        drop(self.shared.idle());
     }
 
     /// Tells both threads to end once they are idle, without waiting.
     pub fn end(&self) {
         self.shared.lock().ended = true;
-        self.shared.changed.notify_all();
+        self.shared.given.notify_all();
     }
 
     /// After `end`, waits for the second thread to be gone (from any other
@@ -137,6 +150,60 @@ impl Worker {
         if let Some(t) = thread.filter(|t| t.thread().id() != std::thread::current().id()) {
             let _ = t.join();
         }
+    }
+}
+
+/// A search's hold on the protocol loop (see `HAND_OVER_AFTER`): what hands
+/// the loop over, set by the loop before the search runs and called by the
+/// search, now and then, through `poll`.
+pub struct Parked {
+    since: Instant,
+    hand_over: Mutex<Option<Task>>,
+}
+
+impl Parked {
+    /// Counts from now: the search's start.
+    pub fn new() -> Parked {
+        Parked::since(Instant::now())
+    }
+
+    /// Counts from `start`.
+    pub fn since(start: Instant) -> Parked {
+        Parked {
+            since: start,
+            hand_over: Mutex::new(None),
+        }
+    }
+
+    pub fn set(&self, hand_over: Task) {
+        *self.lock() = Some(hand_over);
+    }
+
+    /// Hands the loop over once the search has run long enough; at most
+    /// once.
+    pub fn poll(&self) {
+        if self.since.elapsed() < HAND_OVER_AFTER {
+            return;
+        }
+        let hand_over = self.lock().take();
+        if let Some(f) = hand_over {
+            f();
+        }
+    }
+
+    /// Forgets the hand-over: the search ended before it.
+    pub fn clear(&self) {
+        drop(self.lock().take());
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Task>> {
+        self.hand_over.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Default for Parked {
+    fn default() -> Parked {
+        Parked::new()
     }
 }
 
@@ -232,5 +299,45 @@ mod tests {
         w.join_thread();
         let seen = seen.lock().unwrap();
         assert_eq!(seen.len(), ROUNDS + 1);
+    }
+
+    /// A hand-over that counts calls to it.
+    fn counting(p: &Parked) -> Arc<AtomicUsize> {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let c = calls.clone();
+        p.set(Box::new(move || {
+            c.fetch_add(1, Ordering::SeqCst);
+        }));
+        calls
+    }
+
+    #[test]
+    fn a_search_younger_than_the_hand_over_time_keeps_the_loop() {
+        // Started in an hour: however slow the machine, it is not yet due.
+        let p = Parked::since(Instant::now() + Duration::from_secs(3600));
+        let calls = counting(&p);
+        p.poll();
+        p.poll();
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn a_search_older_than_the_hand_over_time_hands_the_loop_over_once() {
+        let start = Instant::now().checked_sub(2 * HAND_OVER_AFTER).unwrap();
+        let p = Parked::since(start);
+        let calls = counting(&p);
+        p.poll();
+        p.poll();
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_search_that_ends_first_forgets_the_hand_over() {
+        let start = Instant::now().checked_sub(2 * HAND_OVER_AFTER).unwrap();
+        let p = Parked::since(start);
+        let calls = counting(&p);
+        p.clear();
+        p.poll();
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
     }
 }

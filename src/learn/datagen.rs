@@ -91,6 +91,7 @@ fn play_game<G: Searchable>(
                 stop,
                 limits: &limits,
                 settings: SearchSettings::default(),
+                poll: None,
             };
             let r = search::search(&pos, &history, &ctx, |_| {});
             if stop.load(Ordering::Relaxed) {

@@ -73,6 +73,7 @@ fn search_no_clear<G: Searchable>(pos: &G, history: &History, limit: Limit, tt: 
         stop: &stop,
         limits: &limits,
         settings: Settings::default(),
+        poll: None,
     };
     search::search(pos, history, &ctx, |_| {}).score
 }

@@ -70,6 +70,10 @@ pub struct Context<'a> {
     pub stop: &'a AtomicBool,
     pub limits: &'a Limits,
     pub settings: Settings,
+    /// Called by the main thread about every 1024 nodes, where it looks at
+    /// the clock (the engine hands its input loop over when a search runs
+    /// long).
+    pub poll: Option<&'a (dyn Fn() + Sync)>,
 }
 
 /// One line of a completed iteration.

@@ -50,6 +50,7 @@ fn run<G: Searchable>(pos: &G, limits: &Limits) -> SearchResult<G::Move> {
         stop: &stop,
         limits,
         settings: Settings::default(),
+        poll: None,
     };
     search(pos, &crate::core::History::starting_at(pos), &ctx, |_| {})
 }
@@ -198,6 +199,7 @@ impl GameVisitor for LastLine {
                         seed: i as u64,
                         ..Settings::default()
                     },
+                    poll: None,
                 };
                 let mut last = None;
                 let history = crate::core::History::starting_at(pos);
@@ -250,6 +252,7 @@ impl GameVisitor for TwoThreads {
                     threads: 2 + i % 2,
                     ..Settings::default()
                 },
+                poll: None,
             };
             let mut last = None;
             let history = crate::core::History::starting_at(pos);
@@ -496,6 +499,7 @@ fn score_of_last<G: Searchable>(before: &[&str], last: &str) -> Score {
             multipv: moves.len(),
             ..Settings::default()
         },
+        poll: None,
     };
     let mut found = None;
     search(&root, line.history(), &ctx, |r| {
@@ -632,6 +636,7 @@ fn the_search_takes_a_table_loss_of_the_opponent_and_counts_its_hits() {
                 stop: &stop,
                 limits: &limits,
                 settings: Settings::default(),
+                poll: None,
             };
             let mut hits = 0;
             let history = crate::core::History::starting_at(&root);
@@ -666,6 +671,7 @@ fn a_search_after_a_clear_is_the_search_of_a_new_table() {
                     stop: &stop,
                     limits: &limits,
                     settings: Settings::default(),
+                    poll: None,
                 };
                 let r = search(pos, &crate::core::History::starting_at(pos), &ctx, |_| {});
                 (r.best, r.score, r.nodes, r.pv)

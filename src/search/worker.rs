@@ -228,6 +228,11 @@ impl<'a, G: Searchable> Worker<'a, G> {
             {
                 self.stopped = true;
             }
+            if self.main()
+                && let Some(poll) = self.ctx.poll
+            {
+                poll();
+            }
         }
     }
 

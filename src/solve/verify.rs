@@ -115,6 +115,7 @@ pub fn search_agreement<G: Searchable>(
                 stop: &stop,
                 limits: &limits,
                 settings: Settings::default(),
+                poll: None,
             };
             let r = search(pos, &History::starting_at(pos), &ctx, |_| {});
             out.sampled += 1;
@@ -162,6 +163,7 @@ mod tests {
             stop: &stop,
             limits: &limits,
             settings: Settings::default(),
+            poll: None,
         };
         search(pos, &History::starting_at(pos), &ctx, |_| {}).score
     }
