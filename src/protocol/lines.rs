@@ -41,6 +41,9 @@ pub struct LineSplitter {
     /// Inside a line over the cap: bytes are dropped up to its newline.
     skipping: bool,
     ended: bool,
+    /// Where a read lands: zeroed once, not at every read (a read of a
+    /// short line would otherwise clear a whole chunk).
+    landing: Vec<u8>,
 }
 
 impl LineSplitter {
@@ -51,6 +54,7 @@ impl LineSplitter {
             max,
             skipping: false,
             ended: false,
+            landing: Vec::new(),
         }
     }
 
@@ -61,10 +65,13 @@ impl LineSplitter {
     pub fn fill(&mut self, r: &mut impl Read, chunk: usize) -> std::io::Result<usize> {
         self.buf.drain(..self.start);
         self.start = 0;
-        let len = self.buf.len();
-        self.buf.resize(len + chunk, 0);
-        let got = r.read(&mut self.buf[len..]);
-        self.buf.truncate(len + got.as_ref().map_or(0, |n| *n));
+        if self.landing.len() < chunk {
+            self.landing.resize(chunk, 0);
+        }
+        let got = r.read(&mut self.landing[..chunk]);
+        if let Ok(n) = got {
+            self.buf.extend_from_slice(&self.landing[..n]);
+        }
         let newline = self.buf.iter().position(|&b| b == b'\n');
         match (&got, newline) {
             (Ok(0), _) => self.ended = true,

@@ -91,6 +91,6 @@ pub fn choose<G: Searchable>(
         score: pick.score,
         depth: best.depth,
         nodes: best.nodes,
-        pv: pick.pv.clone(),
+        pv: pick.line(),
     }
 }

@@ -80,7 +80,20 @@ pub struct RootMove<M> {
     pub depth: u32,
     /// Whether `score` is exact (inside its window), not a bound.
     pub exact: bool,
+    /// The line found for it; empty until it is searched (no allocation
+    /// per root move at every search's start): read it with `line`.
     pub pv: Vec<M>,
+}
+
+impl<M: Copy> RootMove<M> {
+    /// Its line: the move alone until a search of it found more.
+    pub fn line(&self) -> Vec<M> {
+        if self.pv.is_empty() {
+            vec![self.mv]
+        } else {
+            self.pv.clone()
+        }
+    }
 }
 
 pub struct Worker<'a, G: Searchable> {
@@ -173,7 +186,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
                 score: -INF,
                 depth: 0,
                 exact: false,
-                pv: vec![mv],
+                pv: Vec::new(),
             })
             .collect();
         Worker {
@@ -307,7 +320,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
                         elapsed: limits.elapsed(),
                         hashfull: self.ctx.tt.hashfull(),
                         tbhits: self.tables.map_or(0, |(_, h)| h.load(Ordering::Relaxed)),
-                        pv: r.pv.clone(),
+                        pv: r.line(),
                     });
                 }
             }
@@ -320,7 +333,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
                         score: best.score,
                         depth,
                         nodes: 0,
-                        pv: best.pv.clone(),
+                        pv: best.line(),
                     };
                 }
                 break;
@@ -330,7 +343,7 @@ impl<'a, G: Searchable> Worker<'a, G> {
                 score: best.score,
                 depth,
                 nodes: 0,
-                pv: best.pv.clone(),
+                pv: best.line(),
             };
             if !self.main() {
                 depth += 1;
