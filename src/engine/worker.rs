@@ -301,6 +301,11 @@ mod tests {
         assert_eq!(seen.len(), ROUNDS + 1);
     }
 
+    /// A hold on the loop whose search started long enough ago.
+    fn due() -> Parked {
+        Parked::since(Instant::now().checked_sub(2 * HAND_OVER_AFTER).unwrap())
+    }
+
     /// A hand-over that counts calls to it.
     fn counting(p: &Parked) -> Arc<AtomicUsize> {
         let calls = Arc::new(AtomicUsize::new(0));
@@ -323,8 +328,7 @@ mod tests {
 
     #[test]
     fn a_search_older_than_the_hand_over_time_hands_the_loop_over_once() {
-        let start = Instant::now().checked_sub(2 * HAND_OVER_AFTER).unwrap();
-        let p = Parked::since(start);
+        let p = due();
         let calls = counting(&p);
         p.poll();
         p.poll();
@@ -333,8 +337,7 @@ mod tests {
 
     #[test]
     fn a_search_that_ends_first_forgets_the_hand_over() {
-        let start = Instant::now().checked_sub(2 * HAND_OVER_AFTER).unwrap();
-        let p = Parked::since(start);
+        let p = due();
         let calls = counting(&p);
         p.clear();
         p.poll();
