@@ -5,9 +5,13 @@
 //! when it arrived); stderr's go to the engine log whenever the engine is
 //! waited for. Memory stays bounded whatever the engine prints: a line is
 //! capped as it is read, and what is not read waits in the kernel's pipe.
+//! A thread that has a core to spare may poll in a loop for a while before
+//! it sleeps (`poll_before_sleeping`): an answer that comes within it wakes
+//! no sleeping core.
 
 use super::engine_log::{self, Dir, EngineLog};
 use crate::protocol::lines::{Line, LineSplitter, MAX_LINE};
+use std::cell::Cell;
 use std::io::ErrorKind;
 use std::os::fd::{AsRawFd, RawFd};
 use std::process::{ChildStderr, ChildStdout};
@@ -19,6 +23,18 @@ const CHUNK: usize = 8 << 10;
 /// Reads of stderr at one wake: an engine flooding it cannot keep the
 /// thread from stdout and the deadline.
 const STDERR_READS: usize = 16;
+
+thread_local! {
+    /// How long this thread polls without sleeping before it sleeps.
+    static POLLS: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+}
+
+/// From now on, this thread's waits for an engine poll its pipes in a loop
+/// for up to `budget` before sleeping (`ZERO`: they sleep at once, the
+/// default). A match's game thread sets it (`referee::matches::spin`).
+pub fn poll_before_sleeping(budget: Duration) {
+    POLLS.with(|p| p.set(budget));
+}
 
 /// What `Pipes::next` found.
 #[derive(Debug, PartialEq, Eq)]
@@ -108,10 +124,13 @@ impl Pipes {
                 revents: 0,
             },
         ];
-        // Rounded up: waking before the deadline would only poll again.
-        let ms = wait.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32;
-        // SAFETY: `fds` is an array of two initialised pollfd, as the count says.
-        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
+        let mut ready = poll_loop(&mut fds, POLLS.with(Cell::get).min(wait));
+        if ready == 0 {
+            // Rounded up: waking before the deadline would only poll again.
+            let ms = wait.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32;
+            // SAFETY: `fds` is an array of two initialised pollfd, as the count says.
+            ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
+        }
         if ready <= 0 {
             // A timeout, or an interrupted call: the caller looks at the
             // time and polls again if there is any left.
@@ -158,6 +177,23 @@ impl Pipes {
                 return;
             }
         }
+    }
+}
+
+/// Polls `fds` without sleeping until one is ready, an error, or `budget`
+/// has passed (at once when it is zero); `poll`'s answer.
+fn poll_loop(fds: &mut [libc::pollfd; 2], budget: Duration) -> i32 {
+    if budget.is_zero() {
+        return 0;
+    }
+    let start = Instant::now();
+    loop {
+        // SAFETY: `fds` is an array of two initialised pollfd, as the count says.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, 0) };
+        if ready != 0 || start.elapsed() >= budget {
+            return ready;
+        }
+        std::hint::spin_loop();
     }
 }
 

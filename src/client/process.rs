@@ -469,6 +469,32 @@ mod tests {
         );
     }
 
+    /// A thread that polls before it sleeps still takes a line when it
+    /// comes and still stops at its deadline, however long it may poll.
+    #[test]
+    fn a_thread_that_polls_before_sleeping_gets_lines_and_keeps_deadlines() {
+        super::super::pipe::poll_before_sleeping(Duration::from_secs(600));
+        let mut e = EngineProc::spawn(
+            "t",
+            &sh("read x; sleep 0.1; echo got $x; exec sleep 30"),
+            None,
+        )
+        .unwrap();
+        let start = Instant::now();
+        assert_eq!(e.recv(start + Duration::from_millis(20)), Recv::Timeout);
+        e.send("hello").unwrap();
+        let end = Instant::now() + Duration::from_secs(300);
+        assert!(matches!(e.recv(end), Recv::Event(Event::Line(_, l)) if l == "got hello"));
+        assert_eq!(
+            e.recv(Instant::now() + Duration::from_millis(20)),
+            Recv::Timeout
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "it polled on past a line or a deadline"
+        );
+    }
+
     #[test]
     fn a_silent_engine_times_out_and_is_killed_on_drop() {
         let mut e = EngineProc::spawn("t", &sh("exec sleep 30"), None).unwrap();

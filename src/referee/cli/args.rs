@@ -301,6 +301,11 @@ pub(super) struct Cli {
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub(super) wait: u64,
 
+    /// Microseconds a game's thread polls its engine's pipes before it sleeps (0: never). By
+    /// default 200 where each game has a core to spare beside its engine's threads, else 0.
+    #[arg(long, value_name = "US", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub(super) spin_wait: Option<u64>,
+
     /// The records' Site tag (default: the host the referee runs on).
     #[arg(long, value_name = "NAME")]
     pub(super) site: Option<String>,

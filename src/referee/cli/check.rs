@@ -121,6 +121,7 @@ pub(super) fn check(
         output,
         score_interval: cli.score_interval,
         wait: Duration::from_millis(cli.wait),
+        spin_wait: cli.spin_wait.map(Duration::from_micros),
         site: cli.site,
         strict: cli.strict,
         epdout,

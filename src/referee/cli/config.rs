@@ -82,6 +82,9 @@ pub struct MatchConfig {
     pub score_interval: u64,
     /// `--wait MS` between a worker's games.
     pub wait: Duration,
+    /// `--spin-wait US`: how long a game's thread polls before it sleeps;
+    /// `None`: `matches::spin`'s choice.
+    pub spin_wait: Option<Duration>,
     /// `--site NAME`: the records' Site tag instead of the host's name.
     pub site: Option<String>,
     /// `--strict`: a warning during the match stops it.

@@ -31,6 +31,18 @@ fn usage(args: &str) -> String {
 }
 
 #[test]
+fn spin_wait_is_microseconds_up_to_a_second_and_left_to_the_match_by_default() {
+    let base = "--engine cmd=/bin/a --engine cmd=/bin/b --each depth=1 --variant hasami";
+    assert_eq!(parse_ok(base).spin_wait, None);
+    let m = parse_ok(&format!("{base} --spin-wait 0"));
+    assert_eq!(m.spin_wait, Some(Duration::ZERO));
+    let m = parse_ok(&format!("{base} --spin-wait 1000000"));
+    assert_eq!(m.spin_wait, Some(Duration::from_secs(1)));
+    assert!(usage(&format!("{base} --spin-wait 1000001")).contains("--spin-wait"));
+    assert!(usage(&format!("{base} --spin-wait soon")).contains("--spin-wait"));
+}
+
+#[test]
 fn engines_take_each_and_their_own_keys() {
     let m = parse_ok(
         "--engine cmd=/bin/a name=A depth=2 option.Hash=16 --engine cmd=/bin/b tc=10+0.1 \

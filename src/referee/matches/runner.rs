@@ -11,9 +11,10 @@ use super::opening::add_random_plies;
 use super::schedule::{self, GameSpec, NewOpening, Rng};
 use super::tablebase::Judge;
 use super::time_losses::TimeLosses;
-use super::{affinity, busy};
+use super::{affinity, busy, spin};
 use crate::client::engine_log::{EngineLog, record_date};
 use crate::client::handshake::{self, EngineStart, StartError};
+use crate::client::pipe;
 use crate::client::seat::Seat;
 use crate::core::{Color, Game, LineError, RuleValues, Rules, with_defaults};
 use crate::games::Registered;
@@ -717,6 +718,7 @@ impl<G: Game> Ctx<'_, G> {
 
     fn worker(&self, k: usize, workers: usize) {
         // Engines started from here inherit the thread's CPUs.
+        let mut cores = busy::cores() / workers;
         if let Some(cpus) = &self.cfg.affinity {
             let mine = affinity::share(cpus, workers, k);
             if let Err(e) = affinity::pin_this_thread(&mine) {
@@ -725,8 +727,13 @@ impl<G: Game> Ctx<'_, G> {
                 );
             } else {
                 log::info!("worker {k} pinned to CPUs {mine:?}");
+                cores = mine.len();
             }
         }
+        let threads = spin::engine_threads(self.cfg.engines.iter().flat_map(|e| &e.options));
+        let polls = spin::budget(self.cfg.spin_wait, cores, threads);
+        log::info!("worker {k}: {cores} cores, polls {polls:?} before it sleeps");
+        pipe::poll_before_sleeping(polls);
         // Engines are started and dropped on this thread only: their death
         // signal is tied to the thread that spawned them.
         let mut seats: Vec<Seat> = self.cfg.engines.iter().map(|_| Seat::default()).collect();
