@@ -5,9 +5,9 @@
 //! when it arrived); stderr's go to the engine log whenever the engine is
 //! waited for. Memory stays bounded whatever the engine prints: a line is
 //! capped as it is read, and what is not read waits in the kernel's pipe.
-//! A thread that has a core to spare may poll in a loop for a while before
-//! it sleeps (`poll_before_sleeping`): an answer that comes within it wakes
-//! no sleeping core.
+//! A thread that has a core to spare may poll in a loop for a while after
+//! each command before it sleeps (`poll_before_sleeping`): an answer that
+//! comes within it wakes no sleeping core.
 
 use super::engine_log::{self, Dir, EngineLog};
 use crate::protocol::lines::{Line, LineSplitter, MAX_LINE};
@@ -25,13 +25,16 @@ const CHUNK: usize = 8 << 10;
 const STDERR_READS: usize = 16;
 
 thread_local! {
-    /// How long this thread polls without sleeping before it sleeps.
+    /// How long this thread may poll without sleeping after a command.
     static POLLS: Cell<Duration> = const { Cell::new(Duration::ZERO) };
 }
 
-/// From now on, this thread's waits for an engine poll its pipes in a loop
-/// for up to `budget` before sleeping (`ZERO`: they sleep at once, the
-/// default). A match's game thread sets it (`referee::matches::spin`).
+/// From now on, after each command this thread sends an engine
+/// (`Pipes::sent`), its waits for the engine poll its pipes in a loop for
+/// up to `budget` in all before they sleep (`ZERO`: they sleep at once,
+/// the default). A match's game thread sets it (`referee::matches::spin`).
+/// The budget is per command, not per wait: an engine that prints a line
+/// now and then through a long search costs one budget a move.
 pub fn poll_before_sleeping(budget: Duration) {
     POLLS.with(|p| p.set(budget));
 }
@@ -56,6 +59,8 @@ pub struct Pipes {
     /// `None` once the engine closed it.
     err: Option<ChildStderr>,
     err_lines: LineSplitter,
+    /// What is left of the polling allowed since the last command.
+    polls_left: Duration,
 }
 
 impl Pipes {
@@ -69,7 +74,19 @@ impl Pipes {
             pending: None,
             err: Some(err),
             err_lines: LineSplitter::new(MAX_LINE),
+            polls_left: Duration::ZERO,
         })
+    }
+
+    /// A command was sent: its answer may be polled for again, up to the
+    /// thread's budget.
+    pub fn sent(&mut self) {
+        self.polls_left = POLLS.with(Cell::get);
+    }
+
+    /// The polling left until the next command.
+    pub fn polls_left(&self) -> Duration {
+        self.polls_left
     }
 
     /// The next line of stdout, waiting until `deadline` at most. A line
@@ -124,7 +141,8 @@ impl Pipes {
                 revents: 0,
             },
         ];
-        let mut ready = poll_loop(&mut fds, POLLS.with(Cell::get).min(wait));
+        let (mut ready, polled) = poll_loop(&mut fds, self.polls_left.min(wait));
+        self.polls_left = self.polls_left.saturating_sub(polled);
         if ready == 0 {
             // Rounded up: waking before the deadline would only poll again.
             let ms = wait.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32;
@@ -181,17 +199,19 @@ impl Pipes {
 }
 
 /// Polls `fds` without sleeping until one is ready, an error, or `budget`
-/// has passed (at once when it is zero); `poll`'s answer.
-fn poll_loop(fds: &mut [libc::pollfd; 2], budget: Duration) -> i32 {
+/// has passed (at once when it is zero): `poll`'s answer, and the time it
+/// took.
+fn poll_loop(fds: &mut [libc::pollfd; 2], budget: Duration) -> (i32, Duration) {
     if budget.is_zero() {
-        return 0;
+        return (0, Duration::ZERO);
     }
     let start = Instant::now();
     loop {
         // SAFETY: `fds` is an array of two initialised pollfd, as the count says.
         let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, 0) };
-        if ready != 0 || start.elapsed() >= budget {
-            return ready;
+        let polled = start.elapsed();
+        if ready != 0 || polled >= budget {
+            return (ready, polled);
         }
         std::hint::spin_loop();
     }

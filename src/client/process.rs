@@ -214,6 +214,12 @@ impl EngineProc {
         self.child.id()
     }
 
+    /// The polling left before waits for this engine sleep (see
+    /// `pipe::poll_before_sleeping`).
+    pub fn polls_left(&self) -> Duration {
+        self.pipes.polls_left()
+    }
+
     /// Writes one line and flushes it; an error means the engine has gone.
     pub fn send(&mut self, line: &str) -> Result<(), ProcError> {
         self.send_all(&[line])
@@ -232,6 +238,7 @@ impl EngineProc {
             return Err(ProcError::InputClosed);
         };
         let r = stdin.write_all(&self.out).and_then(|_| stdin.flush());
+        self.pipes.sent();
         r.map_err(|e| {
             self.stdin = None;
             ProcError::Write(e)
@@ -493,6 +500,30 @@ mod tests {
             start.elapsed() < Duration::from_secs(300),
             "it polled on past a line or a deadline"
         );
+    }
+
+    /// The polling is a budget per command: spent by the waits after it,
+    /// however many, and given again by the next command. (An engine that
+    /// prints a line now and then through a long search would otherwise
+    /// be polled for through the whole search.)
+    #[test]
+    fn the_polling_is_a_budget_per_command() {
+        let budget = Duration::from_millis(200);
+        super::super::pipe::poll_before_sleeping(budget);
+        let mut e = EngineProc::spawn("t", &sh("read x; exec sleep 30"), None).unwrap();
+        assert_eq!(e.polls_left(), Duration::ZERO, "nothing sent yet");
+        e.send("go").unwrap();
+        assert_eq!(e.polls_left(), budget);
+        let soon = Instant::now() + Duration::from_millis(50);
+        assert_eq!(e.recv(soon), Recv::Timeout);
+        assert!(e.polls_left() < budget, "{:?}", e.polls_left());
+        assert_eq!(
+            e.recv(Instant::now() + Duration::from_secs(1)),
+            Recv::Timeout
+        );
+        assert_eq!(e.polls_left(), Duration::ZERO, "spent by the second wait");
+        e.send("stop").unwrap();
+        assert_eq!(e.polls_left(), budget);
     }
 
     #[test]
