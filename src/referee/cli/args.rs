@@ -301,8 +301,9 @@ pub(super) struct Cli {
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub(super) wait: u64,
 
-    /// Microseconds a game's thread polls its engine's pipes before it sleeps (0: never). By
-    /// default 200 where each game has a core to spare beside its engine's threads, else 0.
+    /// Microseconds a game's thread may poll its engine's pipes after each command before it
+    /// sleeps (0: never). By default 200 where each game has a core to spare beside its
+    /// engine's threads, else 0.
     #[arg(long, value_name = "US", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub(super) spin_wait: Option<u64>,
 
