@@ -85,6 +85,7 @@ impl Pipes {
     }
 
     /// The polling left until the next command.
+    #[cfg(test)]
     pub fn polls_left(&self) -> Duration {
         self.polls_left
     }
