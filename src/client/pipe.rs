@@ -85,7 +85,6 @@ impl Pipes {
     }
 
     /// The polling left until the next command.
-    #[cfg(test)]
     pub fn polls_left(&self) -> Duration {
         self.polls_left
     }

@@ -216,7 +216,6 @@ impl EngineProc {
 
     /// The polling left before waits for this engine sleep (see
     /// `pipe::poll_before_sleeping`).
-    #[cfg(test)]
     pub fn polls_left(&self) -> Duration {
         self.pipes.polls_left()
     }
